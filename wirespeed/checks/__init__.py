@@ -1,0 +1,66 @@
+"""Semantic checks of a loaded result set, registered under the entry-point group wirespeed.checks.
+
+A check is a callable `(rs: ResultSet) -> Iterable[Finding]` whose docstring's first line says
+what it checks. A finding a result set's [[errata]] acknowledges is reported, not failed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from wirespeed.problems import Problem, display_path
+from wirespeed.resultset.model import ResultSet, Row
+
+
+@dataclass(frozen=True)
+class Finding:
+    """What a check found about one row (or the set): severity error or warning."""
+
+    check: str
+    row: Row | None
+    metric: str
+    message: str
+    severity: str = "error"
+
+    def test(self) -> str | None:
+        return self.row.test if self.row else None
+
+    def problem(self, severity: str | None = None) -> Problem:
+        file, line = (self.row.file, self.row.line) if self.row else ("", None)
+        return Problem(file, line, self.metric, self.message, self.check, severity or self.severity)
+
+
+def acknowledged_by(finding: Finding, rs: ResultSet) -> int | None:
+    """Index of the erratum that acknowledges a finding, if any."""
+    row = finding.row
+    for i, e in enumerate(rs.meta.get("errata", [])):
+        if e["check"] != finding.check or row is None or e["test"] != row.test:
+            continue
+        if "frame_size" in e and e["frame_size"] != row.keys.get("frame_size"):
+            continue
+        if "metric" in e and e["metric"] != finding.metric:
+            continue
+        return i
+    return None
+
+
+def run_checks(rs: ResultSet) -> list[Problem]:
+    """Run every registered check; acknowledged findings become 'acknowledged' problems."""
+    from wirespeed.plugins import registry
+
+    problems: list[Problem] = []
+    used: set[int] = set()
+    for _name, check in registry("checks").items():
+        for f in check(rs):
+            idx = acknowledged_by(f, rs)
+            if idx is None:
+                problems.append(f.problem())
+            else:
+                used.add(idx)
+                note = rs.meta["errata"][idx]["note"]
+                problems.append(replace(f.problem("acknowledged"), message=f"{f.message} — erratum: {note}"))
+    rfile = display_path(rs.path / "result.toml")
+    for i, e in enumerate(rs.meta.get("errata", [])):
+        if i not in used:
+            problems.append(Problem(rfile, None, f"errata[{i}]", f"erratum for check {e['check']!r} on test {e['test']!r} matches no finding", "errata.unused", "warning"))
+    return problems

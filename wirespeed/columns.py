@@ -1,0 +1,106 @@
+"""The column vocabulary of the CSV tables of a result set.
+
+Key columns identify a row; value columns are named <metric>_<unit> (units.py) and hold a
+number as printed, optionally qualified: ~75 (about), >770 (more than), <94 (almost).
+An empty cell means "not published".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Metric:
+    """A measured or published quantity: its dimension and what it means."""
+
+    name: str
+    dimension: str
+    label: str
+    description: str
+    max_value: float | None = None
+
+
+def _m(name: str, dimension: str, label: str, description: str, max_value: float | None = None) -> Metric:
+    return Metric(name, dimension, label, description, max_value)
+
+
+METRICS: dict[str, Metric] = {
+    m.name: m
+    for m in [
+        _m("offered_rate", "frame_rate", "Offered load", "Offered frame rate (aggregate over the test's streams)."),
+        _m("offered_l1", "bit_rate", "Offered load (L1)", "Offered layer-1 bit rate, preamble and inter-frame gap included."),
+        _m("throughput", "frame_rate", "Throughput", "Highest forwarded frame rate without loss (RFC 2544), aggregate over receivers."),
+        _m("throughput_l1", "bit_rate", "Throughput (L1)", "Throughput as layer-1 bit rate: frame + 20 bytes per frame."),
+        _m("throughput_l2", "bit_rate", "Throughput (L2)", "Throughput as layer-2 bit rate: frame bytes only, FCS included."),
+        _m("throughput_line_rate", "percent", "% of line rate", "Throughput in percent of the aggregate line rate."),
+        _m("throughput_max_theoretical", "percent", "% of max. theoretical", "Throughput in percent of the lower of line rate and the device's forwarding cap."),
+        _m("forwarding_rate", "frame_rate", "Forwarding rate", "Frames forwarded per second at the offered load (RFC 2889)."),
+        _m("tx", "count", "Frames sent", "Frames the instrument transmitted."),
+        _m("rx", "count", "Frames received", "Frames the instrument received."),
+        _m("lost", "count", "Frames lost", "Frames sent but not received."),
+        _m("out_of_sequence", "count", "Out of sequence", "Frames received out of order."),
+        _m("duplicate", "count", "Duplicates", "Frames received more than once."),
+        _m("back_to_back", "count", "Back-to-back burst", "Longest burst forwarded without loss (RFC 2544 back-to-back)."),
+        _m("loss", "percent", "Frame loss", "Frame loss rate, (sent − received) / sent.", 100),
+        _m("duration", "time", "Duration", "Duration of the trial."),
+        _m("latency_min", "time", "Minimum latency", "Smallest latency of any frame."),
+        _m("latency_avg", "time", "Average latency", "Mean latency."),
+        _m("latency_max", "time", "Maximum latency", "Largest latency of any frame."),
+        _m("latency_p50", "time", "Median latency", "50th percentile latency."),
+        _m("latency_p99", "time", "99th percentile latency", "99th percentile latency."),
+        _m("jitter_avg", "time", "Average jitter", "Mean delay variation (RFC 4689 / RFC 3393)."),
+        _m("jitter_max", "time", "Maximum jitter", "Largest delay variation (RFC 4689)."),
+        _m("failover_time", "time", "Failover time", "Outage derived from frames lost: lost frames ÷ offered rate per stream."),
+        _m("cpu_peak", "percent", "Peak CPU", "Peak processor utilisation.", 100),
+        _m("cpu_avg", "percent", "Average CPU", "Average processor utilisation.", 100),
+        _m("tx_rate", "frame_rate", "Tx rate", "Transmitted frames per second in a sample."),
+        _m("rx_rate", "frame_rate", "Rx rate", "Received frames per second in a sample."),
+        _m("tx_l1", "bit_rate", "Tx rate (L1)", "Transmitted layer-1 bit rate in a sample."),
+        _m("rx_l1", "bit_rate", "Rx rate (L1)", "Received layer-1 bit rate in a sample."),
+        _m("tx_l2", "bit_rate", "Tx rate (L2)", "Transmitted layer-2 bit rate in a sample."),
+        _m("rx_l2", "bit_rate", "Rx rate (L2)", "Received layer-2 bit rate in a sample."),
+        _m("tx_frames", "count", "Frames sent", "Frames transmitted in a sample."),
+        _m("rx_frames", "count", "Frames received", "Frames received in a sample."),
+        _m("count", "count", "Frames", "Frames in a histogram bucket."),
+    ]
+}
+
+# Key columns per table kind: name -> (type, description). frame_size is in bytes (or an IMIX id).
+KEYS: dict[str, dict[str, tuple[str, str]]] = {
+    "measurements": {
+        "test": ("test", "Test id declared in result.toml."),
+        "frame_size": ("frame_size", "Frame size in bytes in the test's convention, or an IMIX id."),
+        "load_pct": ("percent", "Offered load in percent of line rate; empty = at the throughput rate."),
+        "direction": ("direction", "unidirectional or bidirectional; empty = the test's direction."),
+        "variant": ("variant", "Traffic variant declared by the test (e.g. single-flow)."),
+        "trial": ("integer", "Trial number, from 1; empty for published aggregates."),
+        "component": ("text", "Part of the device a value is about (e.g. a processor)."),
+    },
+    "samples": {
+        "test": ("test", "Test id declared in result.toml."),
+        "frame_size": ("frame_size", "Frame size in bytes, or an IMIX id."),
+        "direction": ("direction", "unidirectional or bidirectional."),
+        "variant": ("variant", "Traffic variant."),
+        "port": ("text", "Instrument port the sample is about; empty = all ports."),
+        "t_s": ("seconds", "Seconds since the start of the ramp."),
+    },
+    "histograms": {
+        "test": ("test", "Test id declared in result.toml."),
+        "frame_size": ("frame_size", "Frame size in bytes, or an IMIX id."),
+        "load_pct": ("percent", "Offered load in percent of line rate."),
+        "direction": ("direction", "unidirectional or bidirectional."),
+        "variant": ("variant", "Traffic variant."),
+        "bucket_low_us": ("microseconds", "Lower edge of the latency bucket in µs (inclusive)."),
+        "bucket_high_us": ("microseconds", "Upper edge of the latency bucket in µs (exclusive)."),
+    },
+}
+
+# Value metrics allowed per table kind.
+TABLE_METRICS: dict[str, set[str]] = {
+    "measurements": {n for n in METRICS if n not in {"tx_rate", "rx_rate", "tx_l1", "rx_l1", "tx_l2", "rx_l2", "tx_frames", "rx_frames", "count"}},
+    "samples": {"offered_rate", "offered_l1", "tx_rate", "rx_rate", "tx_l1", "rx_l1", "tx_l2", "rx_l2", "tx_frames", "rx_frames", "latency_avg", "latency_max", "jitter_avg"},
+    "histograms": {"count"},
+}
+
+REQUIRED_KEYS = {"measurements": ("test",), "samples": ("test", "t_s"), "histograms": ("test", "bucket_low_us", "bucket_high_us")}

@@ -1,0 +1,57 @@
+"""Shared pieces of the importers: parsing JSON and building rows from canonical values."""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+from typing import Any
+
+from wirespeed.figures import Figure
+from wirespeed.problems import Problem
+from wirespeed.resultset.csvtable import decode_utf8
+from wirespeed.resultset.model import Cell, Row
+from wirespeed.units import UNITS
+
+
+def parse_json(data: bytes, file: str) -> tuple[Any, list[Problem]]:
+    """Decode UTF-8 JSON, or one problem naming the line."""
+    text, problems = decode_utf8(data, file)
+    if text is None:
+        return None, problems
+    try:
+        return json.loads(text), []
+    except json.JSONDecodeError as exc:
+        return None, [Problem(file, exc.lineno, "", f"not valid JSON: {exc.msg}", "import.json")]
+
+
+def cell(value: float | int, unit: str) -> Cell:
+    """A Cell for an instrument-reported value (full precision, as the tool wrote it)."""
+    fig = Figure.parse(repr(float(value)) if isinstance(value, float) else str(value))
+    u = UNITS[unit]
+    return Cell(fig, u, Figure(fig.text, fig.value * u.factor, fig.decimals - u.factor.adjusted(), fig.qualifier))
+
+
+def row(kind: str, file: str, line: int, keys: dict[str, Any], values: dict[str, tuple[float, str]]) -> Row:
+    """A row from keys and {metric: (value, unit)}, skipping absent values."""
+    return Row(kind, file, line, keys, {m: cell(v, u) for m, (v, u) in values.items() if v is not None})
+
+
+def number(obj: dict, key: str) -> float | None:
+    """A finite number from a JSON object, or None ("-nan", missing, or not a number)."""
+    v = obj.get(key)
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return None
+    f = float(v)
+    return f if f == f and abs(f) != float("inf") else None
+
+
+def base_keys(spec: dict, test_id: str) -> dict[str, Any]:
+    keys: dict[str, Any] = {"test": test_id}
+    for k in ("frame_size", "variant", "direction"):
+        if k in spec:
+            keys[k] = spec[k]
+    return keys
+
+
+def as_decimal(x: float) -> Decimal:
+    return Decimal(repr(x))

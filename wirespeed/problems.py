@@ -1,0 +1,41 @@
+"""Problems found in input: one line each, naming the file, the place and the rule."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True, order=True)
+class Problem:
+    """One finding about one place of one file."""
+
+    file: str
+    line: int | None
+    field: str
+    message: str
+    rule: str
+    severity: str = "error"  # error | warning | acknowledged
+
+    def __str__(self) -> str:
+        where = f"{self.file}:{self.line}" if self.line else self.file
+        field = f" {self.field}:" if self.field else ""
+        tag = "" if self.severity == "error" else f"{self.severity}: "
+        return f"{where}:{field} {tag}{self.message} [{self.rule}]"
+
+
+class InputError(Exception):
+    """Raised when input cannot be used at all; carries the problems that say why."""
+
+    def __init__(self, problems: list[Problem]):
+        self.problems = problems
+        super().__init__("\n".join(str(p) for p in problems))
+
+
+def display_path(path: Path | str) -> str:
+    """A path relative to the working directory when it is below it, for messages."""
+    p = Path(path)
+    try:
+        return str(p.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(p)

@@ -1,0 +1,208 @@
+"""Reading the CSV tables of a result set: strict UTF-8, one header row, units in column names."""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+from decimal import Decimal
+from typing import Any
+
+from wirespeed.columns import KEYS, METRICS, REQUIRED_KEYS, TABLE_METRICS
+from wirespeed.figures import Figure, FigureSyntaxError
+from wirespeed.problems import Problem
+from wirespeed.resultset.model import Cell, Row, TestSpec
+from wirespeed.units import CANONICAL, UNITS, split_column
+
+DIRECTIONS = ("unidirectional", "bidirectional")
+
+
+def decode_utf8(data: bytes, file: str) -> tuple[str | None, list[Problem]]:
+    """Decode bytes as UTF-8 (a leading BOM is allowed), or say where it is not UTF-8."""
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        return None, [Problem(file, line, "", f"not UTF-8: byte 0x{data[exc.start]:02x} at offset {exc.start}", "encoding.utf8")]
+    if "\x00" in text:
+        line = text[: text.index("\x00")].count("\n") + 1
+        return None, [Problem(file, line, "", "contains a NUL byte: not a text file", "encoding.text")]
+    return text, []
+
+
+class _Columns:
+    """The parsed header of one table."""
+
+    def __init__(self, kind: str, header: list[str], file: str):
+        self.kind, self.file = kind, file
+        self.keys: dict[int, str] = {}
+        self.values: dict[int, tuple[str, Any]] = {}
+        self.problems: list[Problem] = []
+        seen: dict[str, int] = {}
+        for i, raw in enumerate(header):
+            name = raw.strip()
+            if name != raw:
+                self.problems.append(Problem(file, 1, name, "column name has surrounding spaces", "csv.header"))
+            if not name:
+                self.problems.append(Problem(file, 1, f"column {i + 1}", "empty column name", "csv.header"))
+                continue
+            if name in seen:
+                self.problems.append(Problem(file, 1, name, f"column appears twice (columns {seen[name] + 1} and {i + 1})", "csv.duplicate-column"))
+                continue
+            seen[name] = i
+            if name in KEYS[kind]:
+                self.keys[i] = name
+                continue
+            parts = split_column(name)
+            if parts is None:
+                self.problems.append(Problem(file, 1, name, f"unknown column: not a key of a {kind} table and not <metric>_<unit> with a known unit", "csv.unknown-column"))
+                continue
+            metric, unit = parts
+            if metric not in METRICS or metric not in TABLE_METRICS[kind]:
+                self.problems.append(Problem(file, 1, name, f"unknown metric {metric!r} for a {kind} table", "csv.unknown-column"))
+                continue
+            m = METRICS[metric]
+            if unit.dimension != m.dimension:
+                allowed = ", ".join(u.name for u in UNITS.values() if u.dimension == m.dimension)
+                self.problems.append(Problem(file, 1, name, f"wrong unit {unit.name!r} for {metric} ({m.dimension.replace('_', ' ')}); use one of: {allowed}", "csv.wrong-unit"))
+                continue
+            if metric in (v[0] for v in self.values.values()):
+                self.problems.append(Problem(file, 1, name, f"metric {metric} appears in two units", "csv.duplicate-column"))
+                continue
+            self.values[i] = (metric, unit)
+        for key in REQUIRED_KEYS[kind]:
+            if key not in self.keys.values():
+                self.problems.append(Problem(file, 1, key, f"required column {key!r} is missing", "csv.missing-column"))
+        if not self.values and not self.problems:
+            self.problems.append(Problem(file, 1, "", "no value columns (<metric>_<unit>)", "csv.missing-column"))
+
+
+def _number(text: str, file: str, line: int, col: str) -> tuple[Figure | None, Problem | None]:
+    try:
+        fig = Figure.parse(text)
+    except FigureSyntaxError:
+        hint = " (no thousands separators or units in cells)" if any(c in text for c in ",% ") else ""
+        return None, Problem(file, line, col, f"not a number: {text!r}{hint}", "csv.non-numeric")
+    if not math.isfinite(float(fig.value)):
+        return None, Problem(file, line, col, f"not a finite number: {text!r}", "csv.non-numeric")
+    return fig, None
+
+
+def _key(name: str, text: str, kind: str, tests: dict[str, TestSpec], row_keys: dict[str, Any], file: str, line: int):
+    """Parse one key cell; returns (value, problem)."""
+    ktype = KEYS[kind][name][0]
+    if ktype == "test":
+        if text not in tests:
+            return None, Problem(file, line, name, f"unknown test id {text!r} (declared: {', '.join(sorted(tests)) or 'none'})", "csv.unknown-test")
+        return text, None
+    if ktype == "frame_size":
+        if text.isdigit():
+            size = int(text)
+            if size < 1:
+                return None, Problem(file, line, name, "frame size must be at least 1 byte", "csv.range")
+            return size, None
+        test = tests.get(row_keys.get("test", ""))
+        if test is not None and text in test.imixes:
+            return text, None
+        return None, Problem(file, line, name, f"frame size {text!r} is neither a whole number of bytes nor an IMIX id of the test", "csv.frame-size")
+    if ktype == "direction":
+        if text not in DIRECTIONS:
+            return None, Problem(file, line, name, f"direction must be one of {', '.join(DIRECTIONS)}, not {text!r}", "csv.enum")
+        return text, None
+    if ktype == "variant":
+        test = tests.get(row_keys.get("test", ""))
+        declared = (test.meta.get("variants") or {}) if test else {}
+        if test is not None and text not in declared:
+            return None, Problem(file, line, name, f"variant {text!r} is not declared in tests.variants of test {test.id!r}", "csv.unknown-variant")
+        return text, None
+    if ktype == "integer":
+        if not text.isdigit() or int(text) < 1:
+            return None, Problem(file, line, name, f"must be a whole number from 1, not {text!r}", "csv.non-numeric")
+        return int(text), None
+    if ktype in ("percent", "seconds", "microseconds"):
+        fig, prob = _number(text, file, line, name)
+        if prob:
+            return None, prob
+        v = float(fig.value)
+        if v < 0 or (ktype == "percent" and not 0 < v <= 100):
+            rng = "in (0, 100]" if ktype == "percent" else "0 or more"
+            return None, Problem(file, line, name, f"must be {rng}, not {text}", "csv.range")
+        return fig, None
+    return text, None
+
+
+def read_table(kind: str, data: bytes, file: str, tests: dict[str, TestSpec]) -> tuple[list[Row], list[Problem], int]:
+    """Parse one table. Returns the good rows, the problems, and the count of data rows read."""
+    text, problems = decode_utf8(data, file)
+    if text is None:
+        return [], problems, 0
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    try:
+        header = next(reader)
+    except StopIteration:
+        return [], [Problem(file, 1, "", "empty file: a header row is required", "csv.empty")], 0
+    except csv.Error as exc:
+        return [], [Problem(file, 1, "", f"malformed CSV: {exc}", "csv.syntax")], 0
+    cols = _Columns(kind, header, file)
+    if cols.problems:
+        return [], cols.problems, 0
+    rows: list[Row] = []
+    count = 0
+    while True:
+        try:
+            record = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as exc:
+            problems.append(Problem(file, reader.line_num, "", f"malformed CSV: {exc}", "csv.syntax"))
+            break
+        line = reader.line_num
+        count += 1
+        if not record:
+            problems.append(Problem(file, line, "", "blank line inside the table", "csv.blank-line"))
+            continue
+        if len(record) != len(header):
+            problems.append(Problem(file, line, "", f"ragged row: {len(record)} cells, header has {len(header)}", "csv.ragged-row"))
+            continue
+        row_problems: list[Problem] = []
+        keys: dict[str, Any] = {}
+        for i in sorted(cols.keys, key=lambda i: cols.keys[i] != "test"):
+            name, cell = cols.keys[i], record[i].strip()
+            if not cell:
+                if name in REQUIRED_KEYS[kind]:
+                    row_problems.append(Problem(file, line, name, "required key is empty", "csv.missing-value"))
+                continue
+            value, prob = _key(name, cell, kind, tests, keys, file, line)
+            if prob:
+                row_problems.append(prob)
+            else:
+                keys[name] = value
+        cells: dict[str, Cell] = {}
+        for i, (metric, unit) in cols.values.items():
+            cell = record[i].strip()
+            if not cell:
+                continue
+            fig, prob = _number(cell, file, line, header[i])
+            if prob:
+                row_problems.append(prob)
+                continue
+            if fig.value < 0:
+                row_problems.append(Problem(file, line, header[i], f"negative value {cell}: {METRICS[metric].label.lower()} cannot be negative", "csv.negative"))
+                continue
+            limit = METRICS[metric].max_value
+            if limit is not None and fig.value > Decimal(str(limit)):
+                row_problems.append(Problem(file, line, header[i], f"{cell} {unit.symbol} is above the possible maximum of {limit:g}", "csv.range"))
+                continue
+            cells[metric] = Cell(fig, unit, fig.scaled(unit.factor) if unit.name != CANONICAL[unit.dimension] else fig)
+        if not row_problems and not cells:
+            row_problems.append(Problem(file, line, "", "row has no values", "csv.empty-row"))
+        if row_problems:
+            problems.extend(row_problems)
+            continue
+        rows.append(Row(kind, file, line, keys, cells))
+    return rows, problems, count
+
+
+def row_identity(row: Row) -> tuple:
+    """The key values that must be unique among rows of one kind."""
+    return tuple(sorted((k, str(v.value) if isinstance(v, Figure) else v) for k, v in row.keys.items()))
