@@ -25,8 +25,8 @@ class Finding:
     def test(self) -> str | None:
         return self.row.test if self.row else None
 
-    def problem(self, severity: str | None = None) -> Problem:
-        file, line = (self.row.file, self.row.line) if self.row else ("", None)
+    def problem(self, severity: str | None = None, default_file: str = "") -> Problem:
+        file, line = (self.row.file, self.row.line) if self.row else (default_file, None)
         return Problem(file, line, self.metric, self.message, self.check, severity or self.severity)
 
 
@@ -50,16 +50,16 @@ def run_checks(rs: ResultSet) -> list[Problem]:
 
     problems: list[Problem] = []
     used: set[int] = set()
+    rfile = display_path(rs.path / "result.toml")
     for _name, check in registry("checks").items():
         for f in check(rs):
             idx = acknowledged_by(f, rs)
             if idx is None:
-                problems.append(f.problem())
+                problems.append(f.problem(default_file=rfile))
             else:
                 used.add(idx)
                 note = rs.meta["errata"][idx]["note"]
-                problems.append(replace(f.problem("acknowledged"), message=f"{f.message} — erratum: {note}"))
-    rfile = display_path(rs.path / "result.toml")
+                problems.append(replace(f.problem("acknowledged", rfile), message=f"{f.message} — erratum: {note}"))
     for i, e in enumerate(rs.meta.get("errata", [])):
         if i not in used:
             problems.append(Problem(rfile, None, f"errata[{i}]", f"erratum for check {e['check']!r} on test {e['test']!r} matches no finding", "errata.unused", "warning"))

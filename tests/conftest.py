@@ -1,0 +1,39 @@
+"""Shared fixtures: the repository root, the example archive, and a scratch copy of it."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+ARCHIVE = ROOT / "data" / "results"
+WIRESPEED = [sys.executable, "-m", "wirespeed"]
+
+
+def run_cli(*args: str, cwd: Path = ROOT, check: bool = False) -> subprocess.CompletedProcess:
+    """Run the wirespeed CLI as a user would, capturing its output."""
+    proc = subprocess.run([*WIRESPEED, *args], cwd=cwd, capture_output=True, text=True, timeout=600)
+    if check and proc.returncode != 0:
+        raise AssertionError(f"wirespeed {' '.join(args)} failed ({proc.returncode}):\n{proc.stdout}\n{proc.stderr}")
+    return proc
+
+
+@pytest.fixture
+def archive_copy(tmp_path: Path) -> Path:
+    """A writable copy of the example archive."""
+    dest = tmp_path / "results"
+    shutil.copytree(ARCHIVE, dest)
+    return dest
+
+
+@pytest.fixture
+def good_set(tmp_path: Path) -> Path:
+    """A writable copy of one small, valid example result set."""
+    src = ARCHIVE / "cisco-7600-osm-acl-2001"
+    dest = tmp_path / src.name
+    shutil.copytree(src, dest)
+    return dest

@@ -1,0 +1,199 @@
+"""The wirespeed command line: parses arguments and calls the library. Nothing else."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from wirespeed import __version__
+
+ARCHIVE = Path("data/results")
+_WIDTH = None if sys.stdout.isatty() else 1000  # files and pipes get whole lines
+err = Console(stderr=True, highlight=False, width=_WIDTH)
+out = Console(highlight=False, soft_wrap=True, width=_WIDTH)
+
+
+def _folders(paths: tuple[str, ...]) -> list[Path]:
+    from wirespeed.catalog import result_folders
+
+    return [Path(p) for p in paths] if paths else result_folders(ARCHIVE)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="wirespeed")
+def cli() -> None:
+    """Turn network-device benchmark result sets into review articles and PDF test reports."""
+
+
+@cli.command()
+@click.argument("paths", nargs=-1, type=click.Path())
+@click.option("-v", "--verbose", is_flag=True, help="Also list findings acknowledged by errata.")
+def validate(paths: tuple[str, ...], verbose: bool) -> None:
+    """Check result sets against the schema and the semantic rules (default: all under data/results).
+
+    Prints one line per problem (file:line: field: message [rule]); exits 1 on any error.
+    """
+    from wirespeed.checks import run_checks
+    from wirespeed.resultset.load import load_many
+
+    folders = _folders(paths)
+    if not folders:
+        raise click.ClickException(f"no result sets under {ARCHIVE}/ and no paths given")
+    counts = {"error": 0, "warning": 0, "acknowledged": 0}
+    invalid = 0
+    for _folder, rs, problems in load_many(folders):
+        if rs is not None:
+            problems = problems + run_checks(rs)
+        if any(p.severity == "error" for p in problems):
+            invalid += 1
+        for p in problems:
+            counts[p.severity] += 1
+            if p.severity != "acknowledged" or verbose:
+                out.print(str(p), markup=False)
+    n = len(folders)
+    err.print(f"{n} result set{'s' if n != 1 else ''}: {n - invalid} valid, {invalid} invalid; "
+              f"{counts['error']} errors, {counts['warning']} warnings, {counts['acknowledged']} acknowledged by errata", markup=False)
+    if invalid:
+        sys.exit(1)
+
+
+@cli.command()
+@click.argument("paths", nargs=-1, type=click.Path())
+@click.option("--db", type=click.Path(path_type=Path), default=Path("build/wirespeed.duckdb"), show_default=True, help="Catalog file.")
+def ingest(paths: tuple[str, ...], db: Path) -> None:
+    """Load result sets into the DuckDB catalog, skipping unchanged ones; print what happened to every row."""
+    from rich.progress import Progress
+
+    from wirespeed.catalog import ingest as do_ingest
+
+    folders = _folders(paths)
+    with Progress(console=err, transient=True, disable=not err.is_terminal) as progress:
+        task = progress.add_task("ingest", total=len(folders))
+        reports = do_ingest(folders, db, progress=lambda slug: progress.update(task, advance=1, description=slug), prune=not paths)
+    failed = False
+    for r in reports:
+        if r.action == "removed":
+            out.print(f"{r.slug}: removed (folder gone)", markup=False)
+            continue
+        line = f"{r.slug}: {r.action}, {r.rows_read} rows read, {r.rows_loaded} loaded, {r.rows_rejected} rejected"
+        if r.warnings:
+            line += f", {r.warnings} warnings"
+        out.print(line, markup=False)
+        for p in r.errors:
+            out.print(f"  {p}", markup=False)
+        failed |= bool(r.errors) or r.rows_rejected > 0
+    total = sum(r.rows_read for r in reports)
+    loaded = sum(r.rows_loaded for r in reports)
+    err.print(f"{len([r for r in reports if r.action != 'removed'])} result sets, {total} rows read, {loaded} loaded, {total - loaded} rejected → {db}", markup=False)
+    if failed:
+        sys.exit(1)
+
+
+@cli.command()
+@click.argument("slug")
+@click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
+@click.option("--db", type=click.Path(path_type=Path), default=Path("build/wirespeed.duckdb"), show_default=True, help="Catalog file.")
+def show(slug: str, as_json: bool, db: Path) -> None:
+    """Print a result set's figures with the engine's recomputation beside every published derived figure."""
+    from wirespeed.catalog import connect, ingest as do_ingest
+    from wirespeed.showing import render
+    from wirespeed.summary import UnknownSet, set_summary
+
+    do_ingest(_folders(()), db)
+    con = connect(db)
+    try:
+        summary = set_summary(con, slug)
+    except UnknownSet as exc:
+        raise click.ClickException(str(exc)) from None
+    finally:
+        con.close()
+    if as_json:
+        click.echo(json.dumps(summary, indent=2, default=str, ensure_ascii=False))
+    else:
+        render(summary, out)
+    if any(not a["agree"] for a in summary["agreements"]):
+        err.print(f"{sum(not a['agree'] for a in summary['agreements'])} published figures disagree with their recomputation (marked ✗)", markup=False)
+
+
+@cli.command()
+@click.option("--db", type=click.Path(path_type=Path), default=Path("build/wirespeed.duckdb"), show_default=True, help="Catalog file.")
+def summary(db: Path) -> None:
+    """One line per result set in the catalog: tests, rows, and how many published figures the engine reproduces."""
+    from wirespeed.catalog import connect
+
+    con = connect(db)
+    rows = con.execute(
+        "SELECT s.slug, s.status, (SELECT count(*) FROM tests t WHERE t.slug = s.slug),"
+        " (SELECT count(*) FROM rows r WHERE r.slug = s.slug),"
+        " (SELECT count(*) FROM agreements a WHERE a.slug = s.slug),"
+        " (SELECT count(*) FROM agreements a WHERE a.slug = s.slug AND a.agree),"
+        " (SELECT count(*) FROM findings f WHERE f.slug = s.slug AND f.severity = 'acknowledged'),"
+        " (SELECT count(*) FROM findings f WHERE f.slug = s.slug AND f.severity = 'error')"
+        " FROM result_sets s ORDER BY s.slug").fetchall()
+    con.close()
+    table = Table(title="wirespeed catalog", title_justify="left", header_style="bold")
+    for col in ("Result set", "Status", "Tests", "Rows", "Published figures", "Reproduced", "Disagree", "Errata", "Errors"):
+        table.add_column(col, justify="left" if col in ("Result set", "Status") else "right")
+    for slug, status, tests, n, checked, agree, errata, errors in rows:
+        table.add_row(slug, status, str(tests), str(n), str(checked), str(agree), str(checked - agree), str(errata), str(errors))
+    out.print(table)
+
+
+@cli.command()
+@click.argument("slug")
+@click.option("--root", type=click.Path(path_type=Path), default=ARCHIVE, show_default=True, help="Archive folder.")
+def new(slug: str, root: Path) -> None:
+    """Create data/results/SLUG with a result.toml and an empty measurement table to fill in."""
+    from wirespeed.scaffold import ScaffoldError, scaffold
+
+    try:
+        target = scaffold(root, slug)
+    except ScaffoldError as exc:
+        raise click.ClickException(str(exc)) from None
+    out.print(f"created {target}/result.toml and {target}/measurements.csv; fill them in, then: wirespeed validate {target}", markup=False)
+
+
+@cli.command()
+@click.argument("group", required=False, type=click.Choice(["importers", "checks", "charts", "collectors"]))
+def plugins(group: str | None) -> None:
+    """List the importers, checks, chart types and collectors found through entry points."""
+    from wirespeed.plugins import GROUPS, describe
+
+    for g in [group] if group else GROUPS:
+        out.print(f"[bold]{g}[/bold]")
+        for name, doc in describe(g):
+            out.print(f"  {name:32} {doc}", markup=False)
+
+
+@cli.command()
+def schema() -> None:
+    """Print the JSON Schema of result.toml."""
+    from wirespeed.resultset.load import schema as load_schema
+
+    click.echo(json.dumps(load_schema(), indent=2, ensure_ascii=False))
+
+
+def main() -> None:
+    """Entry point: run the CLI; unexpected failures become one line, not a traceback."""
+    try:
+        cli(standalone_mode=True)
+    except SystemExit:
+        raise
+    except KeyboardInterrupt:
+        err.print("interrupted", markup=False)
+        sys.exit(130)
+    except Exception as exc:  # noqa: BLE001 - last resort: one line, never a traceback
+        if os.environ.get("WIRESPEED_DEBUG"):
+            raise
+        err.print(f"wirespeed: internal error: {type(exc).__name__}: {exc} (set WIRESPEED_DEBUG=1 for the traceback)", markup=False)
+        sys.exit(2)
+
+
+if __name__ == "__main__":
+    main()

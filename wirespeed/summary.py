@@ -1,0 +1,47 @@
+"""A result set as the catalog holds it: metadata, rows with their printed cells, derived figures,
+agreements and findings. The one reader behind `wirespeed show`, the notebooks and the site data."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import duckdb
+
+
+class UnknownSet(LookupError):
+    """No such result set in the catalog."""
+
+
+def _dicts(cur) -> list[dict[str, Any]]:
+    cols = [d[0] for d in cur.description]
+    return [dict(zip(cols, r)) for r in cur.fetchall()]
+
+
+def set_summary(con: duckdb.DuckDBPyConnection, slug: str) -> dict[str, Any]:
+    """Everything `show` prints about one result set."""
+    sets = _dicts(con.execute("SELECT * FROM result_sets WHERE slug = ?", [slug]))
+    if not sets:
+        known = [r[0] for r in con.execute("SELECT slug FROM result_sets ORDER BY slug").fetchall()]
+        raise UnknownSet(f"no result set {slug!r} in the catalog (known: {', '.join(known) or 'none'})")
+    meta = json.loads(sets[0]["meta"])
+    tests = _dicts(con.execute("SELECT test_id, title, rfc, scenario, topology, ports, port_speed, direction FROM tests WHERE slug = ? ORDER BY position", [slug]))
+    rows = _dicts(con.execute(
+        "SELECT r.row_id, r.kind, r.file, r.line, r.test_id, r.frame_size, r.imix, r.load_pct, r.direction, r.variant, r.trial, r.component,"
+        " d.frame_bytes, d.line_rate_fps, d.max_theoretical_fps, d.capped, d.throughput_fps, d.throughput_l1_bps, d.throughput_l2_bps,"
+        " d.throughput_pct_line_rate, d.throughput_pct_max_theoretical"
+        " FROM rows r LEFT JOIN derived d USING (slug, row_id) WHERE r.slug = ? AND r.kind = 'measurements' ORDER BY r.row_id", [slug]))
+    cells = _dicts(con.execute("SELECT row_id, metric, text, unit, unit_symbol, qualifier, value FROM cells WHERE slug = ? ORDER BY row_id", [slug]))
+    by_row: dict[int, dict[str, Any]] = {}
+    for c in cells:
+        by_row.setdefault(c["row_id"], {})[c["metric"]] = {k: c[k] for k in ("text", "unit", "unit_symbol", "qualifier", "value")}
+    for r in rows:
+        r["cells"] = by_row.get(r["row_id"], {})
+    agreements = _dicts(con.execute(
+        "SELECT row_id, test_id, metric, \"where\", published, recomputed_text, unit_symbol, recomputed, recomputed_lo, recomputed_hi, basis, agree"
+        " FROM agreements WHERE slug = ? ORDER BY row_id, metric", [slug]))
+    findings = _dicts(con.execute("SELECT file, line, field, message, rule, severity FROM findings WHERE slug = ? ORDER BY file, line", [slug]))
+    rejects = _dicts(con.execute("SELECT file, line, reason, rule FROM rejects WHERE slug = ?", [slug]))
+    trials = _dicts(con.execute("SELECT * EXCLUDE (slug) FROM trial_throughput WHERE slug = ?", [slug]))
+    return {"slug": slug, "meta": meta, "tests": tests, "rows": rows, "agreements": agreements, "findings": findings,
+            "rejects": rejects, "trial_throughput": trials}
