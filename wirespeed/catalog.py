@@ -31,12 +31,17 @@ DEFAULT_DB = Path("build/wirespeed.duckdb")
 
 
 def engine_hash() -> str:
-    """Hash of the wirespeed code and schema: a new engine re-derives every result set."""
+    """Hash of the code ingest runs (this module and everything it imports, checks and importers
+    included), the schema and the SQL: a new engine re-derives every result set."""
+    from wirespeed.codehash import code_closure
+    from wirespeed.plugins import registry
+
     root = Path(wirespeed.__file__).parent
-    h = hashlib.sha256()
-    for p in sorted(root.rglob("*")):
-        if p.suffix in (".py", ".json", ".sql") and "__pycache__" not in p.parts:
-            h.update(p.relative_to(root).as_posix().encode() + b"\0" + p.read_bytes())
+    plugins = sorted(f"import {obj.__module__}" for group in ("checks", "importers") for obj in registry(group).values())
+    modules = code_closure("import wirespeed.catalog\n" + "\n".join(plugins))
+    h = hashlib.sha256(json.dumps(modules, sort_keys=True).encode())
+    for p in sorted([*root.glob("schema/*.json"), *root.glob("sql/*.sql")]):
+        h.update(p.relative_to(root).as_posix().encode() + b"\0" + p.read_bytes())
     return h.hexdigest()
 
 

@@ -160,6 +160,60 @@ def new(slug: str, root: Path) -> None:
 
 
 @cli.command()
+@click.argument("slugs", nargs=-1)
+@click.option("-j", "--jobs", type=int, default=None, help="Notebooks run at once (default: one per core).")
+@click.option("--include-drafts", is_flag=True, help="Also analyse draft and embargoed result sets.")
+@click.option("--db", type=click.Path(path_type=Path), default=Path("build/wirespeed.duckdb"), show_default=True, help="Catalog file.")
+def analyse(slugs: tuple[str, ...], jobs: int | None, include_drafts: bool, db: Path) -> None:
+    """Execute the notebooks for every published result set (or SLUGS) whose inputs changed.
+
+    Writes build/analysis/<slug>/<notebook>/: the executed notebook (.ipynb and standalone .html),
+    tables (CSV, JSON) and charts (Vega-Lite, SVG, PDF), with a manifest of what the run read.
+    """
+    from rich.progress import Progress
+
+    from wirespeed import analysis
+    from wirespeed.catalog import ingest as do_ingest
+
+    reports = do_ingest(_folders(()), db)
+    bad = [r for r in reports if r.action == "rejected"]
+    for r in bad:
+        err.print(f"{r.slug}: rejected by ingest; run wirespeed validate {r.path}", markup=False)
+    with Progress(console=err, transient=True, disable=not err.is_terminal) as progress:
+        task = progress.add_task("notebooks", total=None)
+
+        def tick(job, done, total):
+            progress.update(task, total=total, completed=done, description=f"{job.slug}/{job.name}")
+
+        try:
+            plan, errors = analysis.run(db, list(slugs) or None, jobs, tick, include_drafts)
+        except analysis.AnalysisError as exc:
+            raise click.ClickException(str(exc)) from None
+    for e in errors:
+        err.print(e, markup=False)
+    out.print(f"{len(plan.run)} notebook runs executed, {len(plan.fresh)} up to date, {len(plan.stale_dirs)} stale outputs removed", markup=False)
+    if errors or bad:
+        sys.exit(1)
+
+
+@cli.command()
+@click.argument("slug")
+@click.argument("notebook", required=False)
+@click.option("--db", type=click.Path(path_type=Path), default=Path("build/wirespeed.duckdb"), show_default=True, help="Catalog file.")
+def why(slug: str, notebook: str | None, db: Path) -> None:
+    """Say whether each notebook of a result set is up to date, or which of its inputs changed."""
+    from wirespeed import analysis
+    from wirespeed.catalog import ingest as do_ingest
+
+    do_ingest(_folders(()), db)
+    try:
+        for line in analysis.why(db, slug, notebook):
+            out.print(line, markup=False)
+    except analysis.AnalysisError as exc:
+        raise click.ClickException(str(exc)) from None
+
+
+@cli.command()
 @click.argument("group", required=False, type=click.Choice(["importers", "checks", "charts", "collectors"]))
 def plugins(group: str | None) -> None:
     """List the importers, checks, chart types and collectors found through entry points."""

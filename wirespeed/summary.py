@@ -45,3 +45,13 @@ def set_summary(con: duckdb.DuckDBPyConnection, slug: str) -> dict[str, Any]:
     trials = _dicts(con.execute("SELECT * EXCLUDE (slug) FROM trial_throughput WHERE slug = ?", [slug]))
     return {"slug": slug, "meta": meta, "tests": tests, "rows": rows, "agreements": agreements, "findings": findings,
             "rejects": rejects, "trial_throughput": trials}
+
+
+def samples(con: duckdb.DuckDBPyConnection, slug: str) -> list[dict[str, Any]]:
+    """Per-second loadtest samples of a result set, canonical units, in time order."""
+    return _dicts(con.execute("SELECT * FROM samples WHERE slug = ? ORDER BY test_id, frame_size, imix, direction, variant, port, t_s", [slug]))
+
+
+def histograms(con: duckdb.DuckDBPyConnection, slug: str) -> list[dict[str, Any]]:
+    """Latency histogram buckets of a result set, in bucket order."""
+    return _dicts(con.execute("SELECT * FROM histograms WHERE slug = ? ORDER BY test_id, frame_size, load_pct, bucket_low_us", [slug]))

@@ -1,0 +1,44 @@
+# ---
+# jupyter:
+#   jupytext:
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+#   wirespeed:
+#     applies_when: "SELECT count(*) FROM rows WHERE slug = ? AND kind = 'histograms'"
+# ---
+
+# %% [markdown]
+# # Latency distributions
+#
+# For result sets with latency histograms: frames per bucket, the cumulative distribution, and
+# percentiles bounded by the bucket edges.
+
+# %% tags=["parameters"]
+slug = "linux-netns-ipv4-ramp-2026-11"
+catalog = "build/wirespeed.duckdb"
+output_dir = "build/analysis/scratch/distribution"
+
+# %%
+from IPython.display import display
+
+from wirespeed.chartdefs import histogram_chart
+from wirespeed.notebook import open_set
+from wirespeed.summaries import histogram_table
+from wirespeed.tables import frame_label
+
+run = open_set(slug, catalog, output_dir)
+tests = {t["id"]: t for t in run.tests}
+groups = {}
+for b in run.histograms():
+    groups.setdefault((b["test_id"], frame_label(b)), []).append(b)
+for (test_id, frame), buckets in groups.items():
+    display(run.out.table(histogram_table(buckets, test_id, frame)))
+    display(run.out.chart(histogram_chart(buckets, tests[test_id], frame)))
+
+# %%
+run.finish()

@@ -1,0 +1,47 @@
+# ---
+# jupyter:
+#   jupytext:
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+#   wirespeed:
+#     applies_when: "SELECT count(*) FROM rows WHERE slug = ? AND kind = 'samples'"
+# ---
+
+# %% [markdown]
+# # Ramp loadtests
+#
+# Per-second transmit and receive rates over a T-Rex-style ramp from 0 to the target rate: where
+# loss sets in, and the highest rate forwarded without loss. Only result sets that carry per-second
+# samples get these charts; summary-only loadtests are charted by the throughput notebook.
+
+# %% tags=["parameters"]
+slug = "linux-netns-ipv4-ramp-2026-11"
+catalog = "build/wirespeed.duckdb"
+output_dir = "build/analysis/scratch/loadtest"
+
+# %%
+from IPython.display import display
+
+from wirespeed.chartdefs import ramp_chart
+from wirespeed.notebook import open_set
+from wirespeed.ramp import summarise
+from wirespeed.summaries import ramp_table
+
+run = open_set(slug, catalog, output_dir)
+samples = run.samples()
+display(run.out.table(ramp_table(samples, run.summary)))
+
+# %%
+tests = {t["id"]: t for t in run.tests}
+for test_id in dict.fromkeys(s["test_id"] for s in samples):
+    pts = sorted((s for s in samples if s["test_id"] == test_id and s["tx_rate_fps"] is not None), key=lambda s: s["t_s"])
+    ramp = summarise([(p["t_s"], p["tx_rate_fps"], p["rx_rate_fps"]) for p in pts])
+    display(run.out.chart(ramp_chart(pts, tests[test_id], ramp.onset_t_s)))
+
+# %%
+run.finish()

@@ -1,0 +1,60 @@
+# ---
+# jupyter:
+#   jupytext:
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+#   wirespeed:
+#     applies_when: "SELECT count(*) FROM rows WHERE slug = ? AND kind = 'measurements'"
+# ---
+
+# %% [markdown]
+# # Throughput and latency per frame size
+#
+# RFC 2544 / RFC 2889 / RFC 5180 / RFC 3918: for every test of the result set, throughput per
+# frame size in frames/s, bit/s and percent of line rate (published figures, with the engine's
+# recomputation beside them), latency at the throughput rate, and the theoretical line rate.
+
+# %% tags=["parameters"]
+slug = "cisco-nexus-9516-128x100g-2015"
+catalog = "build/wirespeed.duckdb"
+output_dir = "build/analysis/scratch/throughput"
+
+# %%
+from IPython.display import display
+
+from wirespeed.chartdefs import latency_chart, throughput_chart
+from wirespeed.notebook import open_set
+from wirespeed.tables import results_table
+
+run = open_set(slug, catalog, output_dir)
+print(run.summary["meta"]["title"])
+
+# %% [markdown]
+# ## One table and chart per test
+
+# %%
+for test in run.tests:
+    table = run.out.table(results_table(run.summary, test["id"]))
+    if table is None:
+        continue
+    display(table)
+    for chart in (throughput_chart(run.summary, test["id"]), latency_chart(run.summary, test["id"])):
+        if chart is not None:
+            display(run.out.chart(chart))
+
+# %% [markdown]
+# ## Published figures the engine did not reproduce
+
+# %%
+bad = [a for a in run.summary["agreements"] if not a["agree"]]
+for a in bad:
+    print(f"{a['where']}: {a['metric']} published {a['published']}, recomputed {a['recomputed_text']} {a['unit_symbol']}")
+print(f"{len(run.summary['agreements'])} published derived figures, {len(bad)} disagree")
+
+# %%
+run.finish()

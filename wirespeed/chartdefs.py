@@ -1,0 +1,195 @@
+"""Chart definitions (plain data) from a result set summary: what the notebooks draw.
+
+Values come from the same catalog rows as the tables; each point's tooltip carries the figure as
+printed, so a chart and its table cannot disagree.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from wirespeed import formatting
+from wirespeed.tables import _row_order, _test_meta, _throughput_rows, frame_label
+from wirespeed.units import UNITS
+
+
+def _unit(dimension: str, values: list[float]) -> tuple[str, float]:
+    name = formatting.pick_unit(dimension, values)
+    return UNITS[name].symbol, float(UNITS[name].factor)
+
+
+def _shown(row: dict[str, Any], metric: str) -> str:
+    c = row["cells"].get(metric)
+    return f"{formatting.published(c['text'], c['qualifier'])} {c['unit_symbol']}" if c else ""
+
+
+def _pct(value: float) -> str:
+    return formatting.published(f"{value:g}") + " %"
+
+
+def _series_name(row: dict[str, Any], multi_dir: bool, multi_var: bool) -> str:
+    parts = []
+    if multi_dir:
+        parts.append(row["direction"] or "")
+    if multi_var and row.get("variant"):
+        parts.append(row["variant"])
+    return ", ".join(parts) or "throughput"
+
+
+def throughput_chart(summary: dict[str, Any], test_id: str) -> dict[str, Any] | None:
+    """Throughput per frame size against the theoretical line rate (lines, or grouped bars when directions or variants vary)."""
+    test, _ = _test_meta(summary, test_id)
+    rows = [r for r in _throughput_rows(summary, test_id) if r.get("throughput_fps") is not None and (r.get("frame_size") or r.get("imix"))]
+    if not rows:
+        return None
+    rows.sort(key=_row_order(summary, test_id))
+    sym, factor = _unit("frame_rate", [r["throughput_fps"] for r in rows] + [r["line_rate_fps"] for r in rows])
+    multi_dir = len({r["direction"] for r in rows}) > 1
+    multi_var = len({r["variant"] for r in rows}) > 1
+    data, ref = [], []
+    for r in rows:
+        fs = frame_label(r)
+        cat = fs + (f" {r['variant']}" if multi_var and r.get("variant") else "")
+        series = _series_name(r, multi_dir, False)
+        data.append({"frame": fs, "category": cat, "series": series, "value": r["throughput_fps"] / factor,
+                     "printed": _shown(r, "throughput") or _shown(r, "throughput_l1") or f"{formatting.derived(r['throughput_fps'] / factor, 3)} {sym} (derived)",
+                     "pct": f"{formatting.derived(r['throughput_pct_line_rate'], 3)} %"})
+        ref.append({"frame": fs, "category": cat, "series": series, "line": r["line_rate_fps"] / factor,
+                    "line_text": f"{formatting.derived(r['line_rate_fps'] / factor, 3)} {sym}"})
+    ytitle = f"Throughput ({sym})"
+    alt = (f"{test['title']}: throughput per frame size in {sym}, against the theoretical line rate of "
+           f"{test['ports']} × {test['port_speed']} ports. " + "; ".join(f"{d['category']} {d['series']}: {d['printed']}" for d in data))
+    tooltip = [{"field": "category", "title": "Frame size"}, {"field": "series", "title": "Series"}, {"field": "printed", "title": "Throughput"},
+               {"field": "pct", "title": "% of line rate"}]
+    if multi_dir or multi_var or any(r.get("imix") for r in rows):
+        return {"id": f"{test_id}-throughput", "type": "bars", "title": f"{test['title']}: throughput", "subtitle": "dashed ticks: line rate",
+                "caption": f"Forwarded rate per frame size and direction; ticks mark the line rate of {test['ports']} × {test['port_speed']}.",
+                "alt": alt, "data": data, "x": {"field": "category", "title": "Frame size (bytes) and flows"},
+                "y": {"field": "value", "title": ytitle}, "group": {"field": "series", "title": "Direction"} if multi_dir else None,
+                "tooltip": tooltip, "reference": {"data": ref, "y": "line", "label_field": "line_text", "title": "Line rate"}}
+    return {"id": f"{test_id}-throughput", "type": "lines", "title": f"{test['title']}: throughput", "subtitle": "dashed: theoretical line rate",
+            "caption": f"Throughput per frame size; the dashed line is the line rate of {test['ports']} × {test['port_speed']}.",
+            "alt": alt, "data": data, "x": {"field": "frame", "title": "Frame size (bytes)", "type": "O"},
+            "y": {"field": "value", "title": ytitle, "scale": "log" if max(d["value"] for d in data) / max(min(d["value"] for d in data), 1e-12) > 50 else "linear", "zero": False},
+            "series": {"field": "series", "title": ""}, "tooltip": tooltip,
+            "reference": {"data": ref, "x": "frame", "y": "line", "label_field": "line_text", "title": "Line rate"}}
+
+
+def latency_chart(summary: dict[str, Any], test_id: str) -> dict[str, Any] | None:
+    """Minimum, average and maximum latency at the throughput rate per frame size."""
+    test, _ = _test_meta(summary, test_id)
+    rows = [r for r in _throughput_rows(summary, test_id) if r.get("frame_size") and any(m in r["cells"] for m in ("latency_min", "latency_avg", "latency_max"))]
+    if len(rows) < 2:
+        return None
+    rows.sort(key=_row_order(summary, test_id))
+    values = [r["cells"][m]["value"] for r in rows for m in ("latency_min", "latency_avg", "latency_max") if m in r["cells"]]
+    sym, factor = _unit("time", values)
+    data = []
+    names = {"latency_min": "minimum", "latency_avg": "average", "latency_max": "maximum"}
+    for r in rows:
+        for m, name in names.items():
+            if m in r["cells"]:
+                data.append({"frame": frame_label(r), "series": name, "value": r["cells"][m]["value"] / factor, "printed": _shown(r, m)})
+    return {"id": f"{test_id}-latency", "type": "lines", "title": f"{test['title']}: latency at the throughput rate",
+            "caption": "Minimum, average and maximum latency per frame size, at the throughput rate.",
+            "alt": f"{test['title']}: latency per frame size. " + "; ".join(f"{d['frame']} bytes {d['series']} {d['printed']}" for d in data),
+            "data": data, "x": {"field": "frame", "title": "Frame size (bytes)", "type": "O"}, "y": {"field": "value", "title": f"Latency ({sym})"},
+            "series": {"field": "series", "title": ""}, "series_order": ["minimum", "average", "maximum"],
+            "tooltip": [{"field": "frame", "title": "Frame size"}, {"field": "series", "title": ""}, {"field": "printed", "title": "Latency"}]}
+
+
+def load_chart(summary: dict[str, Any], test_id: str, metric: str) -> dict[str, Any] | None:
+    """A metric (maximum jitter, latency) against offered load, one line per frame size."""
+    from wirespeed.tables import metric_label
+
+    test, _ = _test_meta(summary, test_id)
+    rows = [r for r in summary["rows"] if r["test_id"] == test_id and r["load_pct"] is not None and metric in r["cells"]]
+    if len({r["load_pct"] for r in rows}) < 2:
+        return None
+    rows.sort(key=_row_order(summary, test_id))
+    sym, factor = _unit("time", [r["cells"][metric]["value"] for r in rows])
+    order = list(dict.fromkeys(frame_label(r) for r in rows))
+    data = [{"load": r["load_pct"], "series": frame_label(r), "value": r["cells"][metric]["value"] / factor, "printed": _shown(r, metric),
+             "load_text": _pct(r["load_pct"])} for r in rows]
+    loads = sorted({r["load_pct"] for r in rows})
+    label = metric_label(metric)
+    return {"id": f"{test_id}-{metric.replace('_', '-')}-vs-load", "type": "lines", "title": f"{test['title']}: {label.lower()} vs load",
+            "caption": f"{label} at {', '.join(formatting.published(f'{l:g}') for l in loads)} % of line rate, one line per frame size.",
+            "alt": f"{test['title']}: {label.lower()} against offered load for frame sizes {', '.join(order)} bytes. "
+                   + "; ".join(f"{d['series']} bytes at {d['load_text']}: {d['printed']}" for d in data),
+            "data": data, "x": {"field": "load", "title": "Offered load (% of line rate)", "ticks": loads, "zero": True},
+            "y": {"field": "value", "title": f"{label} ({sym})"}, "series": {"field": "series", "title": "Frame size (bytes)"}, "series_order": order,
+            "tooltip": [{"field": "series", "title": "Frame size"}, {"field": "load_text", "title": "Load"}, {"field": "printed", "title": label}]}
+
+
+def comparison_chart(summary: dict[str, Any], comparison: dict[str, Any]) -> dict[str, Any] | None:
+    """Grouped bars of the first metric of a declared comparison, one bar per compared test."""
+    from wirespeed.tables import DERIVED_FIELDS, metric_label
+
+    tests = comparison["tests"]
+    labels = comparison.get("labels") or tests
+    metric = (comparison.get("metrics") or ["throughput"])[0]
+    rows = []
+    for tid, label in zip(tests, labels):
+        for r in sorted(_throughput_rows(summary, tid), key=_row_order(summary, tid)):
+            value = r["cells"][metric]["value"] if metric in r["cells"] else r.get(DERIVED_FIELDS.get(metric, ""), None)
+            if value is None:
+                continue
+            rows.append((label, r, value))
+    if not rows:
+        return None
+    from wirespeed.columns import METRICS
+
+    sym, factor = _unit(METRICS[metric].dimension, [v for _, _, v in rows])
+    multi_var = len({r.get("variant") for _, r, _ in rows}) > 1
+    multi_dir = len({r.get("direction") for _, r, _ in rows}) > 1
+    data = []
+    for label, r, v in rows:
+        cat = frame_label(r) or label
+        if multi_var and r.get("variant"):
+            cat += f" {r['variant']}"
+        if multi_dir:
+            cat += f" {r['direction'][:3]}"
+        data.append({"category": cat, "series": label, "value": v / factor,
+                     "printed": _shown(r, metric) or f"{formatting.derived(v / factor, formatting.significant_decimals([v / factor]))} {sym} (derived)"})
+    has_frames = any(frame_label(r) for _, r, _ in rows)
+    title = metric_label(metric)
+    return {"id": f"{comparison['id']}-chart", "type": "bars", "title": comparison["title"],
+            "caption": f"{title} side by side: {'; '.join(labels)}.",
+            "alt": f"{comparison['title']}: {title.lower()} for {', '.join(labels)}. " + "; ".join(f"{d['series']} {d['category']}: {d['printed']}" for d in data),
+            "data": data, "x": {"field": "category", "title": "Frame size (bytes)" if has_frames else ""},
+            "y": {"field": "value", "title": f"{title} ({sym})", "scale": "log" if metric == "failover_time" else "linear"},
+            "group": {"field": "series", "title": ""}, "group_order": list(labels),
+            "tooltip": [{"field": "category", "title": ""}, {"field": "series", "title": ""}, {"field": "printed", "title": title}]}
+
+
+def ramp_chart(samples: list[dict[str, Any]], test: dict[str, Any], onset_s: float | None) -> dict[str, Any]:
+    """Transmitted and received frames per second over a ramp, with the loss onset marked."""
+    sym, factor = _unit("frame_rate", [s["tx_rate_fps"] for s in samples if s["tx_rate_fps"]])
+    data = []
+    for s in samples:
+        for name, field in (("transmitted", "tx_rate_fps"), ("received", "rx_rate_fps")):
+            if s.get(field) is not None:
+                data.append({"t": s["t_s"], "series": name, "value": s[field] / factor, "printed": f"{formatting.derived(s[field] / factor, 3)} {sym}"})
+    marks = [{"x_field": "t", "t": onset_s, "label": f"loss onset at {onset_s:g} s"}] if onset_s is not None else []
+    return {"id": f"{test['id']}-ramp", "type": "lines", "title": f"{test['title']}: rate ramp",
+            "caption": "Frames per second sent and received each second of the ramp and hold; the rule marks the first second with loss above 0.1 %.",
+            "alt": f"{test['title']}: transmitted and received {sym} over {len(samples)} one-second samples"
+                   + (f"; loss starts at {onset_s:g} s." if onset_s is not None else "; no loss."),
+            "data": data, "x": {"field": "t", "title": "Time since ramp start (s)", "zero": True}, "y": {"field": "value", "title": f"Rate ({sym})"},
+            "series": {"field": "series", "title": ""}, "series_order": ["transmitted", "received"], "marks": marks,
+            "tooltip": [{"field": "t", "title": "Second", "type": "Q"}, {"field": "series", "title": ""}, {"field": "printed", "title": "Rate"}]}
+
+
+def histogram_chart(buckets: list[dict[str, Any]], test: dict[str, Any], frame: str) -> dict[str, Any]:
+    """Latency histogram with its cumulative distribution."""
+    total = sum(b["count_frames"] for b in buckets) or 1
+    cum = 0.0
+    data = []
+    for b in buckets:
+        cum += b["count_frames"]
+        data.append({"low": b["bucket_low_us"], "high": b["bucket_high_us"], "count": b["count_frames"], "cumulative": cum / total * 100})
+    return {"id": f"{test['id']}-{frame}-latency-histogram", "type": "histogram", "title": f"{test['title']}: latency distribution ({frame}-byte frames)",
+            "caption": "Frames per latency bucket (bars) and the cumulative share of frames (dashed line).",
+            "alt": f"Latency histogram of {int(total):,} frames from {data[0]['low']:g} to {data[-1]['high']:g} µs.",
+            "data": data, "x_title": "Latency (µs)", "y_title": "Frames"}

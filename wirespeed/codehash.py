@@ -1,0 +1,56 @@
+"""Which wirespeed modules a piece of code uses, transitively, and the hash of each: the code part of a cache key."""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import importlib.util
+from pathlib import Path
+
+
+def _module_file(name: str) -> Path | None:
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError):
+        return None
+    return Path(spec.origin) if spec and spec.origin and spec.origin.endswith(".py") else None
+
+
+def _imports(source: str, package: str | None = None) -> set[str]:
+    names: set[str] = set()
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return names
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level and package:
+                parts = package.split(".")
+                base = ".".join(parts[: len(parts) - node.level + 1] + ([node.module] if node.module else []))
+            names.add(base)
+            names.update(f"{base}.{a.name}" for a in node.names)
+    return {n for n in names if n == "wirespeed" or n.startswith("wirespeed.")}
+
+
+def code_closure(source: str) -> dict[str, str]:
+    """Module name → sha256 of every wirespeed module the source imports, transitively."""
+    seen: dict[str, str] = {}
+    todo = sorted(_imports(source))
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        path = _module_file(name)
+        if path is None:
+            continue
+        text = path.read_text("utf-8")
+        seen[name] = hashlib.sha256(text.encode()).hexdigest()
+        parent = name.rpartition(".")[0]
+        if parent and parent not in seen:
+            todo.append(parent)
+        pkg = name if path.name == "__init__.py" else parent
+        todo.extend(sorted(_imports(text, pkg) - set(seen)))
+    return dict(sorted(seen.items()))
