@@ -62,12 +62,12 @@ def throughput_chart(summary: dict[str, Any], test_id: str) -> dict[str, Any] | 
     tooltip = [{"field": "category", "title": "Frame size"}, {"field": "series", "title": "Series"}, {"field": "printed", "title": "Throughput"},
                {"field": "pct", "title": "% of line rate"}]
     if multi_dir or multi_var or any(r.get("imix") for r in rows):
-        return {"id": f"{test_id}-throughput", "type": "bars", "title": f"{test['title']}: throughput", "subtitle": "dashed ticks: line rate",
+        return {"id": f"{test_id}-throughput", "test": test_id, "type": "bars", "title": f"{test['title']}: throughput", "subtitle": "dashed ticks: line rate",
                 "caption": f"Forwarded rate per frame size and direction; ticks mark the line rate of {test['ports']} × {test['port_speed']}.",
                 "alt": alt, "data": data, "x": {"field": "category", "title": "Frame size (bytes) and flows"},
                 "y": {"field": "value", "title": ytitle}, "group": {"field": "series", "title": "Direction"} if multi_dir else None,
                 "tooltip": tooltip, "reference": {"data": ref, "y": "line", "label_field": "line_text", "title": "Line rate"}}
-    return {"id": f"{test_id}-throughput", "type": "lines", "title": f"{test['title']}: throughput", "subtitle": "dashed: theoretical line rate",
+    return {"id": f"{test_id}-throughput", "test": test_id, "type": "lines", "title": f"{test['title']}: throughput", "subtitle": "dashed: theoretical line rate",
             "caption": f"Throughput per frame size; the dashed line is the line rate of {test['ports']} × {test['port_speed']}.",
             "alt": alt, "data": data, "x": {"field": "frame", "title": "Frame size (bytes)", "type": "O"},
             "y": {"field": "value", "title": ytitle, "scale": "log" if max(d["value"] for d in data) / max(min(d["value"] for d in data), 1e-12) > 50 else "linear", "zero": False},
@@ -90,7 +90,7 @@ def latency_chart(summary: dict[str, Any], test_id: str) -> dict[str, Any] | Non
         for m, name in names.items():
             if m in r["cells"]:
                 data.append({"frame": frame_label(r), "series": name, "value": r["cells"][m]["value"] / factor, "printed": _shown(r, m)})
-    return {"id": f"{test_id}-latency", "type": "lines", "title": f"{test['title']}: latency at the throughput rate",
+    return {"id": f"{test_id}-latency", "test": test_id, "type": "lines", "title": f"{test['title']}: latency at the throughput rate",
             "caption": "Minimum, average and maximum latency per frame size, at the throughput rate.",
             "alt": f"{test['title']}: latency per frame size. " + "; ".join(f"{d['frame']} bytes {d['series']} {d['printed']}" for d in data),
             "data": data, "x": {"field": "frame", "title": "Frame size (bytes)", "type": "O"}, "y": {"field": "value", "title": f"Latency ({sym})"},
@@ -113,7 +113,7 @@ def load_chart(summary: dict[str, Any], test_id: str, metric: str) -> dict[str, 
              "load_text": _pct(r["load_pct"])} for r in rows]
     loads = sorted({r["load_pct"] for r in rows})
     label = metric_label(metric)
-    return {"id": f"{test_id}-{metric.replace('_', '-')}-vs-load", "type": "lines", "title": f"{test['title']}: {label.lower()} vs load",
+    return {"id": f"{test_id}-{metric.replace('_', '-')}-vs-load", "test": test_id, "type": "lines", "title": f"{test['title']}: {label.lower()} vs load",
             "caption": f"{label} at {', '.join(formatting.published(f'{l:g}') for l in loads)} % of line rate, one line per frame size.",
             "alt": f"{test['title']}: {label.lower()} against offered load for frame sizes {', '.join(order)} bytes. "
                    + "; ".join(f"{d['series']} bytes at {d['load_text']}: {d['printed']}" for d in data),
@@ -172,7 +172,7 @@ def ramp_chart(samples: list[dict[str, Any]], test: dict[str, Any], onset_s: flo
             if s.get(field) is not None:
                 data.append({"t": s["t_s"], "series": name, "value": s[field] / factor, "printed": f"{formatting.derived(s[field] / factor, 3)} {sym}"})
     marks = [{"x_field": "t", "t": onset_s, "label": f"loss onset at {onset_s:g} s"}] if onset_s is not None else []
-    return {"id": f"{test['id']}-ramp", "type": "lines", "title": f"{test['title']}: rate ramp",
+    return {"id": f"{test['id']}-ramp", "test": test["id"], "type": "lines", "title": f"{test['title']}: rate ramp",
             "caption": "Frames per second sent and received each second of the ramp and hold; the rule marks the first second with loss above 0.1 %.",
             "alt": f"{test['title']}: transmitted and received {sym} over {len(samples)} one-second samples"
                    + (f"; loss starts at {onset_s:g} s." if onset_s is not None else "; no loss."),
@@ -189,7 +189,7 @@ def histogram_chart(buckets: list[dict[str, Any]], test: dict[str, Any], frame: 
     for b in buckets:
         cum += b["count_frames"]
         data.append({"low": b["bucket_low_us"], "high": b["bucket_high_us"], "count": b["count_frames"], "cumulative": cum / total * 100})
-    return {"id": f"{test['id']}-{frame}-latency-histogram", "type": "histogram", "title": f"{test['title']}: latency distribution ({frame}-byte frames)",
+    return {"id": f"{test['id']}-{frame}-latency-histogram", "test": test["id"], "type": "histogram", "title": f"{test['title']}: latency distribution ({frame}-byte frames)",
             "caption": "Frames per latency bucket (bars) and the cumulative share of frames (dashed line).",
             "alt": f"Latency histogram of {int(total):,} frames from {data[0]['low']:g} to {data[-1]['high']:g} µs.",
             "data": data, "x_title": "Latency (µs)", "y_title": "Frames"}

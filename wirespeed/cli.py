@@ -197,6 +197,58 @@ def analyse(slugs: tuple[str, ...], jobs: int | None, include_drafts: bool, db: 
 
 
 @cli.command()
+@click.option("--db", type=click.Path(path_type=Path), default=Path("build/wirespeed.duckdb"), show_default=True, help="Catalog file.")
+@click.option("--destination", type=click.Path(path_type=Path), default=Path("public"), show_default=True, help="Where Hugo writes the site.")
+@click.option("--data-only", is_flag=True, help="Only export build/hugo-data and build/site-static; do not run Hugo.")
+def site(db: Path, destination: Path, data_only: bool) -> None:
+    """Export the published result sets for Hugo (from the catalog and the analysis outputs) and build the site."""
+    from wirespeed import hugo
+    from wirespeed.site import SiteError, export
+
+    try:
+        slugs = export(db)
+    except SiteError as exc:
+        raise click.ClickException(str(exc)) from None
+    out.print(f"site data for {len(slugs)} result sets → build/hugo-data, build/site-static", markup=False)
+    if data_only:
+        return
+    try:
+        hugo.build(destination=destination)
+    except hugo.HugoError as exc:
+        raise click.ClickException(str(exc)) from None
+    pages = sum(1 for _ in destination.rglob("*.html"))
+    out.print(f"site built: {pages} HTML pages in {destination}/", markup=False)
+
+
+@cli.command()
+@click.argument("slugs", nargs=-1)
+@click.option("-j", "--jobs", type=int, default=None, help="Reports built at once (default: one per core).")
+def report(slugs: tuple[str, ...], jobs: int | None) -> None:
+    """Build the PDF test report of every published result set (or SLUGS) whose inputs changed → build/reports/.
+
+    Needs the exported site data (wirespeed site --data-only). A result set's report comes from the
+    review article whose front matter says report: SLUG, or from a generated structure.
+    """
+    from rich.progress import Progress
+
+    from wirespeed import report as rep
+
+    if rep.which_tex() is None:
+        raise click.ClickException("xelatex is not installed: run make (it installs TeX Live from Debian's packages)")
+    with Progress(console=err, transient=True, disable=not err.is_terminal) as progress:
+        task = progress.add_task("reports", total=None)
+        try:
+            built, fresh, errors = rep.run(list(slugs) or None, jobs, lambda j, d, t: progress.update(task, total=t, completed=d, description=j.slug))
+        except rep.ReportError as exc:
+            raise click.ClickException(str(exc)) from None
+    for e in errors:
+        err.print(e, markup=False)
+    out.print(f"{len(built) - len(errors)} reports built, {len(fresh)} up to date → build/reports/", markup=False)
+    if errors:
+        sys.exit(1)
+
+
+@cli.command()
 @click.argument("slug")
 @click.argument("notebook", required=False)
 @click.option("--db", type=click.Path(path_type=Path), default=Path("build/wirespeed.duckdb"), show_default=True, help="Catalog file.")

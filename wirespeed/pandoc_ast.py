@@ -1,0 +1,117 @@
+"""Building Pandoc's JSON AST: data-bearing text goes in as Str nodes, which every Pandoc writer
+escapes — so text from a result set can never be read as LaTeX (or Markdown)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+NO_ATTR: list[Any] = ["", [], []]
+_WORD = re.compile(r"(\s+)")
+
+
+def inlines(text: str) -> list[dict[str, Any]]:
+    """Plain text as Str/Space inlines (no markup is interpreted)."""
+    out: list[dict[str, Any]] = []
+    for part in _WORD.split(text):
+        if not part:
+            continue
+        out.append({"t": "Space"} if part.isspace() else {"t": "Str", "c": part})
+    return out
+
+
+def para(text: str | list[dict[str, Any]]) -> dict[str, Any]:
+    return {"t": "Para", "c": inlines(text) if isinstance(text, str) else text}
+
+
+def plain(text: str | list[dict[str, Any]]) -> dict[str, Any]:
+    return {"t": "Plain", "c": inlines(text) if isinstance(text, str) else text}
+
+
+def header(level: int, text: str, ident: str = "", classes: list[str] | None = None) -> dict[str, Any]:
+    return {"t": "Header", "c": [level, [ident, classes or [], []], inlines(text)]}
+
+
+def strong(text: str) -> dict[str, Any]:
+    return {"t": "Strong", "c": inlines(text)}
+
+
+def bullet_list(items: list[list[dict[str, Any]]]) -> dict[str, Any]:
+    return {"t": "BulletList", "c": [[plain(i)] for i in items]}
+
+
+def div(blocks: list[dict[str, Any]], classes: list[str]) -> dict[str, Any]:
+    return {"t": "Div", "c": [["", classes, []], blocks]}
+
+
+def meta_string(text: str) -> dict[str, Any]:
+    return {"t": "MetaString", "c": text}
+
+
+def meta_inlines(text: str) -> dict[str, Any]:
+    return {"t": "MetaInlines", "c": inlines(text)}
+
+
+def meta_list(items: list[str]) -> dict[str, Any]:
+    return {"t": "MetaList", "c": [meta_inlines(i) for i in items]}
+
+
+def meta_bool(value: bool) -> dict[str, Any]:
+    return {"t": "MetaBool", "c": value}
+
+
+def _cell(blocks: list[dict[str, Any]], align: str = "AlignDefault", rowspan: int = 1, colspan: int = 1) -> list[Any]:
+    return [NO_ATTR, {"t": align}, rowspan, colspan, blocks]
+
+
+def table(caption: list[dict[str, Any]], head_rows: list[list[tuple[str, str, int, int]]], body: list[list[tuple[str, str]]],
+          aligns: list[str], ident: str = "", short: str | None = None, widths: list[float] | None = None) -> dict[str, Any]:
+    """A table: header rows of (text, align, rowspan, colspan) cells, body rows of (text, align) cells.
+
+    `widths` (fractions of the line width) make the columns wrap instead of running off the page;
+    `short` is the caption shown in the list of tables.
+    """
+    colspecs = [[{"t": a}, {"t": "ColWidth", "c": w} if widths else {"t": "ColWidthDefault"}] for a, w in zip(aligns, widths or [0] * len(aligns))]
+    head = [NO_ATTR, [[NO_ATTR, [_cell([plain(t)], a, rs, cs) for t, a, rs, cs in row]] for row in head_rows]]
+    rows = [[NO_ATTR, [_cell([plain(t)] if t else [], a) for t, a in row]] for row in body]
+    short_caption = inlines(short) if short else None
+    return {"t": "Table", "c": [[ident, [], []], [short_caption, [plain(caption)]], colspecs, head, [[NO_ATTR, 0, [], rows]], [NO_ATTR, []]]}
+
+
+def _expand(row: list[tuple[str, str, int, int]]) -> list[tuple[str, str, int, int]]:
+    """A header row with each spanning cell repeated once per column it covers."""
+    out = []
+    for cell in row:
+        out.extend([cell] * cell[3])
+    return out
+
+
+def column_widths(head_rows: list[list[tuple[str, str, int, int]]], body: list[list[tuple[str, str]]], n: int, total: float = 1.0) -> list[float]:
+    """Relative column widths from the longest word of each header and the longest cell of each column."""
+    need = [4.0] * n
+    for row in body:
+        for i, (text, _a) in enumerate(row[:n]):
+            need[i] = max(need[i], float(len(text)) + 1)
+    last = head_rows[-1] if head_rows else []
+    col = 0
+    for text, _a, _rs, cs in (head_rows[0] if head_rows else []):
+        if cs == 1 and col < n:
+            need[col] = max(need[col], min(max((len(w) for w in text.split()), default=4) * 1.25 + 1, 16))
+        col += cs
+    grouped = [i for i in range(n) if len(head_rows) > 1]
+    if grouped:
+        top_single = {c for c, cell in enumerate(_expand(head_rows[0])) if cell[3] == 1}
+        for i, (text, _a, _rs, _cs) in zip([c for c in range(n) if c not in top_single], last):
+            need[i] = max(need[i], min(max((len(w) for w in text.split()), default=4) * 1.25 + 1, 16))
+    del last
+    s = sum(need)
+    return [round(total * w / s, 4) for w in need]
+
+
+def figure(image_path: str, caption: list[dict[str, Any]], alt: str, ident: str = "", width: str = "100%", short: str | None = None) -> dict[str, Any]:
+    image = {"t": "Image", "c": [["", [], [["width", width]]], inlines(alt), [image_path, ""]]}
+    return {"t": "Figure", "c": [[ident, [], []], [inlines(short) if short else None, [plain(caption)]], [plain([image])]]}
+
+
+def document(meta: dict[str, Any], blocks: list[dict[str, Any]], api_version: list[int]) -> dict[str, Any]:
+    return {"pandoc-api-version": api_version, "meta": meta, "blocks": blocks}
