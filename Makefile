@@ -11,11 +11,11 @@ SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PACKAGES := python3-venv texlive-xetex texlive-latex-extra texlive-fonts-recommended lmodern latexmk \
                 chromium poppler-utils iperf3 tcpdump tshark netsniff-ng iproute2 fonts-dejavu-core
 
-.PHONY: all setup system-packages python-env build validate ingest summary test clean distclean
+.PHONY: all setup system-packages python-env node-env build validate ingest analyse site-data reports site serve summary test bench clean distclean
 
 all: build
 
-setup: system-packages python-env
+setup: system-packages python-env node-env
 
 # Install the Debian packages that are missing (none when all are present).
 system-packages:
@@ -28,6 +28,14 @@ system-packages:
 	fi
 
 python-env: $(VENV)/.installed
+
+# Vega, Vega-Lite and vega-embed for the site's interactive charts, pinned by package-lock.json.
+node-env: node_modules/.installed
+
+node_modules/.installed: package.json package-lock.json
+	@command -v npm >/dev/null || { $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends nodejs npm; }
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -44,7 +52,26 @@ ingest: python-env
 summary: ingest
 	$(WIRESPEED) summary
 
-build: setup validate ingest summary
+analyse: ingest
+	$(WIRESPEED) analyse
+
+site-data: analyse
+	$(WIRESPEED) site --data-only
+
+reports: site-data
+	$(WIRESPEED) report
+
+site: reports
+	$(WIRESPEED) site
+
+serve: site
+	@echo "serving public/ on http://127.0.0.1:8000/ (Ctrl-C stops)"
+	$(BIN)/python -m http.server --directory public --bind 127.0.0.1 8000
+
+build: setup validate site summary
+
+bench: setup
+	$(BIN)/python bench/run.py
 
 test: setup
 	$(BIN)/python -m pytest -q

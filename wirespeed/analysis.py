@@ -169,7 +169,10 @@ def _execute(job: Job, root: str) -> dict[str, Any]:
             papermill.execute_notebook(str(source), str(executed), parameters={"slug": job.slug, "catalog": str(job.catalog.resolve()), "output_dir": str(tmp)},
                                        kernel_name="python3", cwd=root, progress_bar=False, log_output=False)
         except papermill.PapermillExecutionError as exc:
-            return {"ok": False, "error": f"{job.slug}: notebook {job.notebook} failed in cell {exc.exec_count}: {exc.ename}: {exc.evalue}"}
+            code = [c.source for c in nb.cells if c.cell_type == "code"]
+            cell = code.index(exc.source) + 1 if exc.source in code else exc.exec_count
+            first = exc.source.strip().splitlines()[0][:60] if exc.source.strip() else ""
+            return {"ok": False, "error": f"{job.slug}: notebook {job.notebook} failed in code cell {cell} ({first}): {exc.ename}: {exc.evalue}"}
         source.unlink()
         atomic.write_text(tmp / f"{job.name}.html", html_export(executed))
         atomic.write_text(tmp / "manifest.json", json.dumps({"key": job.key, "components": job.components}, indent=1, sort_keys=True) + "\n")
@@ -199,9 +202,9 @@ def write_index(slug: str, out_root: Path = OUT_ROOT) -> dict[str, Any]:
 
 
 def run(catalog: Path, slugs: list[str] | None = None, jobs: int | None = None, progress: Callable[[Job, int, int], None] | None = None,
-        include_drafts: bool = False, out_root: Path = OUT_ROOT) -> tuple[Plan, list[str]]:
+        include_drafts: bool = False, out_root: Path = OUT_ROOT, notebooks_dir: Path = NOTEBOOKS) -> tuple[Plan, list[str]]:
     """Execute what the plan says; returns the plan and the errors (empty when all ran)."""
-    p = plan(catalog, slugs, out_root=out_root, include_drafts=include_drafts)
+    p = plan(catalog, slugs, notebooks_dir=notebooks_dir, out_root=out_root, include_drafts=include_drafts)
     for d in p.stale_dirs:
         shutil.rmtree(d, ignore_errors=True)
     errors: list[str] = []

@@ -90,8 +90,9 @@ def column_widths(head_rows: list[list[tuple[str, str, int, int]]], body: list[l
     """Relative column widths from the longest word of each header and the longest cell of each column."""
     need = [4.0] * n
     for row in body:
-        for i, (text, _a) in enumerate(row[:n]):
-            need[i] = max(need[i], float(len(text)) + 1)
+        for i, (text, align) in enumerate(row[:n]):
+            # left-aligned (text) cells must not wrap at their hyphens: give them room
+            need[i] = max(need[i], len(text) * (1.35 if align == "AlignLeft" else 1.0) + 1.5)
     last = head_rows[-1] if head_rows else []
     col = 0
     for text, _a, _rs, cs in (head_rows[0] if head_rows else []):

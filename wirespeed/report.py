@@ -178,7 +178,13 @@ def article_blocks(article: articles.Article, doc: _Doc, api: list[int]) -> list
             return {k: walk(v) for k, v in node.items()}
         return node
 
-    blocks = _flatten_inlines(walk(blocks))
+    blocks = walk(blocks)
+    levels = [b["c"][0] for b in blocks if b.get("t") == "Header"]
+    if levels and min(levels) > 1:  # an article's ## sections become the report's numbered chapters
+        shift = min(levels) - 1
+        for b in blocks:
+            if b.get("t") == "Header":
+                b["c"][0] -= shift
     missing = set(expansions) - used
     for tok in sorted(missing):
         kind, ident, where = expansions[tok]
@@ -204,10 +210,6 @@ def _split_str(text: str, expansions: dict, doc: _Doc, used: set[str]) -> dict[s
         else:
             inl.append({"t": "Str", "c": part})
     return {"t": "Span", "c": [A.NO_ATTR, inl]}
-
-
-def _flatten_inlines(node: Any) -> Any:
-    return node
 
 
 def generated_blocks(doc: _Doc) -> list[dict[str, Any]]:
@@ -270,7 +272,8 @@ def methodology_blocks(d: dict[str, Any]) -> list[dict[str, Any]]:
     if m.get("notes"):
         blocks.append(A.para(m["notes"]))
     if rows:
-        blocks.append(A.table(A.inlines("Methodology at a glance (per-test settings may differ; see each test)."), [[("Setting", "AlignLeft", 1, 1), ("Value", "AlignLeft", 1, 1)]], rows, ["AlignLeft", "AlignLeft"]))
+        blocks.append(A.table(A.inlines("Methodology at a glance (per-test settings may differ; see each test)."), [[("Setting", "AlignLeft", 1, 1), ("Value", "AlignLeft", 1, 1)]],
+                              rows, ["AlignLeft", "AlignLeft"], short="Methodology at a glance", widths=[0.3, 0.68]))
     return blocks
 
 
@@ -296,7 +299,8 @@ def appendix_blocks(d: dict[str, Any]) -> list[dict[str, Any]]:
         rows.append([("Tests run", "AlignLeft"), (" to ".join(x for x in (camp.get("start"), camp.get("end")) if x), "AlignLeft")])
     if camp.get("location"):
         rows.append([("Location", "AlignLeft"), (camp["location"], "AlignLeft")])
-    blocks.append(A.table(A.inlines("Test bed: device under test, instrument and software versions."), [[("Item", "AlignLeft", 1, 1), ("Details", "AlignLeft", 1, 1)]], rows, ["AlignLeft", "AlignLeft"]))
+    blocks.append(A.table(A.inlines("Test bed: device under test, instrument and software versions."), [[("Item", "AlignLeft", 1, 1), ("Details", "AlignLeft", 1, 1)]],
+                          rows, ["AlignLeft", "AlignLeft"], short="Test bed and software versions", widths=[0.24, 0.74]))
     cons = d["consistency"]
     blocks.append(A.header(1, "Published figures recomputed", classes=["appendix"]))
     blocks.append(A.para(f"The wirespeed engine recomputed {cons['checked']} derived figures that the source also prints (bit rates from frame rates and sizes, "
@@ -304,9 +308,10 @@ def appendix_blocks(d: dict[str, Any]) -> list[dict[str, Any]]:
                          f"{cons['agree']} agree, {len(cons['mismatches'])} disagree."))
     if cons["mismatches"]:
         rows = [[(m["test"], "AlignLeft"), (m["where"], "AlignLeft"), (m["metric"], "AlignLeft"), (m["published"], "AlignRight"), (m["recomputed"], "AlignRight")] for m in cons["mismatches"]]
-        blocks.append(A.table(A.inlines("Published figures that disagree with their recomputation."),
-                              [[("Test", "AlignLeft", 1, 1), ("Where", "AlignLeft", 1, 1), ("Figure", "AlignLeft", 1, 1), ("Published", "AlignRight", 1, 1), ("Recomputed", "AlignRight", 1, 1)]],
-                              rows, ["AlignLeft", "AlignLeft", "AlignLeft", "AlignRight", "AlignRight"]))
+        head = [[("Test", "AlignLeft", 1, 1), ("Where", "AlignLeft", 1, 1), ("Figure", "AlignLeft", 1, 1), ("Published", "AlignRight", 1, 1), ("Recomputed", "AlignRight", 1, 1)]]
+        blocks.append(A.table(A.inlines("Published figures that disagree with their recomputation."), head, rows,
+                              ["AlignLeft", "AlignLeft", "AlignLeft", "AlignRight", "AlignRight"], short="Published figures that disagree with their recomputation",
+                              widths=A.column_widths(head, rows, 5, 0.98)))
     for e in cons.get("errata", []):
         blocks.append(A.para([A.strong(f"Source erratum ({e['test']}):"), {"t": "Space"}, *A.inlines(e["note"])]))
     src = d["source"]
@@ -407,10 +412,7 @@ def build(job: ReportJob, root: str) -> dict[str, Any]:
         article = articles.read(job.article) if job.article else None
         api = _api_version()
         blocks = article_blocks(article, doc, api) if article else generated_blocks(doc)
-        if article:
-            blocks = _appendix_last(blocks, appendix_blocks(data))
-        else:
-            blocks += appendix_blocks(data)
+        blocks += appendix_blocks(data)
         ast = A.document(metadata(data, article), blocks, api)
         with tempfile.TemporaryDirectory(prefix=f"wirespeed-report-{job.slug}-") as tmp:
             src = Path(tmp) / "report.json"
@@ -433,14 +435,10 @@ def build(job: ReportJob, root: str) -> dict[str, Any]:
         return {"ok": False, "error": str(exc)}
 
 
-def _appendix_last(body: list[dict[str, Any]], extra: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Insert the generated appendices after the article's own sections and before its appendices? After all: appendices stay last."""
-    return body + extra
-
-
-def run(slugs: list[str] | None = None, jobs: int | None = None, progress: Callable[[ReportJob, int, int], None] | None = None, out: Path = OUT) -> tuple[list[ReportJob], list[ReportJob], list[str]]:
+def run(slugs: list[str] | None = None, jobs: int | None = None, progress: Callable[[ReportJob, int, int], None] | None = None, out: Path = OUT,
+        data_root: Path = Path("build/hugo-data"), static_root: Path = Path("build/site-static")) -> tuple[list[ReportJob], list[ReportJob], list[str]]:
     """Build every report whose inputs changed, in parallel; returns (built, fresh, errors)."""
-    todo, fresh = plan(slugs, out=out)
+    todo, fresh = plan(slugs, data_root, static_root, out)
     errors: list[str] = []
     if todo:
         workers = max(1, min(jobs or os.cpu_count() or 1, len(todo)))

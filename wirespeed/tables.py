@@ -22,6 +22,7 @@ DERIVED_FIELDS = {
     "throughput_max_theoretical": "throughput_pct_max_theoretical",
     "line_rate": "line_rate_fps",
 }
+FLAGGED_RULES = ("throughput-above-line-rate", "latency-order")
 LINE_RATE = ("line_rate", "frame_rate", "Line rate", "Theoretical maximum frame rate of the ports (aggregate).")
 ORDER = ["throughput", "throughput_l1", "throughput_l2", "throughput_line_rate", "throughput_max_theoretical", "offered_rate", "offered_l1",
          "forwarding_rate", "latency_min", "latency_avg", "latency_max", "latency_p50", "latency_p99", "jitter_avg", "jitter_max",
@@ -106,7 +107,7 @@ def _row_order(summary: dict[str, Any], test_id: str):
 
     def key(r: dict[str, Any]) -> tuple:
         label = frame_label(r)
-        fpos = sizes.index(label) if label in sizes else len(sizes)
+        fpos = sizes.index(label) if label in sizes else (-1 if not label else len(sizes))
         v = r.get("variant")
         vpos = variants.index(v) if v in variants else (-1 if v is None else len(variants))
         return (fpos, _frame_sort(r), vpos, str(r.get("component")), r.get("load_pct") or 0, r.get("trial") or 0)
@@ -123,13 +124,16 @@ class _Builder:
     def __init__(self, summary: dict[str, Any]):
         self.summary = summary
         self.agree = {(a["row_id"], a["metric"]): a for a in summary["agreements"]}
+        # findings about a published cell (e.g. a rate above line rate), acknowledged errata included
+        self.findings = {(f["file"], f["line"], f["field"]): f["message"].split(" — erratum:")[0]
+                         for f in summary["findings"] if f["line"] and f["rule"] in FLAGGED_RULES}
 
     def raw(self, row: dict[str, Any], metric: str) -> dict[str, Any] | None:
         """The published cell of a metric, else the engine's derived value; None if neither."""
         cell = row["cells"].get(metric)
         if cell is not None:
             a = self.agree.get((row["row_id"], metric))
-            flag = None
+            flag = self.findings.get((row["file"], row["line"], metric))
             if a is not None and not a["agree"]:
                 flag = f"recomputed {a['recomputed_text']} {a['unit_symbol']} ({a['basis']})"
             return {"published": True, "text": cell["text"], "qualifier": cell["qualifier"], "unit": cell["unit"], "value": cell["value"], "flag": flag}
@@ -172,6 +176,8 @@ def _derived_decimals(metric: str, values: list[float]) -> int:
         return 2 if all(v < 99.95 for v in values) else 3
     if metric in ("throughput", "line_rate") and values and min(values) >= 1000:
         return 0
+    if metric in ("throughput", "line_rate", "throughput_l1", "throughput_l2") and values:
+        return min(formatting.significant_decimals(values, 4), 3)
     return formatting.significant_decimals(values, 4)
 
 

@@ -1,0 +1,119 @@
+"""PDF test reports: every example builds, numbered tables and figures, embedded fonts, the seed
+tables with their values, and text from result sets printed literally, never run as LaTeX."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from conftest import ARCHIVE, ROOT
+from pipeline import build
+
+REPORTS = ROOT / "build" / "reports"
+SETS = sorted(p.name for p in ARCHIVE.iterdir() if p.is_dir())
+
+
+@pytest.fixture(scope="module")
+def reports():
+    build("reports")
+    return REPORTS
+
+
+def text_of(pdf: Path) -> str:
+    return subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+
+
+def squash(s: str) -> str:
+    return re.sub(r"\s+", " ", s)
+
+
+@pytest.mark.parametrize("slug", SETS)
+def test_report_builds_with_embedded_fonts_and_metadata(reports, slug):
+    pdf = reports / f"{slug}.pdf"
+    assert pdf.read_bytes().startswith(b"%PDF")
+    fonts = subprocess.run(["pdffonts", str(pdf)], capture_output=True, text=True, check=True).stdout.splitlines()[2:]
+    assert fonts and all(line.split()[-5] == "yes" for line in fonts), fonts
+    info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True, check=True).stdout
+    assert re.search(r"^Title:\s+\S", info, re.M) and re.search(r"^Author:\s+\S", info, re.M) and re.search(r"^Subject:\s+\S", info, re.M)
+
+
+@pytest.mark.parametrize("slug", SETS)
+def test_report_tables_match_the_site_data_cell_for_cell(reports, slug):
+    """Every table the report prints has every row of the exported data, in order, on one line."""
+    data = json.loads((ROOT / "build" / "hugo-data" / "wirespeed" / "sets" / f"{slug}.json").read_text())
+    manifest = json.loads((reports / f"{slug}.manifest.json").read_text())
+    text = text_of(reports / f"{slug}.pdf")
+    lines = [squash(l) for l in text.splitlines()]
+    assert manifest["tables"], slug
+    for tid in manifest["tables"]:
+        for row in data["tables"][tid]["rows"]:
+            cells = [c for c in row if c]
+            pattern = r"\s*".join(re.escape(c) + r"(?:\s*‡)?" for c in cells)
+            assert any(re.search(pattern, l) for l in lines), f"{slug} {tid}: row {cells} not found"
+
+
+@pytest.mark.parametrize("slug", SETS)
+def test_tables_and_figures_are_numbered_and_listed(reports, slug):
+    text = text_of(reports / f"{slug}.pdf")
+    manifest = json.loads((reports / f"{slug}.manifest.json").read_text())
+    n_tables = len(re.findall(r"^\s*Table \d+:", text, re.M))
+    assert n_tables >= len(manifest["tables"])
+    assert "List of Tables" in text
+    if manifest["charts"]:
+        assert re.search(r"Figure 1:", text) and "List of Figures" in text
+    for i in range(1, len(manifest["tables"]) + 1):
+        assert f"Table {i}:" in text
+
+
+def test_nexus_report_has_the_seed_tables_1_to_14(reports):
+    text = squash(text_of(reports / "cisco-nexus-9516-128x100g-2015.pdf"))
+    manifest = json.loads((reports / "cisco-nexus-9516-128x100g-2015.manifest.json").read_text())
+    tests = ["l2-unicast", "ipv4-unicast", "ipv4-bgp", "ipv6-unicast", "ipv6-bgp-mp", "l2-multicast", "l3-multicast"]
+    for t in tests:
+        assert f"{t}-results" in manifest["tables"] and f"{t}-jitter-max-vs-load" in manifest["tables"]
+    for fragment in ["64 19,047,430,585 9.752 99.999 2.22 3.95 6.41 2.20", "86 15,094,187,638 10.385 99.999 3.26 4.15 7.38 2.92",
+                     "9216 171,880,066 12.672 99.999 7.34 21.46 38.88 13.73", "9216 5.20 11.75 29.96 36.23", "512 1.92 2.23 4.66 4.57"]:
+        assert fragment in text, fragment
+
+
+def test_cisco_7600_report_has_the_seed_tables_1_to_3(reports):
+    text = squash(text_of(reports / "cisco-7600-osm-acl-2001.pdf"))
+    for fragment in ["40 28.7", "95.6", "64 26.9", "91.2", "40 28.7 28.7 31.7 31.7 0 0 0 0", "1500 1.40 ‡ 1.40 ‡ 69.7 69.8 0 0 0 0", "idle 1 1", "no-acl 1 1", "acl-15k 1 1"]:
+        assert fragment in text, fragment
+
+
+EVIL = r"Evil \input{/etc/passwd} \write18{touch /tmp/wirespeed-pwned} 100% & #1 a_b {x} $y$ ~z ^w \\"
+
+
+def test_latex_in_result_set_text_is_printed_literally(tmp_path: Path):
+    from wirespeed import analysis, report, site
+    from wirespeed.catalog import ingest, result_folders
+
+    archive = tmp_path / "results"
+    slug = "keysight-ixnetwork-ve-dpdk-400g-2022"
+    shutil.copytree(ARCHIVE / slug, archive / slug)
+    toml = archive / slug / "result.toml"
+    toml_text = toml.read_text()
+    literal = EVIL.replace("\\", "\\\\").replace('"', '\\"')
+    toml_text = toml_text.replace('title = "Keysight IxNetwork VE software traffic generator at 400 Gbit/s with DPDK and SR-IOV"', f'title = "{literal}"')
+    toml_text = toml_text.replace('title = "Scenario 1: one bidirectional flow, 2 × 200G"', f'title = "Flow {literal}"')
+    toml_text = toml_text.replace('notes = "The post states', f'notes = "{literal} The post states')
+    toml.write_text(toml_text)
+    db = tmp_path / "c.duckdb"
+    assert ingest(result_folders(archive), db)[0].action == "loaded"
+    plan, errors = analysis.run(db, out_root=tmp_path / "analysis")
+    assert not errors
+    site.export(db, tmp_path / "analysis", tmp_path / "hugo-data", tmp_path / "site-static")
+    Path("/tmp/wirespeed-pwned").unlink(missing_ok=True)
+    built, fresh, errors = report.run([slug], out=tmp_path / "reports", data_root=tmp_path / "hugo-data", static_root=tmp_path / "site-static")
+    assert not errors, errors
+    assert not Path("/tmp/wirespeed-pwned").exists()
+    text = text_of(tmp_path / "reports" / f"{slug}.pdf")
+    flat = squash(text)
+    assert squash(EVIL) in flat or squash(EVIL).replace("} \\", "}\\") in flat, flat[:2000]
+    assert "root:x:0:0" not in text
