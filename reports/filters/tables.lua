@@ -1,0 +1,24 @@
+-- tables.lua: set table header cells in bold, in table-header-text-color
+-- (the colour band itself comes from the template).  Works on the AST, so the
+-- cell text stays escaped by pandoc; only the fixed wrapper below is raw.
+if not FORMAT:match('latex') then return {} end
+
+local function style(block)
+  if block.t == 'Plain' or block.t == 'Para' then
+    block.content = {
+      pandoc.RawInline('latex', '\\textcolor{wsTableHeadText}{'),
+      pandoc.Strong(block.content),
+      pandoc.RawInline('latex', '}'),
+    }
+  end
+  return block
+end
+
+function Table(tbl)
+  for _, row in ipairs(tbl.head.rows) do
+    for _, cell in ipairs(row.cells) do
+      cell.contents = cell.contents:map(style)
+    end
+  end
+  return tbl
+end
