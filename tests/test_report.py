@@ -117,3 +117,21 @@ def test_latex_in_result_set_text_is_printed_literally(tmp_path: Path):
     flat = squash(text)
     assert squash(EVIL) in flat or squash(EVIL).replace("} \\", "}\\") in flat, flat[:2000]
     assert "root:x:0:0" not in text
+
+
+EXAMPLES = sorted((ROOT / "reports" / "examples").glob("*.md"))
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=[e.stem for e in EXAMPLES])
+def test_template_example_builds(example: Path, tmp_path: Path):
+    """Every feature of the template has an example report, built here."""
+    from wirespeed.report import pandoc
+
+    out = tmp_path / f"{example.stem}.pdf"
+    proc = subprocess.run(["sh", str(ROOT / "reports" / "build-example.sh"), str(example), str(out)], capture_output=True, text=True,
+                          env={**__import__("os").environ, "PANDOC": str(pandoc())})
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    text = text_of(out)
+    assert text.strip()
+    if example.stem == "escaping":
+        assert "\\input" in text and "\\write18" in text

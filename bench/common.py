@@ -1,0 +1,36 @@
+"""Shared helpers of the benchmark scripts: timing, copies of the archive, result files."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+ARCHIVE = ROOT / "data" / "results"
+OUT = ROOT / "build" / "bench"
+
+
+@contextmanager
+def timer(results: dict, name: str):
+    t = time.perf_counter()
+    yield
+    results[name] = round(time.perf_counter() - t, 3)
+
+
+def copy_archive(dest: Path) -> Path:
+    if dest.exists():
+        shutil.rmtree(dest)
+    shutil.copytree(ARCHIVE, dest)
+    return dest
+
+
+def save(name: str, results: dict) -> None:
+    OUT.mkdir(parents=True, exist_ok=True)
+    (OUT / f"{name}.json").write_text(json.dumps(results, indent=1) + "\n")
+    width = max(len(k) for k in results)
+    print(f"== {name}")
+    for k, v in results.items():
+        print(f"  {k:<{width}}  {v}")
