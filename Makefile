@@ -74,7 +74,7 @@ bench: setup
 	$(BIN)/python bench/run.py
 
 test: setup
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n 2 --dist loadfile
 
 clean:
 	rm -rf build public resources/_gen

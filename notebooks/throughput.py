@@ -29,6 +29,7 @@ from IPython.display import display
 
 from wirespeed.chartdefs import latency_chart, throughput_chart
 from wirespeed.notebook import open_set
+from wirespeed.summaries import trial_throughput_table
 from wirespeed.tables import results_table
 
 run = open_set(slug, catalog, output_dir)
@@ -46,6 +47,14 @@ for test in run.tests:
     for chart in (throughput_chart(run.summary, test["id"]), latency_chart(run.summary, test["id"])):
         if chart is not None:
             display(run.out.chart(chart))
+
+# %% [markdown]
+# ## RFC 2544 throughput from trials (result sets that carry per-trial frame counts)
+
+# %%
+table = run.out.table(trial_throughput_table(run.summary))
+if table is not None:
+    display(table)
 
 # %% [markdown]
 # ## Published figures the engine did not reproduce

@@ -208,6 +208,7 @@ def run(catalog: Path, slugs: list[str] | None = None, jobs: int | None = None, 
     for d in p.stale_dirs:
         shutil.rmtree(d, ignore_errors=True)
     errors: list[str] = []
+    failed: set[str] = set()
     root = str(Path.cwd())
     if p.run:
         workers = max(1, min(jobs or os.cpu_count() or 1, len(p.run)))
@@ -217,11 +218,13 @@ def run(catalog: Path, slugs: list[str] | None = None, jobs: int | None = None, 
                 res = fut.result()
                 if not res["ok"]:
                     errors.append(res["error"])
+                    failed.add(futures[fut].slug)
                 if progress:
                     progress(futures[fut], i, len(p.run))
-    if not errors:
-        for slug in sorted({j.slug for j in p.run + p.fresh}):
-            write_index(slug, out_root)
+    for slug in sorted({j.slug for j in p.run + p.fresh} - failed):
+        write_index(slug, out_root)
+    for slug in failed:  # a result set with a failed notebook has no index: nothing downstream uses half its outputs
+        (out_root / slug / "index.json").unlink(missing_ok=True)
     return p, errors
 
 

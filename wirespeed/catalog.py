@@ -20,7 +20,7 @@ import wirespeed
 from wirespeed.checks import run_checks
 from wirespeed.columns import METRICS, TABLE_METRICS
 from wirespeed.consistency import agreements
-from wirespeed.derive import context, derived
+from wirespeed.derive import context, counts, derived
 from wirespeed.figures import Figure
 from wirespeed.problems import Problem, display_path
 from wirespeed.resultset.load import RESULT_FILE, load_many
@@ -59,8 +59,16 @@ def connect(db: Path = DEFAULT_DB, read_only: bool = False) -> duckdb.DuckDBPyCo
     db.parent.mkdir(parents=True, exist_ok=True)
     con = duckdb.connect(str(db), read_only=read_only)
     if not read_only:
-        con.execute(resources.files("wirespeed.sql").joinpath("catalog.sql").read_text("utf-8"))
-        con.execute(measurement_views())
+        sql = resources.files("wirespeed.sql").joinpath("catalog.sql").read_text("utf-8") + measurement_views()
+        schema_hash = hashlib.sha256(sql.encode()).hexdigest()
+        tables = {t for (t,) in con.execute("SELECT table_name FROM information_schema.tables WHERE table_schema = 'main'").fetchall()}
+        old = con.execute("SELECT value FROM catalog_info WHERE key = 'schema_hash'").fetchone() if "catalog_info" in tables else None
+        if old is None or old[0] != schema_hash:
+            # The catalog is derived data: a new schema means a fresh catalog, reloaded from the archive.
+            for kind, name in con.execute("SELECT table_type, table_name FROM information_schema.tables WHERE table_schema = 'main'").fetchall():
+                con.execute(f'DROP {"VIEW" if kind == "VIEW" else "TABLE"} IF EXISTS "{name}"')
+            con.execute(sql)
+            con.execute("INSERT OR REPLACE INTO catalog_info VALUES ('schema_hash', ?)", [schema_hash])
     return con
 
 
@@ -158,18 +166,18 @@ def _insert_set(con, rs: ResultSet, problems: list[Problem], chash: str, ehash: 
             test = rs.tests[row.test]
             ctx = context(rs, test, row)
             if ctx is not None:
-                d = derived(row, ctx)
+                d = {**counts(row), **derived(row, ctx)}
                 tp = d.get("throughput")
                 val = lambda name: d[name][0].value if name in d else None  # noqa: E731
                 derived_records.append([rs.slug, row_id, ctx.frame, ctx.wire_bits, ctx.streams, ctx.line_rate_fps, ctx.max_theoretical_fps,
                                         ctx.capped, tp[0].value if tp else None, tp[0].lo if tp else None, tp[0].hi if tp else None,
                                         tp[1] if tp else None, val("throughput_l1"), val("throughput_l2"), val("throughput_line_rate"),
-                                        val("throughput_max_theoretical"), ctx.line_rate_fps * ctx.wire_bits])
+                                        val("throughput_max_theoretical"), ctx.line_rate_fps * ctx.wire_bits, val("lost"), val("loss"), val("forwarding_rate")])
     con.executemany("INSERT INTO rows VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", row_records)
     if cell_records:
         con.executemany("INSERT INTO cells VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", cell_records)
     if derived_records:
-        con.executemany("INSERT INTO derived VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", derived_records)
+        con.executemany("INSERT INTO derived VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", derived_records)
     tt = _trial_throughputs(rs)
     if tt:
         con.executemany("INSERT INTO trial_throughput VALUES (?,?,?,?,?,?,?,?,?,?,?)", tt)

@@ -181,7 +181,7 @@ def ramp_chart(samples: list[dict[str, Any]], test: dict[str, Any], onset_s: flo
             "tooltip": [{"field": "t", "title": "Second", "type": "Q"}, {"field": "series", "title": ""}, {"field": "printed", "title": "Rate"}]}
 
 
-def histogram_chart(buckets: list[dict[str, Any]], test: dict[str, Any], frame: str) -> dict[str, Any]:
+def histogram_chart(buckets: list[dict[str, Any]], test: dict[str, Any], frame: str, load: float | None = None) -> dict[str, Any]:
     """Latency histogram with its cumulative distribution."""
     total = sum(b["count_frames"] for b in buckets) or 1
     cum = 0.0
@@ -189,7 +189,9 @@ def histogram_chart(buckets: list[dict[str, Any]], test: dict[str, Any], frame: 
     for b in buckets:
         cum += b["count_frames"]
         data.append({"low": b["bucket_low_us"], "high": b["bucket_high_us"], "count": b["count_frames"], "cumulative": cum / total * 100})
-    return {"id": f"{test['id']}-{frame}-latency-histogram", "test": test["id"], "type": "histogram", "title": f"{test['title']}: latency distribution ({frame}-byte frames)",
+    at = f", {_pct(load)} load" if load is not None else ""
+    ident = f"{test['id']}-{frame}" + (f"-{format(load, 'g').replace('.', '_')}pct" if load is not None else "")
+    return {"id": f"{ident}-latency-histogram", "test": test["id"], "type": "histogram", "title": f"{test['title']}: latency distribution ({frame}-byte frames{at})",
             "caption": "Frames per latency bucket (bars) and the cumulative share of frames (dashed line).",
             "alt": f"Latency histogram of {int(total):,} frames from {data[0]['low']:g} to {data[-1]['high']:g} µs.",
             "data": data, "x_title": "Latency (µs)", "y_title": "Frames"}

@@ -60,8 +60,6 @@ METRICS: dict[str, Metric] = {
         _m("rx_l1", "bit_rate", "Rx rate (L1)", "Received layer-1 bit rate in a sample."),
         _m("tx_l2", "bit_rate", "Tx rate (L2)", "Transmitted layer-2 bit rate in a sample."),
         _m("rx_l2", "bit_rate", "Rx rate (L2)", "Received layer-2 bit rate in a sample."),
-        _m("tx_frames", "count", "Frames sent", "Frames transmitted in a sample."),
-        _m("rx_frames", "count", "Frames received", "Frames received in a sample."),
         _m("count", "count", "Frames", "Frames in a histogram bucket."),
     ]
 }
@@ -98,8 +96,8 @@ KEYS: dict[str, dict[str, tuple[str, str]]] = {
 
 # Value metrics allowed per table kind.
 TABLE_METRICS: dict[str, set[str]] = {
-    "measurements": {n for n in METRICS if n not in {"tx_rate", "rx_rate", "tx_l1", "rx_l1", "tx_l2", "rx_l2", "tx_frames", "rx_frames", "count"}},
-    "samples": {"offered_rate", "offered_l1", "tx_rate", "rx_rate", "tx_l1", "rx_l1", "tx_l2", "rx_l2", "tx_frames", "rx_frames", "latency_avg", "latency_max", "jitter_avg"},
+    "measurements": {n for n in METRICS if n not in {"tx_rate", "rx_rate", "tx_l1", "rx_l1", "tx_l2", "rx_l2", "count"}},
+    "samples": {"offered_rate", "offered_l1", "tx_rate", "rx_rate", "tx_l1", "rx_l1", "tx_l2", "rx_l2", "tx", "rx", "latency_avg", "latency_max", "jitter_avg"},
     "histograms": {"count"},
 }
 

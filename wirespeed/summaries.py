@@ -74,7 +74,7 @@ def _line_rate(summary: dict[str, Any], test_id: str, frame: str) -> float | Non
     return linerate.line_rate_fps(size, link, n, int(test.get("encapsulation_bytes", 0)))
 
 
-def histogram_table(buckets: list[dict[str, Any]], test_id: str, frame: str) -> ResultTable:
+def histogram_table(buckets: list[dict[str, Any]], test_id: str, frame: str, load: float | None = None) -> ResultTable:
     """Percentiles of a latency histogram (bucket edges bound each percentile)."""
     total = sum(b["count_frames"] for b in buckets)
     columns = [Column("percentile", "Percentile", "%"), Column("low", "Latency at least", "µs", derived=True), Column("high", "Latency below", "µs", derived=True)]
@@ -87,5 +87,28 @@ def histogram_table(buckets: list[dict[str, Any]], test_id: str, frame: str) -> 
             if cum >= target:
                 rows.append([Cell(f"{p:g}", p), Cell(f"{b['bucket_low_us']:g}", b["bucket_low_us"]), Cell(f"{b['bucket_high_us']:g}", b["bucket_high_us"])])
                 break
-    return ResultTable(f"{test_id}-{frame}-latency-percentiles", f"Latency percentiles, {frame}-byte frames",
-                       f"Latency percentiles of {total:,.0f} frames, bounded by the histogram's bucket edges.", test_id, columns, rows)
+    at = f" at {formatting.published(format(load, 'g'))} % load" if load is not None else ""
+    ident = f"{test_id}-{frame}" + (f"-{format(load, 'g').replace('.', '_')}pct" if load is not None else "")
+    return ResultTable(f"{ident}-latency-percentiles", f"Latency percentiles, {frame}-byte frames{at}",
+                       f"Latency percentiles of {total:,.0f} frames{at}, bounded by the histogram's bucket edges.", test_id, columns, rows)
+
+
+def trial_throughput_table(summary: dict[str, Any]) -> ResultTable | None:
+    """RFC 2544 throughput the engine finds in trial rows: the highest offered rate without loss."""
+    rows = summary.get("trial_throughput") or []
+    if not rows:
+        return None
+    columns = [Column("test", "Test"), Column("frame_size", "Frame size", "bytes"), Column("direction", "Direction"),
+               Column("throughput", "Throughput", "frames/s", derived=True), Column("pct", "Of line rate", "%", derived=True),
+               Column("range", "Range over trials", "frames/s", derived=True), Column("trials", "Trials")]
+    body = []
+    for r in rows:
+        fs = str(r["frame_size"] or r["imix"] or "")
+        tp = r["throughput_fps"]
+        pct = tp / r["line_rate_fps"] * 100 if tp is not None and r["line_rate_fps"] else None
+        rng = f"{formatting.derived(r['min_fps'], 0)}–{formatting.derived(r['max_fps'], 0)}" if tp is not None else ""
+        body.append([Cell(r["test_id"], r["test_id"]), Cell(fs, fs), Cell(r["direction"] or "", r["direction"]),
+                     Cell(formatting.derived(tp, 0) if tp is not None else "none lossless", tp), Cell(formatting.derived(pct, 2), pct),
+                     Cell(rng, None), Cell(str(r["trials"]), r["trials"])])
+    return ResultTable("trial-throughput", "RFC 2544 throughput from the trials",
+                       "Highest offered rate at which no frame was lost, per trial, averaged over the trials (RFC 2544 section 26.1).", None, columns, body)

@@ -29,7 +29,7 @@ def set_summary(con: duckdb.DuckDBPyConnection, slug: str) -> dict[str, Any]:
     rows = _dicts(con.execute(
         "SELECT r.row_id, r.kind, r.file, r.line, r.test_id, r.frame_size, r.imix, r.load_pct, r.direction, r.variant, r.trial, r.component,"
         " d.frame_bytes, d.line_rate_fps, d.max_theoretical_fps, d.capped, d.throughput_fps, d.throughput_l1_bps, d.throughput_l2_bps,"
-        " d.throughput_pct_line_rate, d.throughput_pct_max_theoretical"
+        " d.throughput_pct_line_rate, d.throughput_pct_max_theoretical, d.lost_frames, d.loss_pct, d.forwarding_rate_fps"
         " FROM rows r LEFT JOIN derived d USING (slug, row_id) WHERE r.slug = ? AND r.kind = 'measurements' ORDER BY r.row_id", [slug]))
     cells = _dicts(con.execute("SELECT row_id, metric, text, unit, unit_symbol, qualifier, value FROM cells WHERE slug = ? ORDER BY row_id", [slug]))
     by_row: dict[int, dict[str, Any]] = {}

@@ -21,6 +21,8 @@ DERIVED_FIELDS = {
     "throughput_line_rate": "throughput_pct_line_rate",
     "throughput_max_theoretical": "throughput_pct_max_theoretical",
     "line_rate": "line_rate_fps",
+    "lost": "lost_frames",
+    "loss": "loss_pct",
 }
 FLAGGED_RULES = ("throughput-above-line-rate", "latency-order")
 LINE_RATE = ("line_rate", "frame_rate", "Line rate", "Theoretical maximum frame rate of the ports (aggregate).")
@@ -174,6 +176,10 @@ class _Builder:
 def _derived_decimals(metric: str, values: list[float]) -> int:
     if metric in ("throughput_line_rate", "throughput_max_theoretical"):
         return 2 if all(v < 99.95 for v in values) else 3
+    if metric == "loss":
+        return 3
+    if metric == "lost":
+        return 0
     if metric in ("throughput", "line_rate") and values and min(values) >= 1000:
         return 0
     if metric in ("throughput", "line_rate", "throughput_l1", "throughput_l2") and values:
@@ -192,7 +198,8 @@ def _throughput_rows(summary: dict[str, Any], test_id: str) -> list[dict[str, An
     out = []
     for r in rows:
         key = (r["frame_size"], r["imix"], r["direction"], r["variant"], r["component"], r["trial"])
-        if r["load_pct"] is None or r["load_pct"] == best.get(key):
+        # trial rows are a search over rates: every rate tried belongs in the table
+        if r["load_pct"] is None or r["load_pct"] == best.get(key) or r["trial"] is not None:
             out.append(r)
     return out
 
@@ -217,6 +224,10 @@ def results_table(summary: dict[str, Any], test_id: str) -> ResultTable | None:
     key_names = [k for k in ("frame_size", "variant", "component", "load_pct", "trial") if k != pivot and len({str(r.get(k)) for r in rows}) > 1 or (k == "frame_size" and any(r.get("frame_size") is not None or r.get("imix") for r in rows))]
     published = [m for m in ORDER if any(m in r["cells"] for r in rows)]
     metrics = list(published)
+    if any(r.get("loss_pct") is not None for r in rows):
+        for extra in ("lost", "loss"):
+            if extra not in metrics:
+                metrics.append(extra)
     has_tp = any(r.get("throughput_fps") is not None for r in rows)
     if has_tp:
         for extra in ("throughput", "throughput_line_rate"):

@@ -22,7 +22,8 @@ def lines(defn: dict[str, Any]) -> alt.LayerChart:
     if ordinal:
         x_enc = alt.X(f"{x['field']}:O", title=x["title"], sort=x_order, axis=alt.Axis(labelAngle=0))
     else:
-        x_enc = alt.X(f"{x['field']}:Q", title=x["title"], scale=x_scale, axis=alt.Axis(format=x.get("format", NUMBER), values=x.get("ticks")))
+        axis = alt.Axis(format=x.get("format", NUMBER), values=x["ticks"]) if x.get("ticks") else alt.Axis(format=x.get("format", NUMBER))
+        x_enc = alt.X(f"{x['field']}:Q", title=x["title"], scale=x_scale, axis=axis)
     y_enc = alt.Y(f"{y['field']}:Q", title=y["title"], scale=y_scale, axis=alt.Axis(format=y.get("format", NUMBER)))
     tooltip = [alt.Tooltip(f"{t['field']}:{t.get('type', 'N')}", title=t["title"]) for t in defn.get("tooltip", [])]
     enc: dict[str, Any] = {"x": x_enc, "y": y_enc, "tooltip": tooltip}

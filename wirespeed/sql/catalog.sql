@@ -39,7 +39,8 @@ CREATE TABLE IF NOT EXISTS derived (
   line_rate_fps DOUBLE, max_theoretical_fps DOUBLE, capped BOOLEAN,
   throughput_fps DOUBLE, throughput_fps_lo DOUBLE, throughput_fps_hi DOUBLE, throughput_source VARCHAR,
   throughput_l1_bps DOUBLE, throughput_l2_bps DOUBLE, throughput_pct_line_rate DOUBLE,
-  throughput_pct_max_theoretical DOUBLE, line_rate_l1_bps DOUBLE
+  throughput_pct_max_theoretical DOUBLE, line_rate_l1_bps DOUBLE,
+  lost_frames DOUBLE, loss_pct DOUBLE, forwarding_rate_fps DOUBLE
 );
 
 -- RFC 2544 throughput computed from trials (rfc2544.py).
