@@ -265,6 +265,45 @@ def why(slug: str, notebook: str | None, db: Path) -> None:
         raise click.ClickException(str(exc)) from None
 
 
+@cli.command(context_settings={"ignore_unknown_options": False})
+@click.argument("collector")
+@click.argument("slug")
+@click.option("-p", "--param", "params", multiple=True, metavar="NAME=VALUE", help="A collector parameter, e.g. -p port_speed=500M -p rampup_s=30 (repeatable).")
+@click.option("--root", type=click.Path(path_type=Path), default=ARCHIVE, show_default=True, help="Archive folder the new result set goes into.")
+def collect(collector: str, slug: str, params: tuple[str, ...], root: Path) -> None:
+    """Run a traffic generator through a collector (e.g. netns-ramp) and write the new result set ROOT/SLUG.
+
+    netns-ramp parameters: port_speed (500M), frame_size (1518), warmup_s (5), rampup_s (30), hold_s (10), dut_limit_pct (60).
+    """
+    import inspect
+
+    from rich.progress import Progress
+
+    from wirespeed.plugins import registry
+
+    run = registry("collectors").get(collector)
+    if run is None:
+        raise click.ClickException(f"unknown collector {collector!r} (installed: {', '.join(registry('collectors')) or 'none'})")
+    sig = inspect.signature(run)
+    kwargs = {}
+    for p in params:
+        name, sep, value = p.partition("=")
+        if not sep or name not in sig.parameters or name in ("out_dir", "slug", "progress"):
+            raise click.ClickException(f"--param {p!r}: expected NAME=VALUE with NAME one of {', '.join(n for n in sig.parameters if n not in ('out_dir', 'slug', 'progress'))}")
+        default = sig.parameters[name].default
+        try:
+            kwargs[name] = type(default)(value) if default is not inspect.Parameter.empty and default is not None else value
+        except ValueError:
+            raise click.ClickException(f"--param {p!r}: {value!r} is not a {type(default).__name__}") from None
+    with Progress(console=err, transient=True) as progress:
+        task = progress.add_task(f"{collector} → {slug}", total=None)
+        try:
+            folder = run(root, slug, progress=lambda done, total: progress.update(task, completed=done, total=total), **kwargs)
+        except Exception as exc:  # noqa: BLE001 - collectors raise their own one-line errors
+            raise click.ClickException(f"{collector}: {exc}") from None
+    out.print(f"wrote {folder}; check it with: wirespeed validate {folder}", markup=False)
+
+
 @cli.command()
 @click.argument("group", required=False, type=click.Choice(["importers", "checks", "charts", "collectors"]))
 def plugins(group: str | None) -> None:
