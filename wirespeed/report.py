@@ -37,12 +37,13 @@ class ReportError(RuntimeError):
 
 
 def pandoc() -> Path:
-    import pypandoc
+    """The pandoc executable that pypandoc-binary ships."""
+    from wirespeed.tools import ToolMissing, packaged_binary
 
-    path = Path(pypandoc.__file__).parent / "files" / "pandoc"
-    if not path.is_file():
-        raise ReportError(f"pypandoc-binary has no pandoc at {path}")
-    return path
+    try:
+        return packaged_binary("pypandoc", "files", "pandoc")
+    except ToolMissing as exc:
+        raise ReportError(str(exc)) from None
 
 
 def _api_version() -> list[int]:
