@@ -1,0 +1,254 @@
+"""The website in a real browser: Debian's Chromium driven by Playwright against the built site
+served on 127.0.0.1. Every page loads cleanly with no request off the host, charts render, table
+cells equal the analysis outputs, filters keep their state in the URL, and layouts hold on a phone."""
+
+from __future__ import annotations
+
+import functools
+import gzip
+import http.server
+import json
+import re
+import shutil
+import threading
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+
+from conftest import ROOT
+from pipeline import build
+
+pytestmark = pytest.mark.browser
+PUBLIC = ROOT / "public"
+SHOTS = ROOT / "build" / "screenshots"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+@pytest.fixture(scope="module")
+def site():
+    build("site")
+    return PUBLIC
+
+
+@pytest.fixture(scope="module")
+def server(site):
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    handler = functools.partial(Quiet, directory=str(site))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if shutil.which("chromium") is None:
+        pytest.fail("Debian's chromium is not installed (make installs it)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
+        yield b
+        b.close()
+
+
+class Watched:
+    """A page with its console errors, page errors, failed requests and off-host requests recorded."""
+
+    def __init__(self, browser, base: str, viewport=(1280, 900), scheme="light"):
+        self.ctx = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]}, color_scheme=scheme)
+        self.page = self.ctx.new_page()
+        self.problems: list[str] = []
+        host = urlparse(base).netloc
+        self.page.on("console", lambda m: self.problems.append(f"console {m.type}: {m.text}") if m.type in ("error", "warning") else None)
+        self.page.on("pageerror", lambda e: self.problems.append(f"page error: {e}"))
+        self.page.on("requestfailed", lambda r: self.problems.append(f"failed: {r.url}"))
+        self.page.on("request", lambda r: self.problems.append(f"off-host: {r.url}") if urlparse(r.url).scheme in ("http", "https") and urlparse(r.url).netloc != host else None)
+        self.page.on("response", lambda r: self.problems.append(f"HTTP {r.status}: {r.url}") if r.status >= 400 else None)
+        self.base = base
+
+    def goto(self, path: str):
+        self.page.goto(self.base + path, wait_until="networkidle")
+        return self.page
+
+    def close(self):
+        self.ctx.close()
+
+
+def pages(site: Path) -> list[str]:
+    return sorted("/" + p.relative_to(site).as_posix().removesuffix("index.html") for p in site.rglob("*.html")
+                  if "notebooks" not in p.parts and p.name != "404.html")
+
+
+def test_every_page_loads_cleanly_and_stays_on_the_host(site, server, browser):
+    w = Watched(browser, server)
+    paths = pages(site)
+    assert len(paths) >= 40
+    for path in paths:
+        w.goto(path)
+    w.close()
+    assert not w.problems, "\n".join(w.problems[:20])
+
+
+def sets(site: Path) -> dict[str, dict]:
+    return {p.stem: json.loads(p.read_text()) for p in (ROOT / "build" / "hugo-data" / "wirespeed" / "sets").glob("*.json")}
+
+
+def test_charts_render_svg_marks(site, server, browser):
+    w = Watched(browser, server)
+    for slug, data in sets(site).items():
+        page = w.goto(f"/results/{slug}/")
+        n = page.locator("figure.result-chart").count()
+        assert n >= 1, slug
+        for i in range(n):  # charts upgrade when they come into view
+            page.locator("figure.result-chart").nth(i).scroll_into_view_if_needed()
+            page.wait_for_timeout(50)
+        page.wait_for_function(f"document.querySelectorAll('figure.result-chart.is-live').length >= {n}", timeout=60000)
+        with_marks = page.evaluate("""Array.from(document.querySelectorAll('figure.result-chart')).filter(
+            f => f.querySelector('.chart-live svg [class*="mark-"] path, .chart-live svg [class*="mark-"] line, .chart-live svg [class*="mark-"] rect')).length""")
+        assert with_marks == n, f"{slug}: {with_marks} of {n} charts drew SVG marks"
+    w.close()
+    assert not w.problems, w.problems
+
+
+class _Tables(HTMLParser):
+    """Every <figure class="result-table" id=…>'s body rows as lists of cell texts."""
+
+    def __init__(self):
+        super().__init__()
+        self.tables: dict[str, list[list[str]]] = {}
+        self._fig = None
+        self._in_body = False
+        self._cell: list[str] | None = None
+        self._row: list[str] | None = None
+        self._skip = 0
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "figure" and "result-table" in (a.get("class") or ""):
+            self._fig = a.get("id")
+            self.tables[self._fig] = []
+        elif self._fig and tag == "tbody":
+            self._in_body = True
+        elif self._in_body and tag == "tr":
+            self._row = []
+        elif self._in_body and tag in ("td", "th"):
+            self._cell = []
+        elif self._cell is not None and tag == "a" and "flag" in (a.get("class") or "").split():
+            self._skip += 1  # the marker of a flagged cell is not part of the figure
+
+    def handle_endtag(self, tag):
+        if self._skip and tag == "a":
+            self._skip -= 1
+        elif tag in ("td", "th") and self._cell is not None:
+            self._row.append(re.sub(r"\s+", " ", "".join(self._cell)).strip())
+            self._cell = None
+        elif tag == "tr" and self._row is not None:
+            self.tables[self._fig].append(self._row)
+            self._row = None
+        elif tag == "tbody":
+            self._in_body = False
+        elif tag == "figure":
+            self._fig = None
+
+    def handle_data(self, data):
+        if self._cell is not None and not self._skip:
+            self._cell.append(data)
+
+
+def test_html_tables_equal_the_analysis_outputs(site):
+    checked = 0
+    for slug, data in sets(site).items():
+        parser = _Tables()
+        parser.feed((site / "results" / slug / "index.html").read_text())
+        for tid, t in data["tables"].items():
+            html_rows = parser.tables.get(f"table-{slug}-{tid}")
+            if html_rows is None:
+                continue
+            expected = [[c for c in row] for row in t["rows"]]
+            assert [[c for c in r] for r in html_rows] == expected, f"{slug}/{tid}"
+            checked += 1
+    assert checked >= 40
+
+
+def test_review_pages_and_pdfs_agree_with_the_data(site):
+    """The web page of each review prints the same table cells the PDF report prints (both from one export)."""
+    from test_report import squash, text_of
+
+    for slug, data in sets(site).items():
+        review = site / "reviews" / slug / "index.html"
+        if not review.is_file():
+            continue
+        parser = _Tables()
+        parser.feed(review.read_text())
+        pdf = squash(text_of(site / "reports" / f"{slug}.pdf"))
+        for fig, rows in parser.tables.items():
+            for row in rows:
+                cells = " ".join(c for c in row if c)
+                assert re.sub(r" ‡", "", cells) in re.sub(r" ‡", "", pdf), f"{slug}: web row {row} not in the PDF"
+
+
+def test_filters_keep_state_in_the_url(site, server, browser):
+    w = Watched(browser, server)
+    all_sets = sets(site)
+    page = w.goto("/results/?vendor=Keysight")
+    visible = page.locator("#result-list .card:not([hidden])")
+    assert visible.count() == sum(1 for d in all_sets.values() if d["facets"]["vendor"] == "Keysight") == 1
+    page.select_option("#f-rfc", "2544")
+    assert "rfc=2544" in page.url and "vendor=Keysight" in page.url
+    assert page.locator("#result-list .card:not([hidden])").count() == 0
+    assert page.locator("#filter-empty").is_visible()
+    shared = page.url
+    page2 = w.goto(urlparse(shared).path + "?" + urlparse(shared).query)
+    assert page2.locator("#f-vendor").input_value() == "Keysight" and page2.locator("#f-rfc").input_value() == "2544"
+    page3 = w.goto("/results/?year=2015")
+    assert page3.locator("#result-list .card:not([hidden])").count() == sum(1 for d in all_sets.values() if d["facets"]["year"] == 2015)
+    page4 = w.goto("/results/?port_speed=10G&frame_size=64")
+    expected = sum(1 for d in all_sets.values() if "10G" in d["facets"]["port_speed"] and 64 in d["facets"]["frame_sizes"])
+    assert page4.locator("#result-list .card:not([hidden])").count() == expected >= 2
+    w.close()
+    assert not w.problems, w.problems
+
+
+def test_compare_view_side_by_side(site, server, browser):
+    w = Watched(browser, server)
+    page = w.goto("/compare/?sets=cisco-7600-osm-acl-2001,cisco-catalyst-6500-vss-2008")
+    page.wait_for_timeout(500)
+    text = page.locator("main").inner_text()
+    assert "Cisco 7600" in text and "Catalyst" in text
+    w.close()
+    assert not w.problems, w.problems
+
+
+def test_comparison_pages_exist(site):
+    for slug, data in sets(site).items():
+        for c in data["comparisons"]:
+            assert list((site / "results" / slug).glob(f"**/{c['id']}/index.html")), f"{slug}: no page for comparison {c['id']}"
+
+
+@pytest.mark.parametrize("viewport, scheme", [((375, 812), "light"), ((1280, 900), "light"), ((375, 812), "dark"), ((1280, 900), "dark")])
+def test_layout_holds_and_screenshots(site, server, browser, viewport, scheme):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    w = Watched(browser, server, viewport, scheme)
+    for name, path in [("home", "/"), ("results", "/results/?vendor=Cisco"), ("set", "/results/cisco-nexus-9516-128x100g-2015/"),
+                       ("review", "/reviews/cisco-asr9006-rsp440-trex-2022/"), ("compare", "/compare/?sets=cisco-7600-osm-acl-2001,cisco-catalyst-6500-vss-2008")]:
+        page = w.goto(path)
+        overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+        assert overflow <= 1, f"{path} at {viewport}: page is {overflow}px wider than the viewport"
+        page.screenshot(path=str(SHOTS / f"{name}-{viewport[0]}-{scheme}.png"))
+    w.close()
+    assert not w.problems, w.problems
+
+
+def test_page_weight(site):
+    """An article's HTML + CSS stays under 100 KB compressed, before chart scripts."""
+    css = sum(len(gzip.compress(p.read_bytes())) for p in (site / "css").glob("*.css"))
+    for review in (site / "reviews").glob("*/index.html"):
+        total = len(gzip.compress(review.read_bytes())) + css
+        assert total < 100_000, f"{review}: {total} bytes"
