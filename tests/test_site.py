@@ -252,3 +252,15 @@ def test_page_weight(site):
     for review in (site / "reviews").glob("*/index.html"):
         total = len(gzip.compress(review.read_bytes())) + css
         assert total < 100_000, f"{review}: {total} bytes"
+
+
+def test_fixture_site_checks():
+    """The theme's own checks against its fixture: unknown set/table/chart/figure ids in a shortcode fail the
+    build naming the page and the id, the site builds with no data, and data/ never reaches Hugo."""
+    import subprocess
+    import sys
+
+    from wirespeed.hugo import binary
+
+    proc = subprocess.run([sys.executable, str(ROOT / "tests" / "site_fixture" / "check_site.py"), str(binary())], capture_output=True, text=True, cwd=ROOT, timeout=600)
+    assert proc.returncode == 0 and re.search(r"^\d+ passed, 0 failed$", proc.stdout, re.M), proc.stdout[-3000:] + proc.stderr[-2000:]

@@ -74,6 +74,19 @@ def figures(summary: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return out
 
 
+def mark_headlines(figs: dict[str, dict[str, Any]], tests: list[dict[str, Any]], most: int = 4) -> None:
+    """Mark the figures cards and the compare view show: per test (at most `most`), its throughput at the smallest frame size."""
+    for test in tests[:most]:
+        best = None
+        for fid in figs:
+            parts = fid.split("/")
+            if len(parts) >= 3 and parts[0] == test["id"] and parts[1] == "throughput" and parts[2].isdigit():
+                if best is None or int(parts[2]) < int(best.split("/")[2]):
+                    best = fid
+        if best:
+            figs[best]["headline"] = True
+
+
 def _facets(summary: dict[str, Any]) -> dict[str, Any]:
     meta = summary["meta"]
     rfcs = sorted({r for t in meta["tests"] for r in t["rfc"]})
@@ -144,13 +157,15 @@ def export_set(con: duckdb.DuckDBPyConnection, slug: str, analysis_root: Path, s
     errata = [{"test": e["test"], "check": e["check"], "note": e["note"]} for e in meta.get("errata", [])]
     unassigned_tables = [tid for tid, t in tables.items() if not t.get("test")]
     unassigned_charts = [cid for cid, c in charts.items() if not c.get("test")]
+    figs = figures(summary)
+    mark_headlines(figs, meta["tests"])
     return {
         "slug": slug, "title": meta["title"], "summary": meta.get("summary", ""), "status": meta["status"],
         "date": meta["source"]["published"], "year": int(meta["source"]["published"][:4]), "licence": meta["licence"],
         "tags": meta.get("tags", []), "source": meta["source"], "campaign": meta.get("campaign", {}), "dut": meta["dut"], "instrument": meta["instrument"],
         "methodology": meta.get("methodology", {}), "facets": _facets(summary), "tests": tests, "tables": tables, "charts": charts,
         "other_tables": unassigned_tables, "other_charts": unassigned_charts,
-        "figures": figures(summary), "comparisons": comparisons,
+        "figures": figs, "comparisons": comparisons,
         "consistency": {"checked": len(summary["agreements"]), "agree": len(summary["agreements"]) - len(mism), "mismatches": mism, "errata": errata},
         "downloads": downloads,
     }
