@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from wirespeed import formatting
-from wirespeed.tables import _row_order, _test_meta, _throughput_rows, frame_label
+from wirespeed.tables import _row_order, _test_meta, _throughput_rows, comparison_rows, frame_label
 from wirespeed.units import UNITS
 
 
@@ -131,7 +131,7 @@ def comparison_chart(summary: dict[str, Any], comparison: dict[str, Any]) -> dic
     metric = (comparison.get("metrics") or ["throughput"])[0]
     rows = []
     for tid, label in zip(tests, labels):
-        for r in sorted(_throughput_rows(summary, tid), key=_row_order(summary, tid)):
+        for r in sorted(comparison_rows(summary, comparison, tid), key=_row_order(summary, tid)):
             value = r["cells"][metric]["value"] if metric in r["cells"] else r.get(DERIVED_FIELDS.get(metric, ""), None)
             if value is None:
                 continue
@@ -158,7 +158,7 @@ def comparison_chart(summary: dict[str, Any], comparison: dict[str, Any]) -> dic
             "caption": f"{title} side by side: {'; '.join(labels)}.",
             "alt": f"{comparison['title']}: {title.lower()} for {', '.join(labels)}. " + "; ".join(f"{d['series']} {d['category']}: {d['printed']}" for d in data),
             "data": data, "x": {"field": "category", "title": "Frame size (bytes)" if has_frames else ""},
-            "y": {"field": "value", "title": f"{title} ({sym})", "scale": "log" if metric == "failover_time" else "linear"},
+            "y": {"field": "value", "title": f"{title} ({sym})"},
             "group": {"field": "series", "title": ""}, "group_order": list(labels),
             "tooltip": [{"field": "category", "title": ""}, {"field": "series", "title": ""}, {"field": "printed", "title": title}]}
 

@@ -314,12 +314,19 @@ def load_table(summary: dict[str, Any], test_id: str, metric: str) -> ResultTabl
                        f"{metric_label(metric)} at each offered load, per frame size; {test['title']}.", test_id, columns, table_rows)
 
 
+def comparison_rows(summary: dict[str, Any], comparison: dict[str, Any], test_id: str) -> list[dict[str, Any]]:
+    """A compared test's rows at its throughput rate, limited to the comparison's frame sizes if it names any."""
+    rows = _throughput_rows(summary, test_id)
+    sizes = {str(s) for s in comparison.get("frame_sizes", [])}
+    return [r for r in rows if not sizes or frame_label(r) in sizes]
+
+
 def comparison_table(summary: dict[str, Any], comparison: dict[str, Any]) -> ResultTable:
     """Declared A/B comparison: per frame size, each metric side by side for every compared test."""
     tests = comparison["tests"]
     labels = comparison.get("labels") or [next(t["title"] for t in summary["tests"] if t["test_id"] == tid) for tid in tests]
     b = _Builder(summary)
-    per_test = {tid: _throughput_rows(summary, tid) for tid in tests}
+    per_test = {tid: comparison_rows(summary, comparison, tid) for tid in tests}
     keys: list[tuple] = []
     index: dict[tuple, dict[str, dict[str, Any]]] = {}
     all_rows = [r for tid in tests for r in per_test[tid]]

@@ -15,7 +15,8 @@ def bars(defn: dict[str, Any]) -> alt.Chart:
     cat, y, group = defn["x"], defn["y"], defn.get("group")
     cat_order = defn.get("x_order") or list(dict.fromkeys(str(r[cat["field"]]) for r in defn["data"]))
     enc: dict[str, Any] = {
-        "x": alt.X(f"{cat['field']}:N", title=cat["title"], sort=cat_order, axis=alt.Axis(labelAngle=0, labelLimit=160)),
+        "x": alt.X(f"{cat['field']}:N", title=cat["title"], sort=cat_order,
+                   axis=alt.Axis(labelAngle=0 if len(cat_order) <= 5 else -30, labelAlign="center" if len(cat_order) <= 5 else "right", labelLimit=160)),
         "y": alt.Y(f"{y['field']}:Q", title=y["title"], scale=alt.Scale(type=y.get("scale", "linear"), zero=y.get("scale", "linear") == "linear"), axis=alt.Axis(format=y.get("format", NUMBER))),
         "tooltip": [alt.Tooltip(f"{t['field']}:{t.get('type', 'N')}", title=t["title"]) for t in defn.get("tooltip", [])],
     }
