@@ -157,8 +157,8 @@ def _execute(job: Job, root: str) -> dict[str, Any]:
     os.chdir(root)
     tmp = atomic.temp_dir_beside(job.out_dir)
     # Kernels inherit this worker's stderr; their chatter goes to a log, errors come back as messages.
-    log = open(tmp.parent / f".{job.name}.kernel.log", "w")
-    os.dup2(log.fileno(), 2)
+    with open(tmp.parent / f".{job.name}.kernel.log", "w") as log:
+        os.dup2(log.fileno(), 2)
     try:
         nb = jupytext.read(job.notebook)
         nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}

@@ -21,7 +21,6 @@ from wirespeed.checks import run_checks
 from wirespeed.columns import METRICS, TABLE_METRICS
 from wirespeed.consistency import agreements
 from wirespeed.derive import context, counts, derived
-from wirespeed.figures import Figure
 from wirespeed.problems import Problem, display_path
 from wirespeed.resultset.load import RESULT_FILE, load_many
 from wirespeed.resultset.model import ResultSet, Row
@@ -115,11 +114,6 @@ def _count_data_lines(folder: Path) -> int:
     return n
 
 
-def _fig_interval(fig: Figure) -> tuple[float, float]:
-    lo, hi = fig.interval()
-    return lo, hi
-
-
 def _delete(con, slug: str) -> None:
     for table in ("result_sets", "files", "tests", "rows", "cells", "derived", "trial_throughput", "agreements", "findings", "rejects"):
         con.execute(f"DELETE FROM {table} WHERE slug = ?", [slug])
@@ -159,7 +153,7 @@ def _insert_set(con, rs: ResultSet, problems: list[Problem], chash: str, ehash: 
                             fs if isinstance(fs, str) else None, num("load_pct"), k.get("direction"), k.get("variant"),
                             k.get("trial"), k.get("component"), k.get("port"), num("t_s"), num("bucket_low_us"), num("bucket_high_us")])
         for metric, cell in row.cells.items():
-            lo, hi = _fig_interval(cell.canonical)
+            lo, hi = cell.canonical.interval()
             cell_records.append([rs.slug, row_id, metric, cell.figure.text, cell.unit.name, cell.unit.symbol, float(cell.unit.factor),
                                  cell.figure.decimals, cell.figure.qualifier, float(cell.canonical.value), lo, hi])
         if row.kind == "measurements":

@@ -128,7 +128,7 @@ def _token(i: int) -> str:
     return f"WSPLACEHOLDER{i:05d}X"
 
 
-def article_blocks(article: articles.Article, doc: _Doc, api: list[int]) -> list[dict[str, Any]]:
+def article_blocks(article: articles.Article, doc: _Doc) -> list[dict[str, Any]]:
     """The article body as Pandoc blocks, shortcodes expanded from the exported data."""
     body = article.body
     codes = article.shortcodes()
@@ -412,7 +412,7 @@ def build(job: ReportJob, root: str) -> dict[str, Any]:
         doc = _Doc(data, job.charts_dir)
         article = articles.read(job.article) if job.article else None
         api = _api_version()
-        blocks = article_blocks(article, doc, api) if article else generated_blocks(doc)
+        blocks = article_blocks(article, doc) if article else generated_blocks(doc)
         blocks += appendix_blocks(data)
         ast = A.document(metadata(data, article), blocks, api)
         with tempfile.TemporaryDirectory(prefix=f"wirespeed-report-{job.slug}-") as tmp:

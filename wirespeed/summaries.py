@@ -63,7 +63,6 @@ def ramp_table(samples: list[dict[str, Any]], summary: dict[str, Any], threshold
 
 def _line_rate(summary: dict[str, Any], test_id: str, frame: str) -> float | None:
     from wirespeed import linerate
-    from wirespeed.resultset.model import TestSpec  # noqa: F401  (documentation of where the model lives)
 
     test, method = _test_meta(summary, test_id)
     if not frame.isdigit():

@@ -11,7 +11,7 @@ from typing import Any
 
 from wirespeed import formatting
 from wirespeed.columns import METRICS
-from wirespeed.units import CANONICAL, UNITS
+from wirespeed.units import UNITS
 
 # Derived figures available per measurement row (summary rows carry them from the `derived` table).
 DERIVED_FIELDS = {
