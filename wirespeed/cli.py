@@ -317,11 +317,13 @@ def plugins(group: str | None) -> None:
 
 
 @cli.command()
-def schema() -> None:
-    """Print the JSON Schema of result.toml."""
+@click.option("--markdown", is_flag=True, help="Print the field reference generated from the schema instead.")
+def schema(markdown: bool) -> None:
+    """Print the JSON Schema of result.toml (or, with --markdown, the field reference made from it)."""
     from wirespeed.resultset.load import schema as load_schema
+    from wirespeed.schemadoc import markdown as to_markdown
 
-    click.echo(json.dumps(load_schema(), indent=2, ensure_ascii=False))
+    click.echo(to_markdown(load_schema()) if markdown else json.dumps(load_schema(), indent=2, ensure_ascii=False))
 
 
 def main() -> None:
