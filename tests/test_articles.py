@@ -35,7 +35,10 @@ def test_shortcodes_resolve(site_data, path):
         if sc.name == "findings":
             continue
         data = json.loads((site_data / f"{sc.args['set']}.json").read_text())
-        kind = {"result-table": "tables", "result-chart": "charts", "result-figure": "figures"}[sc.name]
+        if sc.name == "result-ref":
+            kind = "tables" if "table" in sc.args else "charts"
+        else:
+            kind = {"result-table": "tables", "result-chart": "charts", "result-figure": "figures"}[sc.name]
         ident = sc.args[kind[:-1]]
         assert ident in data[kind], f"{path}:{sc.line}: no {kind[:-1]} {ident!r}"
 

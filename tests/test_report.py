@@ -135,3 +135,13 @@ def test_template_example_builds(example: Path, tmp_path: Path):
     assert text.strip()
     if example.stem == "escaping":
         assert "\\input" in text and "\\write18" in text
+
+
+def test_article_references_number_tables_and_figures(reports):
+    """result-ref becomes "Table N" / "Figure N" in the PDF, numbered as LaTeX numbers the captions."""
+    t7600 = squash(text_of(reports / "cisco-7600-osm-acl-2001.pdf"))
+    assert "per packet size is in Table 1, beside" in t7600 and "stand side by side in Table 2." in t7600
+    assert "both processors are in Table 3." in t7600 and "Table 3: Processor utilisation" in t7600
+    nexus = squash(text_of(reports / "cisco-nexus-9516-128x100g-2015.pdf"))
+    assert "per frame size are in Table 1;" in nexus and "Figure 1 draws the throughput" in nexus and "Table 8 in the appendix" in nexus
+    assert "Table 8: Layer-2 unicast: maximum jitter vs offered load" in nexus

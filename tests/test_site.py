@@ -264,3 +264,11 @@ def test_fixture_site_checks():
 
     proc = subprocess.run([sys.executable, str(ROOT / "tests" / "site_fixture" / "check_site.py"), str(binary())], capture_output=True, text=True, cwd=ROOT, timeout=600)
     assert proc.returncode == 0 and re.search(r"^\d+ passed, 0 failed$", proc.stdout, re.M), proc.stdout[-3000:] + proc.stderr[-2000:]
+
+
+def test_references_in_reviews_link_to_their_tables(site):
+    for review in (site / "reviews").glob("*/index.html"):
+        html = review.read_text()
+        for target in re.findall(r'<a class="?result-ref"? href="?#([^" >]+)', html):
+            assert f'id="{target}"' in html or f"id={target}" in html, f"{review}: reference to #{target} has no target"
+    assert "result-ref" in (site / "reviews" / "cisco-7600-osm-acl-2001" / "index.html").read_text()

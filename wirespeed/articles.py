@@ -16,7 +16,7 @@ import yaml
 ARTICLES = Path("content/reviews")
 SHORTCODE = re.compile(r"\{\{<\s*(/?)([a-z-]+)((?:\s+[a-z_]+=\"[^\"]*\")*)\s*>\}\}")
 ARG = re.compile(r"([a-z_]+)=\"([^\"]*)\"")
-KNOWN = {"result-table", "result-chart", "result-figure", "findings"}
+KNOWN = {"result-table", "result-chart", "result-figure", "result-ref", "findings"}
 
 
 class ArticleError(ValueError):

@@ -23,10 +23,10 @@ def binary() -> Path:
 
 def build(root: Path = Path("."), destination: Path = Path("public"), extra: list[str] | None = None) -> str:
     """Build the site into `destination`; returns Hugo's summary output."""
-    cmd = [str(binary()), "--source", str(root), "--destination", str(destination.resolve()), "--cleanDestinationDir", "--quiet", "--panicOnWarning", *(extra or [])]
+    cmd = [str(binary()), "--source", str(root), "--destination", str(destination.resolve()), "--cleanDestinationDir", "--logLevel", "warn", "--panicOnWarning", *(extra or [])]
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
-        lines = [l for l in (proc.stderr + proc.stdout).splitlines() if l.strip()]
+        lines = [l for l in (proc.stderr + proc.stdout).splitlines() if l.strip() and not l.startswith(("Start building", "hugo v", "Total in"))]
         raise HugoError("hugo failed:\n" + "\n".join(lines[-30:]))
     return proc.stdout
 

@@ -132,6 +132,12 @@ def article_blocks(article: articles.Article, doc: _Doc) -> list[dict[str, Any]]
     """The article body as Pandoc blocks, shortcodes expanded from the exported data."""
     body = article.body
     codes = article.shortcodes()
+    # Tables and figures are numbered in the order the article shows them (LaTeX numbers them the same way).
+    numbers: dict[tuple[str, str], int] = {}
+    for sc in codes:
+        kind = {"result-table": "table", "result-chart": "chart"}.get(sc.name)
+        if kind and sc.args.get(kind) and (kind, sc.args[kind]) not in numbers:
+            numbers[(kind, sc.args[kind])] = 1 + sum(1 for k in numbers if k[0] == kind)
     pieces, last, expansions = [], 0, {}
     for i, sc in enumerate(codes):
         pieces.append(body[last:sc.start])
@@ -143,6 +149,20 @@ def article_blocks(article: articles.Article, doc: _Doc) -> list[dict[str, Any]]
                 raise ReportError(f"{where}: shortcode refers to result set {sc.args.get('set')!r}, which the front matter's resultsets does not list")
             if sc.args.get("set") != doc.data["slug"]:
                 raise ReportError(f"{where}: a report can embed only its own result set {doc.data['slug']!r}, not {sc.args.get('set')!r}")
+            if sc.name == "result-ref":
+                kind = "table" if "table" in sc.args else "chart"
+                ident = sc.args.get(kind)
+                if not ident:
+                    raise ReportError(f"{where}: result-ref needs table=\"…\" or chart=\"…\"")
+                if (kind, ident) not in numbers:
+                    raise ReportError(f"{where}: result-ref to {kind} {ident!r}, which the article does not show")
+                label = f"{'Table' if kind == 'table' else 'Figure'} {numbers[(kind, ident)]}"
+                target = f"#{'tbl' if kind == 'table' else 'fig'}-{ident}"
+                tok = _token(i)
+                expansions[tok] = ("ref", (label, target), where)
+                pieces.append(tok)
+                last = sc.end
+                continue
             kind = {"result-table": "table", "result-chart": "chart", "result-figure": "figure"}[sc.name]
             if kind not in sc.args:
                 raise ReportError(f"{where}: {sc.name} needs {kind}=\"…\"")
@@ -166,8 +186,8 @@ def article_blocks(article: articles.Article, doc: _Doc) -> list[dict[str, Any]]
                     tok = item["c"][0]["c"]
                     kind, ident, where = expansions[tok]
                     used.add(tok)
-                    if kind == "figure":
-                        out.append({"t": item["t"], "c": doc.figure(ident, where)})
+                    if kind in ("figure", "ref"):
+                        out.append({"t": item["t"], "c": _inline(kind, ident, where, doc)})
                     else:
                         out.extend(doc.table(ident, where) if kind == "table" else doc.chart(ident, where))
                     continue
@@ -189,8 +209,16 @@ def article_blocks(article: articles.Article, doc: _Doc) -> list[dict[str, Any]]
     missing = set(expansions) - used
     for tok in sorted(missing):
         kind, ident, where = expansions[tok]
-        raise ReportError(f"{where}: {kind} {ident!r} must stand alone in its paragraph" if kind != "figure" else f"{where}: figure {ident!r} could not be placed")
+        raise ReportError(f"{where}: {kind} {ident!r} must stand alone in its paragraph" if kind not in ("figure", "ref") else f"{where}: {kind} {ident!r} could not be placed")
     return blocks
+
+
+def _inline(kind: str, ident: Any, where: str, doc: _Doc) -> list[dict[str, Any]]:
+    """Inlines for an inline shortcode: a figure with its unit, or a numbered link to a table or figure."""
+    if kind == "figure":
+        return doc.figure(ident, where)
+    label, target = ident
+    return [{"t": "Link", "c": [A.NO_ATTR, A.inlines(label), [target, ""]]}]
 
 
 def _split_str(text: str, expansions: dict, doc: _Doc, used: set[str]) -> dict[str, Any]:
@@ -204,10 +232,10 @@ def _split_str(text: str, expansions: dict, doc: _Doc, used: set[str]) -> dict[s
             continue
         if part in expansions:
             kind, ident, where = expansions[part]
-            if kind != "figure":
+            if kind not in ("figure", "ref"):
                 raise ReportError(f"{where}: {kind} {ident!r} must stand alone in its paragraph")
             used.add(part)
-            inl.extend(doc.figure(ident, where))
+            inl.extend(_inline(kind, ident, where, doc))
         else:
             inl.append({"t": "Str", "c": part})
     return {"t": "Span", "c": [A.NO_ATTR, inl]}
