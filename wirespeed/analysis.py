@@ -97,6 +97,7 @@ def plan(catalog: Path, slugs: list[str] | None = None, notebooks_dir: Path = NO
         con.close()
         raise AnalysisError(f"not in the catalog as a published result set: {', '.join(unknown)}")
     tools = tool_versions()
+    runner = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()  # this module executes and exports: its code shapes the outputs
     notebooks = sorted(notebooks_dir.glob("*.py"))
     per_nb = {}
     for nb in notebooks:
@@ -116,7 +117,7 @@ def plan(catalog: Path, slugs: list[str] | None = None, notebooks_dir: Path = NO
                 if not n:
                     continue
             applicable.add(nb.stem)
-            components = {"notebook": nb_hash, "result_set": content, "engine": engine, "code": closure, "tools": tools, "parameters": {"slug": slug}}
+            components = {"notebook": nb_hash, "result_set": content, "engine": engine, "code": closure, "runner": runner, "tools": tools, "parameters": {"slug": slug}}
             job = Job(slug, nb, _digest(components), components, out_root / slug / nb.stem, catalog)
             manifest = job.out_dir / "manifest.json"
             fresh = manifest.is_file() and json.loads(manifest.read_text()).get("key") == job.key
@@ -143,9 +144,18 @@ def html_export(ipynb: Path) -> str:
     body, _ = exporter.from_notebook_node(nbformat.read(str(ipynb), as_version=4))
     body = _CDN.sub("", body)
     body = re.sub(r"<script[^>]*\bsrc=\"\"[^>]*>\s*</script>", "", body)
+    body = re.sub(r"<link[^>]*\bhref=\"custom\.css\"[^>]*>", "", body)  # the template's optional user stylesheet
     # inline scripts that would fetch from a CDN (MathJax configuration, the mermaid loader)
     body = re.sub(r"<script[^>]*>(?:(?!</script>).)*?(?:https?://cdn|MathJax)(?:(?!</script>).)*</script>", "", body, flags=re.S)
     return body
+
+
+def _relative(path: Path, root: str) -> str:
+    """A path as the notebook sees it from the repository root (relative when inside it)."""
+    try:
+        return path.resolve().relative_to(Path(root).resolve()).as_posix()
+    except ValueError:
+        return str(path.resolve())
 
 
 def _execute(job: Job, root: str) -> dict[str, Any]:
@@ -166,7 +176,8 @@ def _execute(job: Job, root: str) -> dict[str, Any]:
         nbformat.write(nb, str(source))
         executed = tmp / f"{job.name}.ipynb"
         try:
-            papermill.execute_notebook(str(source), str(executed), parameters={"slug": job.slug, "catalog": str(job.catalog.resolve()), "output_dir": str(tmp)},
+            params = {"slug": job.slug, "catalog": _relative(job.catalog, root), "output_dir": _relative(tmp, root)}
+            papermill.execute_notebook(str(source), str(executed), parameters=params,
                                        kernel_name="python3", cwd=root, progress_bar=False, log_output=False)
         except papermill.PapermillExecutionError as exc:
             code = [c.source for c in nb.cells if c.cell_type == "code"]
