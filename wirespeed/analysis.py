@@ -52,19 +52,12 @@ class Plan:
     stale_dirs: list[Path] = field(default_factory=list)
 
 
-def notebook_meta(path: Path) -> dict[str, Any]:
-    """The `wirespeed:` block of a notebook's jupytext header (applies_when: SQL with one ? for the slug)."""
+def read_notebook(path: Path) -> tuple[dict[str, Any], str]:
+    """A notebook's `wirespeed:` header block (applies_when: SQL with one ? for the slug) and its code."""
     import jupytext
 
     nb = jupytext.read(path)
-    return nb.metadata.get("wirespeed", {})
-
-
-def notebook_code(path: Path) -> str:
-    import jupytext
-
-    nb = jupytext.read(path)
-    return "\n".join(c.source for c in nb.cells if c.cell_type == "code")
+    return nb.metadata.get("wirespeed", {}), "\n".join(c.source for c in nb.cells if c.cell_type == "code")
 
 
 def tool_versions() -> dict[str, str]:
@@ -101,8 +94,8 @@ def plan(catalog: Path, slugs: list[str] | None = None, notebooks_dir: Path = NO
     notebooks = sorted(notebooks_dir.glob("*.py"))
     per_nb = {}
     for nb in notebooks:
-        meta = notebook_meta(nb)
-        per_nb[nb] = (meta.get("applies_when"), hashlib.sha256(nb.read_bytes()).hexdigest(), code_closure(notebook_code(nb)))
+        meta, code = read_notebook(nb)
+        per_nb[nb] = (meta.get("applies_when"), hashlib.sha256(nb.read_bytes()).hexdigest(), code_closure(code))
     result = Plan()
     for slug in wanted:
         content, engine = sets[slug]

@@ -15,7 +15,7 @@ import wirespeed
 from wirespeed import atomic, formatting
 from wirespeed.columns import METRICS
 from wirespeed.summary import set_summary
-from wirespeed.tables import DERIVED_FIELDS, frame_label, metric_label
+from wirespeed.tables import DERIVED_FIELDS, derived_decimals, frame_label, metric_label
 from wirespeed.units import UNITS
 
 HUGO_DATA = Path("build/hugo-data")
@@ -59,13 +59,13 @@ def figures(summary: dict[str, Any]) -> dict[str, dict[str, Any]]:
             dim = METRICS[metric].dimension
             unit = formatting.pick_unit(dim, [value])
             shown = value / float(UNITS[unit].factor)
-            decimals = 2 if dim == "percent" else formatting.significant_decimals([shown], 4)
+            decimals = derived_decimals(metric, [shown])
             out[figure_id(row, metric)] = {"text": formatting.derived(shown, decimals), "unit": UNITS[unit].symbol, "value": value,
                                            "label": f"{base}: {metric_label(metric).lower()} (derived)" + (f", {where}" if where else ""), "derived": True, "flag": None}
         if row.get("line_rate_fps") is not None:
             unit = formatting.pick_unit("frame_rate", [row["line_rate_fps"]])
             shown = row["line_rate_fps"] / float(UNITS[unit].factor)
-            out[figure_id(row, "line_rate")] = {"text": formatting.derived(shown, formatting.significant_decimals([shown], 5)), "unit": UNITS[unit].symbol,
+            out[figure_id(row, "line_rate")] = {"text": formatting.derived(shown, derived_decimals("line_rate", [shown])), "unit": UNITS[unit].symbol,
                                                 "value": row["line_rate_fps"], "label": f"{base}: line rate (derived)" + (f", {where}" if where else ""),
                                                 "derived": True, "flag": None}
     return out

@@ -159,7 +159,7 @@ class _Builder:
             unit = formatting.pick_unit(dim, [r["value"] for r in present])
         factor = float(UNITS[unit].factor)
         derived_values = [r["value"] / factor for r in present if not r["published"]]
-        decimals = _derived_decimals(metric, derived_values)
+        decimals = derived_decimals(metric, derived_values)
         cells = []
         for r in raws:
             if r is None:
@@ -173,7 +173,8 @@ class _Builder:
         return UNITS[unit].symbol, derived_only, cells
 
 
-def _derived_decimals(metric: str, values: list[float]) -> int:
+def derived_decimals(metric: str, values: list[float]) -> int:
+    """Decimals of an engine-derived figure (in its display unit): the one rule for tables and single figures."""
     if metric in ("throughput_line_rate", "throughput_max_theoretical"):
         return 2 if all(v < 99.95 for v in values) else 3
     if metric == "loss":
