@@ -6,22 +6,33 @@ VENV        := .venv
 BIN         := $(VENV)/bin
 WIRESPEED   := $(BIN)/wirespeed
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-# Debian/Ubuntu packages the later stages need: TeX Live for the PDF reports, Chromium for the
-# browser tests, poppler for PDF checks, iproute2/iperf3/tcpdump/tshark/netsniff-ng for collectors.
+# The distribution (/etc/os-release): Debian 12 and Ubuntu 24.04 (and their derivatives) are supported.
+OS_RELEASE  := $(shell . /etc/os-release 2>/dev/null && echo "$$ID $$ID_LIKE")
+DISTRO      := $(if $(filter ubuntu,$(OS_RELEASE)),ubuntu,$(if $(filter debian,$(OS_RELEASE)),debian,unsupported))
+# Packages the later stages need, under the same names on Debian and Ubuntu: TeX Live for the PDF
+# reports, poppler for PDF checks, iproute2/iperf3/tcpdump/tshark/netsniff-ng for collectors,
+# shellcheck for the workflow lint. Chromium for the browser tests is a package on Debian only
+# (Ubuntu's is a snap, unusable on runners and in containers): see the browser target.
 APT_PACKAGES := python3-venv texlive-xetex texlive-latex-extra texlive-fonts-recommended lmodern latexmk \
-                chromium poppler-utils iperf3 tcpdump tshark netsniff-ng iproute2 fonts-dejavu-core
+                poppler-utils iperf3 tcpdump tshark netsniff-ng iproute2 fonts-dejavu-core shellcheck \
+                $(if $(filter debian,$(DISTRO)),chromium)
+# actionlint checks .github/workflows (and runs shellcheck on their scripts) in `make test`; built
+# from its Go module into a repository-local folder (go 1.18 or later: Debian 12 has 1.19).
+ACTIONLINT_VERSION := v1.7.7
+TOOLS       := .tools/bin
 
-.PHONY: all setup system-packages python-env node-env build validate ingest analyse site-data reports site serve summary test bench clean distclean
+.PHONY: all setup system-packages python-env node-env browser actionlint test-tools build validate ingest analyse site-data reports site serve summary test bench clean distclean
 
 all: build
 
 setup: system-packages python-env node-env
 
-# Install the Debian packages that are missing (none when all are present).
+# Install the Debian/Ubuntu packages that are missing (none when all are present).
 system-packages:
+	@[ "$(DISTRO)" != unsupported ] || { echo "make supports Debian 12 and Ubuntu 24.04 (and derivatives); /etc/os-release says: $(or $(OS_RELEASE),nothing)" >&2; exit 1; }
 	@missing=$$(for p in $(APT_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
-	  echo "installing Debian packages:" $$missing; \
+	  echo "installing $(DISTRO) packages:" $$missing; \
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -q && \
 	  echo "wireshark-common wireshark-common/install-setuid boolean false" | $(SUDO) debconf-set-selections && \
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$missing; \
@@ -73,11 +84,31 @@ build: setup validate site summary
 bench: setup
 	$(BIN)/python bench/run.py
 
-test: setup
+# What the tests need beyond `setup`: a Chromium and actionlint.
+test-tools: browser actionlint
+
+# A Chromium for the browser tests, found by wirespeed.browser: Debian's package (system-packages),
+# else Google Chrome (GitHub's ubuntu-24.04 runners have it), else on Ubuntu the Chromium Playwright
+# downloads with the libraries it needs (not on Debian: there the package is the browser).
+browser: system-packages python-env
+	@$(BIN)/python -m wirespeed.browser >/dev/null 2>&1 || [ "$(DISTRO)" != ubuntu ] || $(BIN)/python -m playwright install --with-deps chromium
+	@$(BIN)/python -m wirespeed.browser
+
+actionlint: $(TOOLS)/.actionlint-$(ACTIONLINT_VERSION)
+
+# Go from the distribution when there is none (golang-go: 1.19 on Debian 12, 1.22 on Ubuntu 24.04);
+# GOTOOLCHAIN=local keeps a newer Go from downloading another toolchain.
+$(TOOLS)/.actionlint-$(ACTIONLINT_VERSION):
+	@command -v go >/dev/null || { echo "installing golang-go to build actionlint"; $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -q && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends golang-go; }
+	mkdir -p $(TOOLS)
+	GOBIN=$(CURDIR)/$(TOOLS) GOTOOLCHAIN=local go install github.com/rhysd/actionlint/cmd/actionlint@$(ACTIONLINT_VERSION)
+	touch $@
+
+test: setup test-tools
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile
 
 clean:
 	rm -rf build public resources/_gen
 
 distclean: clean
-	rm -rf $(VENV) node_modules
+	rm -rf $(VENV) node_modules .tools

@@ -1,4 +1,4 @@
-"""The website in a real browser: Debian's Chromium driven by Playwright against the built site
+"""The website in a real browser: Chromium (wirespeed.browser finds it) driven by Playwright against the built site
 served on 127.0.0.1. Every page loads cleanly with no request off the host, charts render, table
 cells equal the analysis outputs, filters keep their state in the URL, and layouts hold on a phone."""
 
@@ -9,7 +9,6 @@ import gzip
 import http.server
 import json
 import re
-import shutil
 import threading
 from html.parser import HTMLParser
 from pathlib import Path
@@ -48,12 +47,13 @@ def server(site):
 
 @pytest.fixture(scope="module")
 def browser():
-    if shutil.which("chromium") is None:
-        pytest.fail("Debian's chromium is not installed (make installs it)")
     from playwright.sync_api import sync_playwright
 
+    from wirespeed.browser import chromium_executable
+
+    executable = chromium_executable()  # fails the tests with what it looked at when there is none
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
+        b = p.chromium.launch(executable_path=executable, args=ARGS)
         yield b
         b.close()
 

@@ -1,7 +1,7 @@
 """Look at the built site: screenshots + console errors + off-host requests.
 
     python3 -m http.server --bind 127.0.0.1 8431 -d public &
-    /tmp/probe-venv/bin/python tests/site_fixture/screenshots.py http://127.0.0.1:8431 /tmp/shots [names,…] [pages.txt]
+    .venv/bin/python tests/site_fixture/screenshots.py http://127.0.0.1:8431 /tmp/shots [names,…] [pages.txt]
 
 Takes full-page screenshots of the main page types at 375x812 and 1280x900 in
 light and dark mode, prints every console error/warning, page error, failed or
@@ -15,6 +15,8 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 from playwright.sync_api import sync_playwright
+
+from wirespeed.browser import chromium_executable
 
 PAGES = {
     "home": "/",
@@ -43,7 +45,7 @@ def main() -> int:
     host = urlparse(base).hostname
     problems: list[str] = []
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
+        browser = p.chromium.launch(executable_path=chromium_executable(), args=ARGS)
         for scheme in ("light", "dark"):
             for size, (w, h) in SIZES.items():
                 ctx = browser.new_context(viewport={"width": w, "height": h}, color_scheme=scheme)
