@@ -51,7 +51,8 @@ def origin(tmp_path_factory):
 
 @pytest.fixture
 def shims(tmp_path):
-    """`make` as a dry run that leaves the worktree's .venv where the real one would be made."""
+    """`make` as a dry run that leaves the worktree's .venv where the real one would be made, and an
+    empty public/ where `make` (all) builds the site."""
     bin_dir = tmp_path / "shims"
     bin_dir.mkdir()
     real_make = shutil.which("make")
@@ -59,6 +60,7 @@ def shims(tmp_path):
 set -e
 {real_make} -n "$@" > /dev/null
 [ -e .venv ] || ln -s {ROOT / '.venv'} .venv
+[ "$#" -gt 0 ] || mkdir -p public  # `make` builds public/
 """)
     (bin_dir / "make").chmod(0o755)
     return bin_dir
@@ -98,7 +100,7 @@ def run_job(workflow: str, job_name: str, workspace: Path, origin, shims: Path, 
         elif action == "actions/configure-pages":
             context[f"steps.{step['id']}.outputs.base_url"] = PAGES_URL
         elif action == "actions/upload-pages-artifact":
-            assert step["with"]["path"] == "public"  # what `make` builds (Makefile: site)
+            assert step["with"]["path"] == "public" and (workspace / "public").is_dir()
         elif action == "actions/deploy-pages":
             context[f"steps.{step['id']}.outputs.page_url"] = PAGES_URL + "/"
         elif action:
@@ -132,3 +134,15 @@ def test_publish_runs(tmp_path, origin, shims):
     context.update({f"needs.pages.outputs.{k}": v for k, v in outputs.items()})
     run_job("publish.yml", "build", tmp_path / "build", origin, shims, context)
     run_job("publish.yml", "deploy", tmp_path / "deploy", origin, shims, context)
+
+
+def test_publish_refuses_a_symlink_in_public(tmp_path):
+    """upload-pages-artifact archives with tar --dereference: a symlink in public/ would publish its target."""
+    job = yaml.safe_load((WORKFLOWS / "publish.yml").read_text(encoding="utf-8"))["jobs"]["build"]
+    (guard,) = [s for s in job["steps"] if "find public -type l" in s.get("run", "")]
+    (tmp_path / "public" / "results").mkdir(parents=True)
+    ok = subprocess.run(["bash", "-e", "-c", guard["run"]], cwd=tmp_path, capture_output=True, text=True)
+    assert ok.returncode == 0, ok.stderr
+    (tmp_path / "public" / "results" / "environ").symlink_to("/proc/self/environ")
+    refused = subprocess.run(["bash", "-e", "-c", guard["run"]], cwd=tmp_path, capture_output=True, text=True)
+    assert refused.returncode == 1 and "public/results/environ" in refused.stderr
