@@ -107,10 +107,22 @@ def test_no_root_relative_url_under_a_sub_path(tmp_path, how):
     assert f'class="brand" href="{prefix}"' in (dest / "results" / "index.html").read_text()
 
 
-def test_base_url_option_rejects_what_is_not_a_base_url():
-    proc = subprocess.run([*WIRESPEED, "site", "--base-url", "ftp://example.invalid/x/"], cwd=ROOT, capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 2
-    assert "--base-url" in proc.stderr and "ftp://example.invalid/x/" in proc.stderr and "Traceback" not in proc.stderr
+@pytest.mark.parametrize("args, needle", [(["--base-url", "ftp://example.invalid/x/"], "ftp://example.invalid/x/"),
+                                          (["--base-url", "example.invalid/x/"], "example.invalid/x/"),
+                                          (["--base-url", "https://example.invalid/x/?a=1"], "no query"),
+                                          (["--data-only", "--base-url", "/x/"], "--data-only")])
+def test_base_url_option_rejects_what_is_not_a_base_url(args, needle):
+    proc = subprocess.run([*WIRESPEED, "site", *args], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    errors = [line for line in proc.stderr.splitlines() if line.startswith("Error:")]
+    assert proc.returncode == 2 and len(errors) == 1, proc.stderr
+    assert "--base-url" in errors[0] and needle in errors[0] and "Traceback" not in proc.stderr
+
+
+def test_base_url_is_normalised():
+    from wirespeed.hugo import base_url
+
+    assert base_url("https://owner.github.io/repo") == "https://owner.github.io/repo/"
+    assert base_url("/wirespeed") == "/wirespeed/" and base_url("/") == "/"
 
 
 def test_a_root_relative_file_path_in_the_site_data_fails_the_build(tmp_path):

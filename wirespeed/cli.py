@@ -213,6 +213,8 @@ def site(db: Path, destination: Path, data_only: bool, base_url: str | None) -> 
     from wirespeed.site import SiteError, export
 
     if base_url is not None:
+        if data_only:
+            raise click.UsageError("--base-url applies to the Hugo build, which --data-only skips (the exported data is the same for every base URL)")
         try:
             base_url = hugo.base_url(base_url)
         except hugo.HugoError as exc:
