@@ -140,7 +140,8 @@ def html_export(ipynb: Path) -> str:
     body = re.sub(r"<link[^>]*\bhref=\"custom\.css\"[^>]*>", "", body)  # the template's optional user stylesheet
     # inline scripts that would fetch from a CDN (MathJax configuration, the mermaid loader)
     body = re.sub(r"<script[^>]*>(?:(?!</script>).)*?(?:https?://cdn|MathJax)(?:(?!</script>).)*</script>", "", body, flags=re.S)
-    return body
+    # no icon of its own: browsers would fetch /favicon.ico from the server root, outside a site under a path
+    return body.replace("</head>", '<link rel="icon" href="data:,">\n</head>', 1)
 
 
 def _relative(path: Path, root: str) -> str:

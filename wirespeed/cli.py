@@ -200,11 +200,25 @@ def analyse(slugs: tuple[str, ...], jobs: int | None, include_drafts: bool, db: 
 @click.option("--db", type=click.Path(path_type=Path), default=Path("build/wirespeed.duckdb"), show_default=True, help="Catalog file.")
 @click.option("--destination", type=click.Path(path_type=Path), default=Path("public"), show_default=True, help="Where Hugo writes the site.")
 @click.option("--data-only", is_flag=True, help="Only export build/hugo-data and build/site-static; do not run Hugo.")
-def site(db: Path, destination: Path, data_only: bool) -> None:
-    """Export the published result sets for Hugo (from the catalog and the analysis outputs) and build the site."""
+@click.option("--base-url", metavar="URL", default=None,
+              help="Address the site is served at, e.g. https://OWNER.github.io/REPO/ (Hugo's --baseURL). "
+                   "Default: the HUGO_BASEURL environment variable, else baseURL in config.toml (\"/\").")
+def site(db: Path, destination: Path, data_only: bool, base_url: str | None) -> None:
+    """Export the published result sets for Hugo (from the catalog and the analysis outputs) and build the site.
+
+    Every link, asset and download follows the base URL, so the site also works under a path
+    (a GitHub Pages project site: --base-url https://OWNER.github.io/REPO/).
+    """
     from wirespeed import hugo
     from wirespeed.site import SiteError, export
 
+    if base_url is not None:
+        if data_only:
+            raise click.UsageError("--base-url applies to the Hugo build, which --data-only skips (the exported data is the same for every base URL)")
+        try:
+            base_url = hugo.base_url(base_url)
+        except hugo.HugoError as exc:
+            raise click.BadParameter(str(exc), param_hint="--base-url") from None
     try:
         slugs = export(db)
     except SiteError as exc:
@@ -213,7 +227,7 @@ def site(db: Path, destination: Path, data_only: bool) -> None:
     if data_only:
         return
     try:
-        hugo.build(destination=destination)
+        hugo.build(destination=destination, base_url=base_url)
     except hugo.HugoError as exc:
         raise click.ClickException(str(exc)) from None
     pages = sum(1 for _ in destination.rglob("*.html"))

@@ -3,6 +3,7 @@ the binary is called directly)."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
 
@@ -21,10 +22,15 @@ def binary() -> Path:
         raise HugoError(str(exc)) from None
 
 
-def build(root: Path = Path("."), destination: Path = Path("public"), extra: list[str] | None = None) -> str:
-    """Build the site into `destination`; returns Hugo's summary output."""
+def build(root: Path = Path("."), destination: Path = Path("public"), extra: list[str] | None = None, base_url: str | None = None) -> str:
+    """Build the site into `destination`; returns Hugo's summary output. `base_url` (Hugo's --baseURL) is the
+    address the site is served at; without it Hugo takes HUGO_BASEURL from the environment, else config.toml's."""
     cmd = [str(binary()), "--source", str(root), "--destination", str(destination.resolve()), "--cleanDestinationDir", "--logLevel", "warn", "--panicOnWarning", *(extra or [])]
-    proc = subprocess.run(cmd, capture_output=True, text=True)
+    env = None
+    if base_url is not None:  # Hugo lets HUGO_BASEURL win over --baseURL; the explicit argument wins here
+        cmd += ["--baseURL", base_url]
+        env = {k: v for k, v in os.environ.items() if k.upper() != "HUGO_BASEURL"}
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
     if proc.returncode != 0:
         lines = [l for l in (proc.stderr + proc.stdout).splitlines() if l.strip() and not l.startswith(("Start building", "hugo v", "Total in"))]
         raise HugoError("hugo failed:\n" + "\n".join(lines[-30:]))
@@ -33,3 +39,15 @@ def build(root: Path = Path("."), destination: Path = Path("public"), extra: lis
 
 def version() -> str:
     return subprocess.run([str(binary()), "version"], capture_output=True, text=True, check=True).stdout.strip()
+
+
+def base_url(value: str) -> str:
+    """A base URL for Hugo's --baseURL: an http(s) URL with a host, or a path from the server root
+    ("/wirespeed/"); always ending in "/" (a GitHub Pages project site is https://OWNER.github.io/REPO/)."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(value)
+    if parts.query or parts.fragment or any(c.isspace() for c in value) or not (
+            (parts.scheme in ("http", "https") and parts.netloc) or (not parts.scheme and not parts.netloc and value.startswith("/"))):
+        raise HugoError(f"base URL {value!r}: expected http(s)://HOST/PATH/ or /PATH/, with no query or fragment")
+    return value if value.endswith("/") else value + "/"

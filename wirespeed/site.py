@@ -106,7 +106,7 @@ def export_set(con: duckdb.DuckDBPyConnection, slug: str, analysis_root: Path, s
     if not index_path.is_file():
         raise SiteError(f"{slug}: no analysis outputs ({index_path}); run wirespeed analyse first")
     index = json.loads(index_path.read_text())
-    url = f"/results/{slug}"
+    url = f"results/{slug}"  # relative to the site root: the templates resolve it under the base URL
     dest = static_root / "results" / slug
     tables, charts = {}, {}
     for tid, entry in index["tables"].items():
@@ -133,7 +133,7 @@ def export_set(con: duckdb.DuckDBPyConnection, slug: str, analysis_root: Path, s
     parquet.parent.mkdir(parents=True, exist_ok=True)
     con.execute(f"COPY (SELECT * FROM measurements WHERE slug = '{slug}') TO '{parquet.as_posix()}' (FORMAT parquet)")
     downloads.insert(0, {"title": "All measurements (Parquet, canonical units)", "url": f"{url}/data/{parquet.name}"})
-    downloads.append({"title": "PDF test report", "url": f"/reports/{slug}.pdf"})
+    downloads.append({"title": "PDF test report", "url": f"reports/{slug}.pdf"})
     per_test_tables: dict[str, list[str]] = {}
     per_test_charts: dict[str, list[str]] = {}
     for tid, t in tables.items():

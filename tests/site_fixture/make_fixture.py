@@ -40,17 +40,17 @@ def table(slug, tid, title, caption, test, columns, rows, flags=None):
         "id": tid, "title": title, "caption": caption, "test": test,
         "columns": columns, "rows": rows,
         "flags": flags or [[None] * len(columns) for _ in rows],
-        "csv": f"/results/{slug}/tables/{tid}.csv",
-        "json": f"/results/{slug}/tables/{tid}.json",
+        "csv": f"results/{slug}/tables/{tid}.csv",
+        "json": f"results/{slug}/tables/{tid}.json",
     }
 
 
 def chart(slug, cid, title, caption, alt, test):
     return {
         "id": cid, "title": title, "caption": caption, "alt": alt, "test": test,
-        "spec": f"/results/{slug}/charts/{cid}.vl.json",
-        "svg": f"/results/{slug}/charts/{cid}.svg",
-        "pdf": f"/results/{slug}/charts/{cid}.pdf",
+        "spec": f"results/{slug}/charts/{cid}.vl.json",
+        "svg": f"results/{slug}/charts/{cid}.svg",
+        "pdf": f"results/{slug}/charts/{cid}.pdf",
     }
 
 
@@ -213,9 +213,9 @@ def nexus() -> dict:
              "published": "12.663", "recomputed": f"{float(rows[5][1].replace(',', '')) * 1518 * 8 / 1e12:.3f}",
              "note": "Digits transposed in the published table; the frame rate agrees with line rate."}]},
         "downloads": [
-            {"title": "Measurements (CSV)", "url": f"/results/{slug}/data/measurements.csv"},
-            {"title": "Executed notebook (HTML)", "url": f"/results/{slug}/notebooks/throughput.html"},
-            {"title": "PDF report", "url": f"/reports/{slug}.pdf"},
+            {"title": "Measurements (CSV)", "url": f"results/{slug}/data/measurements.csv"},
+            {"title": "Executed notebook (HTML)", "url": f"results/{slug}/notebooks/throughput.html"},
+            {"title": "PDF report", "url": f"reports/{slug}.pdf"},
         ],
     }
 
@@ -298,8 +298,8 @@ def ccr() -> dict:
         },
         "comparisons": [],
         "consistency": {"checked": 24, "agree": 24, "mismatches": []},
-        "downloads": [{"title": "Measurements (CSV)", "url": f"/results/{slug}/data/measurements.csv"},
-                      {"title": "TRex run log (JSON)", "url": f"/results/{slug}/data/trex-runs.json"}],
+        "downloads": [{"title": "Measurements (CSV)", "url": f"results/{slug}/data/measurements.csv"},
+                      {"title": "TRex run log (JSON)", "url": f"results/{slug}/data/trex-runs.json"}],
     }
 
 
