@@ -162,8 +162,9 @@ def _load(setdir: SetFolder) -> tuple[ResultSet | None, list[Problem]]:
     rfile = folder / RESULT_FILE
     file = display_path(rfile)
     present, refused = setdir.walk()
-    if refused:
-        return None, [unsafe_problem(folder, r) for r in refused]
+    too_big = [unsafe_problem(folder, r) for r in refused if r.rule == "limit.set-size"]
+    if len(too_big) < len(refused):
+        return None, [unsafe_problem(folder, r) for r in refused if r.rule != "limit.set-size"]
     if RESULT_FILE not in present:
         return None, [Problem(file, None, "", "missing: every result set needs a result.toml", "layout.result-toml")]
     try:
@@ -201,7 +202,7 @@ def _load(setdir: SetFolder) -> tuple[ResultSet | None, list[Problem]]:
     tests, problems = _resolve_tests(doc, file)
     problems += _semantic_meta(doc, folder, tests, file)
     declared = declared_files(doc)
-    problems += layout_problems(folder, present, declared, file)
+    problems += layout_problems(folder, present, declared, file) + too_big
     if any(p.rule.startswith(("layout", "limit")) for p in problems):
         return None, problems  # nothing is read from a set whose files break the layout or the limits
     hashes = {RESULT_FILE: hashlib.sha256(raw).hexdigest()}
@@ -245,7 +246,7 @@ def _load(setdir: SetFolder) -> tuple[ResultSet | None, list[Problem]]:
         seen[ident] = row
         kept.append(row)
     counts["loaded"] = len(kept)
-    if any(p.severity == "error" and p.rule.startswith(("schema", "semantic", "layout", "toml", "format", "limit")) for p in problems):
+    if any(p.severity == "error" and p.rule.startswith(("schema", "semantic", "layout", "toml", "format", "limit", "encoding")) for p in problems):
         return None, problems
     rs = ResultSet(folder, doc, tests, kept, hashes)
     rs.counts = counts  # type: ignore[attr-defined]

@@ -98,7 +98,7 @@ class SetFolder:
                             total += st.st_size
                         elif stat.S_ISDIR(st.st_mode):
                             if depth >= value("path_segments"):
-                                refused.append(UnsafeFile(rel, f"folder nested deeper than {describe('path_segments')}", "limit.path-depth"))
+                                refused.append(UnsafeFile(rel, f"folder deeper than the limit of {describe('path_segments')} (not entered)", "limit.path-depth"))
                                 continue
                             try:
                                 sub = os.open(entry.name, _DIR, dir_fd=fd)
