@@ -172,6 +172,7 @@ CASES = [
     ("symlinked-result-toml", symlinked_result_toml, "result.toml", "result.toml", "layout.symlink"),
     ("fifo", lambda s: os.mkfifo(s / "pipe.txt"), "pipe.txt", "FIFO", "layout.file-type"),
     ("declared-fifo", lambda s: attach(s, "pipe.txt", None) or os.mkfifo(s / "pipe.txt"), "pipe.txt", "FIFO", "layout.file-type"),
+    ("hard-link", lambda s: outside(s) and os.link(s.parent / "secret.txt", s / "notes.txt"), "notes.txt", "hard link", "layout.file-type"),
     ("html-attachment", lambda s: attach(s, "report.html", b"<script>alert(document.cookie)</script>"), "result.toml", "files.attachments[0].path", "layout.attachment-type"),
     ("svg-attachment", lambda s: attach(s, "chart.svg", b'<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>'), "result.toml", "files.attachments[0].path", "layout.attachment-type"),
     ("js-attachment", lambda s: attach(s, "app.js", b"alert(1)"), "result.toml", "files.attachments[0].path", "layout.attachment-type"),
@@ -233,6 +234,26 @@ def test_symlinked_set_folder_is_refused_not_followed(good_set: Path, tmp_path: 
     assert SLUG in line
     proc = run("ingest", "--db", str(tmp_path / "x.duckdb"), str(archive / SLUG))
     assert proc.returncode == 1 and f"{SLUG}: rejected" in proc.stdout and "[layout.symlink]" in proc.stdout
+
+
+def test_files_are_opened_without_following_anything(good_set: Path):
+    """The no-TOCTOU opener itself: a link at any segment, or a FIFO, is refused at open time, without hanging."""
+    from wirespeed.resultset.setfolder import SetFolder, UnsafeFile
+
+    target = good_set.parent / "outside-dir"
+    target.mkdir()
+    (target / "x.txt").write_text(SECRET)
+    symlink(good_set / "raw", target)
+    symlink(good_set / "link.txt", target / "x.txt")
+    os.mkfifo(good_set / "pipe.txt")
+    with SetFolder(good_set) as setdir:
+        for rel, rule in (("raw/x.txt", "layout.symlink"), ("link.txt", "layout.symlink"), ("pipe.txt", "layout.file-type"), ("nope.txt", "layout.missing-file")):
+            with pytest.raises(UnsafeFile) as exc:
+                setdir.open(rel)
+            assert exc.value.rule == rule, (rel, exc.value.message)
+        stream, st = setdir.open("baseline.csv")
+        with stream:
+            assert stream.read().startswith(b"test,") and st.st_size > 0
 
 
 def test_one_hostile_set_does_not_hide_the_others(archive_copy: Path):

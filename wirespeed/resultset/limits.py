@@ -111,7 +111,7 @@ def markdown() -> str:
     lines += [
         "",
         "Besides these numbers, a result set is refused when it contains a symbolic link anywhere (`[layout.symlink]`,",
-        "never followed), a file that is not a regular file or folder (`[layout.file-type]`), a declared path that",
+        "never followed), a file that is not a regular file or folder, or is a hard link (`[layout.file-type]`), a declared path that",
         "leaves the folder or is not made of plain names (`[layout.path]`), or an attachment whose type is not on the",
         "allowlist in `wirespeed/resultset/attachments.py` (`[layout.attachment-type]`).",
         "",

@@ -42,6 +42,10 @@ def _refusal(rel: str, mode: int) -> UnsafeFile:
     return UnsafeFile(rel, f"{_kind(mode)}: only regular files and folders are allowed in a result set", "layout.file-type")
 
 
+def _hard_link(rel: str, st: os.stat_result) -> UnsafeFile:
+    return UnsafeFile(rel, f"hard link ({st.st_nlink} names for one file): a result set holds plain files only", "layout.file-type")
+
+
 class SetFolder:
     """One result set folder, opened with O_NOFOLLOW. Use as a context manager."""
 
@@ -84,8 +88,12 @@ class SetFolder:
             while stack:
                 fd, prefix, depth = stack.pop()
                 try:
-                    with os.scandir(fd) as it:
-                        items = sorted(it, key=lambda e: e.name)
+                    try:
+                        with os.scandir(fd) as it:
+                            items = sorted(it, key=lambda e: e.name)
+                    except OSError as exc:
+                        refused.append(UnsafeFile(prefix.rstrip("/"), f"folder cannot be read ({exc.strerror})", "layout.file-type"))
+                        continue
                     for entry in items:
                         rel = prefix + entry.name
                         entries += 1
@@ -93,7 +101,9 @@ class SetFolder:
                             refused.append(UnsafeFile("", f"more than {describe('set_files')} in the result set", "limit.files"))
                             return files, refused
                         st = entry.stat(follow_symlinks=False)
-                        if stat.S_ISREG(st.st_mode):
+                        if stat.S_ISREG(st.st_mode) and st.st_nlink > 1:
+                            refused.append(_hard_link(rel, st))
+                        elif stat.S_ISREG(st.st_mode):
                             files[rel] = st
                             total += st.st_size
                         elif stat.S_ISDIR(st.st_mode):
@@ -139,6 +149,9 @@ class SetFolder:
         if not stat.S_ISREG(st.st_mode):
             os.close(ffd)
             raise _refusal(rel, st.st_mode)
+        if st.st_nlink > 1:
+            os.close(ffd)
+            raise _hard_link(rel, st)
         os.set_blocking(ffd, True)
         return os.fdopen(ffd, "rb"), st
 
