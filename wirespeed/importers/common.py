@@ -26,6 +26,8 @@ def parse_json(data: bytes, file: str) -> tuple[Any, list[Problem]]:
         return json.loads(text), []
     except json.JSONDecodeError as exc:
         return None, [Problem(file, exc.lineno, "", f"not valid JSON: {exc.msg}", "import.json")]
+    except RecursionError:  # last resort: the depth scanner above is the rule
+        return None, [Problem(file, None, "", "nested deeper than the parser can follow", "limit.depth")]
 
 
 def cell(value: float | int, unit: str) -> Cell:

@@ -186,6 +186,8 @@ def _load(setdir: SetFolder) -> tuple[ResultSet | None, list[Problem]]:
             line = int(msg.split("(at line ")[1].split(",")[0])
             msg = msg.split(" (at line ")[0]
         return None, [Problem(file, line, "", f"TOML syntax: {msg}", "toml.syntax")]
+    except RecursionError:  # last resort: the depth scanner above is the rule
+        return None, [Problem(file, None, "", f"nested deeper than the limit of {describe('depth')}", "limit.depth")]
     problems = structure_problems(doc, file)
     if problems:
         return None, problems

@@ -16,8 +16,8 @@ from wirespeed.resultset.limits import describe, value
 _JSON = re.compile(r'"(?:[^"\\]++|\\.)*+"|[\[\]{}]', re.S)
 _TOML = re.compile(r'"""|\'\'\'|["\'#\[\]{}=,\n.]')
 _TOML_END = {
-    '"""': re.compile(r'(?:[^"\\]++|\\.|"(?!""))*+"""', re.S),
-    "'''": re.compile(r"(?:[^']++|'(?!''))*+'''"),
+    '"""': re.compile(r'(?:[^"\\]++|\\.|"(?!""))*+"""(?:""?)?', re.S),  # up to two quotes may end the content
+    "'''": re.compile(r"(?:[^']++|'(?!''))*+'''(?:''?)?"),
     '"': re.compile(r'(?:[^"\\\n]++|\\.)*+"'),
     "'": re.compile(r"[^'\n]*+'"),
 }
