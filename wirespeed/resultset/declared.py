@@ -60,7 +60,7 @@ def layout_problems(folder: Path, present: dict[str, os.stat_result], declared: 
     return problems
 
 
-def read_file(setdir: SetFolder, path: str, role: str, consume) -> tuple[str | None, list[Problem]]:
+def read_file(setdir: SetFolder, path: str, consume) -> tuple[str | None, list[Problem]]:
     """Open a declared file safely, check its size again (fstat) and stream it.
 
     consume(stream, hasher) reads the file (a table reader or a content check) and returns

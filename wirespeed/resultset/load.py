@@ -230,7 +230,7 @@ def _load(setdir: SetFolder) -> tuple[ResultSet | None, list[Problem]]:
                 return probs
         else:
             consume = check_content
-        digest, probs = read_file(setdir, path, role, consume)
+        digest, probs = read_file(setdir, path, consume)
         problems += probs
         if digest:
             hashes[path] = digest
