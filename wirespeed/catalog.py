@@ -45,11 +45,27 @@ def engine_hash() -> str:
 
 
 def folder_hash(folder: Path) -> str:
-    """Content hash of every file of a result set folder (names and bytes, not timestamps)."""
+    """Content hash of every file of a result set folder (names and bytes, not timestamps).
+
+    The folder is walked and read without following links; a folder that cannot be read safely
+    (a symlink, a special file, a limit passed) hashes to "", so it is always loaded and refused."""
+    from wirespeed.resultset.setfolder import SetFolder, UnsafeFile
+
     h = hashlib.sha256()
-    for p in sorted(folder.rglob("*")):
-        if p.is_file():
-            h.update(p.relative_to(folder).as_posix().encode() + b"\0" + hashlib.sha256(p.read_bytes()).digest())
+    try:
+        with SetFolder(folder) as setdir:
+            present, refused = setdir.walk()
+            if refused:
+                return ""
+            for rel in sorted(present):
+                stream, _st = setdir.open(rel)
+                with stream:
+                    fh = hashlib.sha256()
+                    while chunk := stream.read(1 << 16):
+                        fh.update(chunk)
+                h.update(rel.encode() + b"\0" + fh.digest())
+    except UnsafeFile:
+        return ""
     return h.hexdigest()
 
 
@@ -105,12 +121,25 @@ class SetReport:
 
 
 def _count_data_lines(folder: Path) -> int:
+    """Non-blank lines after the header of every CSV file of a refused set, read safely and within the CSV size limit."""
+    from wirespeed.resultset.limits import value
+    from wirespeed.resultset.setfolder import SetFolder, UnsafeFile
+
     n = 0
-    for p in folder.rglob("*.csv"):
-        try:
-            n += max(len([l for l in p.read_bytes().splitlines() if l.strip()]) - 1, 0)
-        except OSError:
-            pass
+    try:
+        with SetFolder(folder) as setdir:
+            present, _refused = setdir.walk()
+            for rel, st in sorted(present.items()):
+                if not rel.endswith(".csv") or st.st_size > value("file_size.csv"):
+                    continue
+                try:
+                    stream, _st = setdir.open(rel)
+                except UnsafeFile:
+                    continue
+                with stream:
+                    n += max(sum(1 for line in stream if line.strip()) - 1, 0)
+    except (UnsafeFile, OSError):
+        pass
     return n
 
 
@@ -229,7 +258,7 @@ def ingest(folders: Iterable[Path], db: Path = DEFAULT_DB, progress: Callable[[s
     todo: list[Path] = []
     hashes: dict[Path, str] = {}
     for f in folders:
-        hashes[f] = folder_hash(f) if f.is_dir() else ""
+        hashes[f] = folder_hash(f)
         if known.get(f.name) == (hashes[f], ehash):
             n = con.execute("SELECT count(*) FROM rows WHERE slug = ?", [f.name]).fetchone()[0]
             reports.append(SetReport(f.name, display_path(f), "unchanged", n, n, 0))
@@ -244,7 +273,7 @@ def ingest(folders: Iterable[Path], db: Path = DEFAULT_DB, progress: Callable[[s
         try:
             _delete(con, folder.name)
             if rs is None or any(p.line is None for p in errors):
-                n = _count_data_lines(folder) if folder.is_dir() else 0
+                n = _count_data_lines(folder)
                 reason = errors[0] if errors else Problem(display_path(folder), None, "", "could not be loaded", "layout")
                 con.execute("INSERT INTO rejects VALUES (?,?,?,?,?)", [folder.name, reason.file, reason.line, f"whole result set rejected: {reason.message}", reason.rule])
                 con.executemany("INSERT INTO findings VALUES (?,?,?,?,?,?,?)", [[folder.name, p.file, p.line, p.field, p.message, p.rule, p.severity] for p in problems])
@@ -275,5 +304,6 @@ def ingest(folders: Iterable[Path], db: Path = DEFAULT_DB, progress: Callable[[s
 
 
 def result_folders(root: Path = Path("data/results")) -> list[Path]:
-    """Every result set folder under the archive root."""
-    return sorted(p for p in root.iterdir() if p.is_dir()) if root.is_dir() else []
+    """Every result set folder under the archive root. A symlink is listed, not followed, so that
+    loading it refuses it by name ([layout.symlink]) instead of dropping it silently."""
+    return sorted(p for p in root.iterdir() if p.is_symlink() or p.is_dir()) if root.is_dir() else []

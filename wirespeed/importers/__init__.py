@@ -11,8 +11,8 @@ from pathlib import Path
 from wirespeed.problems import Problem, display_path
 
 
-def run_importer(spec: dict, path: Path, tests: dict) -> tuple[list, list[Problem], int]:
-    """Run the importer a [files].native entry names on its file."""
+def run_importer(spec: dict, path: Path, tests: dict, data: bytes | None = None) -> tuple[list, list[Problem], int]:
+    """Run the importer a [files].native entry names on its file (data: its bytes, already read safely)."""
     from wirespeed.plugins import registry
 
     file = display_path(path)
@@ -23,4 +23,4 @@ def run_importer(spec: dict, path: Path, tests: dict) -> tuple[list, list[Proble
     test = tests.get(spec["test"])
     if test is None:
         return [], [Problem(file, None, "test", f"unknown test id {spec['test']!r}", "import.unknown-test")], 0
-    return importer(path.read_bytes(), file, spec, test)
+    return importer(path.read_bytes() if data is None else data, file, spec, test)

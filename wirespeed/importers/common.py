@@ -10,18 +10,24 @@ from wirespeed.figures import Figure
 from wirespeed.problems import Problem
 from wirespeed.resultset.csvtable import decode_utf8
 from wirespeed.resultset.model import Cell, Row
+from wirespeed.resultset.nesting import json_depth_problem
 from wirespeed.units import UNITS
 
 
 def parse_json(data: bytes, file: str) -> tuple[Any, list[Problem]]:
-    """Decode UTF-8 JSON, or one problem naming the line."""
+    """Decode UTF-8 JSON, or one problem naming the line (nesting is measured before parsing)."""
     text, problems = decode_utf8(data, file)
     if text is None:
         return None, problems
+    deep = json_depth_problem(text, file)
+    if deep:
+        return None, [deep]
     try:
         return json.loads(text), []
     except json.JSONDecodeError as exc:
         return None, [Problem(file, exc.lineno, "", f"not valid JSON: {exc.msg}", "import.json")]
+    except RecursionError:  # last resort: the depth scanner above is the rule
+        return None, [Problem(file, None, "", "nested deeper than the parser can follow", "limit.depth")]
 
 
 def cell(value: float | int, unit: str) -> Cell:

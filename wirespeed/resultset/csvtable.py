@@ -5,12 +5,14 @@ from __future__ import annotations
 import csv
 import io
 import math
+from collections.abc import Iterator
 from decimal import Decimal
-from typing import Any
+from typing import Any, BinaryIO
 
 from wirespeed.columns import KEYS, METRICS, REQUIRED_KEYS, TABLE_METRICS
 from wirespeed.figures import Figure, FigureSyntaxError
 from wirespeed.problems import Problem
+from wirespeed.resultset import limits
 from wirespeed.resultset.model import Cell, Row, TestSpec
 from wirespeed.units import CANONICAL, UNITS, split_column
 
@@ -131,18 +133,58 @@ def _key(name: str, text: str, kind: str, tests: dict[str, TestSpec], row_keys: 
     return text, None
 
 
-def read_table(kind: str, data: bytes, file: str, tests: dict[str, TestSpec]) -> tuple[list[Row], list[Problem], int]:
-    """Parse one table. Returns the good rows, the problems, and the count of data rows read."""
-    text, problems = decode_utf8(data, file)
-    if text is None:
-        return [], problems, 0
-    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+class _Lines:
+    """The lines of a table streamed from a binary file: hashed, decoded one line at a time, and
+    stopped at the first line that is too long, not UTF-8 or contains NUL (kept in .problem)."""
+
+    def __init__(self, stream: BinaryIO, file: str, hasher=None):
+        self.stream, self.file, self.hasher = stream, file, hasher
+        self.problem: Problem | None = None
+
+    def __iter__(self) -> Iterator[str]:
+        limit, offset, n = limits.value("line_bytes"), 0, 0
+        while raw := self.stream.readline(limit + 2):
+            n += 1
+            if self.hasher is not None:
+                self.hasher.update(raw)
+            if len(raw.rstrip(b"\r\n")) > limit:
+                self.problem = Problem(self.file, n, "", f"line longer than the limit of {limits.describe('line_bytes')}", "limit.line")
+                return
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                self.problem = Problem(self.file, n, "", f"not UTF-8: byte 0x{raw[exc.start]:02x} at offset {offset + exc.start}", "encoding.utf8")
+                return
+            if n == 1 and text.startswith("\ufeff"):
+                text = text[1:]
+            if "\x00" in text:
+                self.problem = Problem(self.file, n, "", "contains a NUL byte: not a text file", "encoding.text")
+                return
+            offset += len(raw)
+            yield text
+
+
+def read_table(kind: str, data: bytes | BinaryIO, file: str, tests: dict[str, TestSpec], hasher=None) -> tuple[list[Row], list[Problem], int]:
+    """Parse one table, streamed from a binary file (or bytes), feeding the hasher with every byte read.
+
+    Returns the good rows, the problems, and the count of data rows read. A line that is not
+    text, or any limit passed, ends the table: its rows are dropped and the problem says where."""
+    lines = _Lines(io.BytesIO(data) if isinstance(data, bytes) else data, file, hasher)
+    problems: list[Problem] = []
+    reader = csv.reader(iter(lines), strict=True)
     try:
         header = next(reader)
     except StopIteration:
+        if lines.problem:
+            return [], [lines.problem], 0
         return [], [Problem(file, 1, "", "empty file: a header row is required", "csv.empty")], 0
     except csv.Error as exc:
         return [], [Problem(file, 1, "", f"malformed CSV: {exc}", "csv.syntax")], 0
+    if len(header) > limits.value("table_columns"):
+        return [], [Problem(file, 1, "", f"{len(header):,} columns: more than the limit of {limits.describe('table_columns')}", "limit.columns")], 0
+    long = next((i for i, c in enumerate(header) if len(c) > limits.value("cell_chars")), None)
+    if long is not None:
+        return [], [Problem(file, 1, f"column {long + 1}", f"column name of {len(header[long]):,} characters: longer than the limit of {limits.describe('cell_chars')}", "limit.cell")], 0
     cols = _Columns(kind, header, file)
     if cols.problems:
         return [], cols.problems, 0
@@ -152,12 +194,20 @@ def read_table(kind: str, data: bytes, file: str, tests: dict[str, TestSpec]) ->
         try:
             record = next(reader)
         except StopIteration:
+            if lines.problem:
+                return [], [*problems, lines.problem], count
             break
         except csv.Error as exc:
             problems.append(Problem(file, reader.line_num, "", f"malformed CSV: {exc}", "csv.syntax"))
             break
         line = reader.line_num
         count += 1
+        if count > limits.value("table_rows"):
+            return [], [*problems, Problem(file, line, "", f"more than the limit of {limits.describe('table_rows')} in one table", "limit.rows")], count
+        long = next((i for i, c in enumerate(record) if len(c) > limits.value("cell_chars")), None)
+        if long is not None:
+            name = header[long] if long < len(header) else f"column {long + 1}"
+            return [], [*problems, Problem(file, line, name, f"cell of {len(record[long]):,} characters: longer than the limit of {limits.describe('cell_chars')}", "limit.cell")], count
         if not record:
             problems.append(Problem(file, line, "", "blank line inside the table", "csv.blank-line"))
             continue

@@ -17,11 +17,15 @@ from wirespeed.imix import PROFILES, Imix
 from wirespeed.linerate import parse_speed
 from wirespeed.problems import InputError, Problem, display_path
 from wirespeed.resultset.csvtable import decode_utf8, read_table, row_identity
+from wirespeed.resultset.declared import TABLE_KINDS, check_content, declared_files, layout_problems, read_file, unsafe_problem
+from wirespeed.resultset.limits import describe, value
 from wirespeed.resultset.model import ResultSet, Row, TestSpec
+from wirespeed.resultset.nesting import structure_problems, toml_depth_problem
+from wirespeed.resultset.paths import is_path_field, path_problems
+from wirespeed.resultset.setfolder import SetFolder, UnsafeFile
 from wirespeed.resultset.upgrade import FormatVersionError, upgrade
 
 RESULT_FILE = "result.toml"
-TABLE_KINDS = ("measurements", "samples", "histograms")
 
 
 @lru_cache(maxsize=1)
@@ -135,39 +139,44 @@ def _semantic_meta(doc: dict[str, Any], folder: Path, tests: dict[str, TestSpec]
     return problems
 
 
-def _declared_files(doc: dict[str, Any]) -> dict[str, str]:
-    """Every declared file path → its role."""
-    files = doc["files"]
-    out: dict[str, str] = {}
-    for kind in TABLE_KINDS:
-        for p in files.get(kind, []):
-            out[p] = kind
-    for n in files.get("native", []):
-        out[n["path"]] = "native"
-    for a in files.get("attachments", []):
-        out[a["path"]] = "attachment"
-    return out
-
-
 def load(folder: Path | str) -> tuple[ResultSet | None, list[Problem]]:
     """Load and validate one result set folder. Returns (result set or None, problems).
 
     Problems of severity "error" mean the result set must not be published; rows with
-    problems are left out of the returned result set and named in the problems.
+    problems are left out of the returned result set and named in the problems. The folder
+    is read without following symlinks and within the limits of wirespeed.resultset.limits.
     """
+    folder = Path(folder)
+    try:
+        setdir = SetFolder(folder)
+    except UnsafeFile as exc:
+        return None, [unsafe_problem(folder, exc)]
+    with setdir:
+        return _load(setdir)
+
+
+def _load(setdir: SetFolder) -> tuple[ResultSet | None, list[Problem]]:
     from wirespeed.importers import run_importer  # late: importers import this module's model
 
-    folder = Path(folder)
+    folder = setdir.path
     rfile = folder / RESULT_FILE
     file = display_path(rfile)
-    if not folder.is_dir():
-        return None, [Problem(display_path(folder), None, "", "not a folder", "layout.folder")]
-    if not rfile.is_file():
+    present, refused = setdir.walk()
+    too_big = [unsafe_problem(folder, r) for r in refused if r.rule == "limit.set-size"]
+    if len(too_big) < len(refused):
+        return None, [unsafe_problem(folder, r) for r in refused if r.rule != "limit.set-size"]
+    if RESULT_FILE not in present:
         return None, [Problem(file, None, "", "missing: every result set needs a result.toml", "layout.result-toml")]
-    raw = rfile.read_bytes()
+    try:
+        raw, _st = setdir.read(RESULT_FILE, "file_size.toml", "result.toml")
+    except UnsafeFile as exc:
+        return None, [unsafe_problem(folder, exc)]
     text, problems = decode_utf8(raw, file)
     if text is None:
         return None, problems
+    deep = toml_depth_problem(text, file)
+    if deep:
+        return None, [deep]
     try:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -177,42 +186,57 @@ def load(folder: Path | str) -> tuple[ResultSet | None, list[Problem]]:
             line = int(msg.split("(at line ")[1].split(",")[0])
             msg = msg.split(" (at line ")[0]
         return None, [Problem(file, line, "", f"TOML syntax: {msg}", "toml.syntax")]
+    except RecursionError:  # last resort: the depth scanner above is the rule
+        return None, [Problem(file, None, "", f"nested deeper than the limit of {describe('depth')}", "limit.depth")]
+    problems = structure_problems(doc, file)
+    if problems:
+        return None, problems
     doc = _plain(doc)
     try:
         doc = upgrade(doc)
     except FormatVersionError as exc:
         return None, [Problem(file, None, "format_version", str(exc), "format.version")]
+    bad_paths = path_problems(doc, file)
     errors = sorted(jsonschema.Draft202012Validator(schema()).iter_errors(doc), key=lambda e: list(map(str, e.absolute_path)))
-    if errors:
-        return None, [_schema_problem(e, file) for e in errors]
+    errors = [e for e in errors if not (bad_paths and e.validator == "pattern" and is_path_field(e.absolute_path))]
+    if errors or bad_paths:
+        return None, bad_paths + [_schema_problem(e, file) for e in errors]
     tests, problems = _resolve_tests(doc, file)
     problems += _semantic_meta(doc, folder, tests, file)
-    declared = _declared_files(doc)
+    declared = declared_files(doc)
+    problems += layout_problems(folder, present, declared, file) + too_big
+    if any(p.rule.startswith(("layout", "limit")) for p in problems):
+        return None, problems  # nothing is read from a set whose files break the layout or the limits
     hashes = {RESULT_FILE: hashlib.sha256(raw).hexdigest()}
-    present = {p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file()} - {RESULT_FILE}
-    for extra in sorted(present - set(declared)):
-        problems.append(Problem(display_path(folder / extra), None, "", "file is not declared in result.toml [files]", "layout.undeclared-file"))
     rows: list[Row] = []
     counts = {"read": 0, "loaded": 0}
-    for path, role in declared.items():
-        full = folder / path
-        if not full.is_file():
-            problems.append(Problem(file, None, "files", f"declared file {path!r} does not exist", "layout.missing-file"))
-            continue
-        data = full.read_bytes()
-        hashes[path] = hashlib.sha256(data).hexdigest()
+    natives = {spec["path"]: spec for spec in doc["files"].get("native", [])}
+    for path, (role, _field) in declared.items():
         if role in TABLE_KINDS:
-            got, probs, n = read_table(role, data, display_path(full), tests)
-            rows += got
-            problems += probs
-            counts["read"] += n
-    for spec in doc["files"].get("native", []):
-        full = folder / spec["path"]
-        if full.is_file():
-            got, probs, n = run_importer(spec, full, tests)
-            rows += got
-            problems += probs
-            counts["read"] += n
+            def consume(stream, hasher, shown, _ftype, role=role):
+                got, probs, n = read_table(role, stream, shown, tests, hasher)
+                rows.extend(got)
+                counts["read"] += n
+                return probs
+        elif role == "native":
+            def consume(stream, hasher, shown, ftype, spec=natives[path]):
+                data = stream.read(value(ftype.size_limit) + 1)
+                hasher.update(data)
+                got, probs, n = run_importer(spec, setdir.path / spec["path"], tests, data)
+                if n > value("table_rows"):
+                    return [Problem(shown, None, "", f"{n:,} rows: more than the limit of {describe('table_rows')} in one file", "limit.rows")]
+                rows.extend(got)
+                counts["read"] += n
+                return probs
+        else:
+            consume = check_content
+        digest, probs = read_file(setdir, path, consume)
+        problems += probs
+        if digest:
+            hashes[path] = digest
+        if counts["read"] > value("set_rows"):
+            problems.append(Problem(display_path(folder / path), None, "", f"the result set passes the limit of {describe('set_rows')} here", "limit.rows"))
+            return None, problems
     seen: dict[tuple, Row] = {}
     kept: list[Row] = []
     for row in rows:
@@ -224,7 +248,7 @@ def load(folder: Path | str) -> tuple[ResultSet | None, list[Problem]]:
         seen[ident] = row
         kept.append(row)
     counts["loaded"] = len(kept)
-    if any(p.severity == "error" and p.rule.startswith(("schema", "semantic", "layout", "toml", "format")) for p in problems):
+    if any(p.severity == "error" and p.rule.startswith(("schema", "semantic", "layout", "toml", "format", "limit", "encoding")) for p in problems):
         return None, problems
     rs = ResultSet(folder, doc, tests, kept, hashes)
     rs.counts = counts  # type: ignore[attr-defined]
