@@ -3,6 +3,7 @@ the binary is called directly)."""
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -22,12 +23,23 @@ def binary() -> Path:
 
 
 def build(root: Path = Path("."), destination: Path = Path("public"), extra: list[str] | None = None) -> str:
-    """Build the site into `destination`; returns Hugo's summary output."""
-    cmd = [str(binary()), "--source", str(root), "--destination", str(destination.resolve()), "--cleanDestinationDir", "--logLevel", "warn", "--panicOnWarning", *(extra or [])]
-    proc = subprocess.run(cmd, capture_output=True, text=True)
-    if proc.returncode != 0:
-        lines = [l for l in (proc.stderr + proc.stdout).splitlines() if l.strip() and not l.startswith(("Start building", "hugo v", "Total in"))]
-        raise HugoError("hugo failed:\n" + "\n".join(lines[-30:]))
+    """Build the site into a temporary folder beside `destination` and swap it in by rename, so a
+    failed or killed build leaves the previous site whole; returns Hugo's summary output."""
+    from wirespeed import atomic, interrupts
+
+    tmp = atomic.temp_dir_beside(destination)
+    tmp.chmod(0o755)
+    try:
+        cmd = [str(binary()), "--source", str(root), "--destination", str(tmp.resolve()), "--cleanDestinationDir", "--logLevel", "warn", "--panicOnWarning", *(extra or [])]
+        # Hugo dies with this process; subprocess.run kills it when an exception (a signal) interrupts the wait.
+        proc = subprocess.run(cmd, capture_output=True, text=True, preexec_fn=interrupts.die_with_parent)
+        if proc.returncode != 0:
+            lines = [l for l in (proc.stderr + proc.stdout).splitlines() if l.strip() and not l.startswith(("Start building", "hugo v", "Total in"))]
+            raise HugoError("hugo failed:\n" + "\n".join(lines[-30:]))
+        atomic.swap_dir(tmp, destination)
+    finally:
+        if tmp.exists():
+            shutil.rmtree(tmp, ignore_errors=True)
     return proc.stdout
 
 
