@@ -22,6 +22,7 @@ import re
 import shutil
 import signal
 import sys
+import threading
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -48,12 +49,54 @@ def _raise_exit(signum, frame):  # noqa: ARG001 - signal handler signature
     raise SystemExit(128 + signum)
 
 
+_STOPPING = False
+
+
+def _children(pid: int) -> list[int]:
+    """Direct children of `pid` (from /proc)."""
+    out = []
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                if int((d / "stat").read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                    out.append(int(d.name))
+            except (OSError, IndexError, ValueError):
+                continue
+    return out
+
+
 def _worker_exit(signum, frame):  # noqa: ARG001 - signal handler signature
-    """A worker told to stop: stop the tools it started (its own process group: pandoc, xelatex), then unwind."""
+    """A worker told to stop: stop the tools it started (its process group: pandoc, xelatex; and its
+    children in their own sessions: notebook kernels), then unwind so `finally` blocks remove
+    temporary folders; `_guarded` then ends the process. A timer ends it if unwinding hangs."""
+    global _STOPPING
+    _STOPPING = True
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     with contextlib.suppress(OSError):
         os.killpg(os.getpgrp(), signal.SIGTERM)
+    for child in _children(os.getpid()):
+        with contextlib.suppress(OSError):
+            os.kill(child, signal.SIGTERM)
+    timer = threading.Timer(10, os._exit, (128 + signum,))
+    timer.daemon = True
+    timer.start()
     raise SystemExit(128 + signum)
+
+
+def _guarded(fn, /, *args, **kwargs):
+    """Run a job in a worker; once told to stop, exit the process instead of waiting for more work
+    (the pool would otherwise send the SystemExit back as a result and wait on a dead parent)."""
+    try:
+        return fn(*args, **kwargs)
+    except BaseException:
+        if _STOPPING:
+            os._exit(128 + signal.SIGTERM)
+        raise
+
+
+class _Pool(ProcessPoolExecutor):
+    def submit(self, fn, /, *args, **kwargs):
+        return super().submit(_guarded, fn, *args, **kwargs)
 
 
 def _worker_init() -> None:
@@ -69,7 +112,7 @@ def _worker_init() -> None:
 @contextlib.contextmanager
 def worker_pool(workers: int) -> Iterator[ProcessPoolExecutor]:
     """A process pool whose workers never outlive the command (see the module's docstring)."""
-    pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_init)
+    pool = _Pool(max_workers=workers, initializer=_worker_init)
     try:
         yield pool
     except BaseException:
