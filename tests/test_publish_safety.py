@@ -13,7 +13,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from conftest import ARCHIVE
+from conftest import ARCHIVE, run_cli
 from wirespeed import analysis, csvsafe, publish, site
 from wirespeed.catalog import ingest
 
@@ -31,7 +31,7 @@ def analysed(tmp_path_factory):
         shutil.copytree(ARCHIVE / slug, archive / slug)
     db = root / "catalog.duckdb"
     assert all(r.action == "loaded" for r in ingest(sorted(archive.iterdir()), db))
-    _plan, errors = analysis.run(db, out_root=root / "analysis")
+    _plan, errors = analysis.run(db, out_root=root / "build" / "analysis")
     assert not errors, errors
     (root / "outside").mkdir()
     (root / "outside" / "secret.toml").write_text(f'token = "{SECRET}"\n')
@@ -53,7 +53,7 @@ def _hostile_row(analysed: Path, tmp_path: Path, path: str, set_path: str | None
 def _export(analysed: Path, tmp_path: Path, db: Path) -> tuple[list[str], list[str], Path]:
     refused: list[str] = []
     static = tmp_path / "site-static"
-    slugs = site.export(db, analysed / "analysis", tmp_path / "hugo-data", static, refused=refused)
+    slugs = site.export(db, analysed / "build" / "analysis", tmp_path / "hugo-data", static, refused=refused)
     return slugs, refused, static
 
 
@@ -76,6 +76,18 @@ def test_traversal_rows_are_not_published(analysed, tmp_path, path):
     slugs, refused, static = _export(analysed, tmp_path, db)
     _assert_left_out(slugs, refused, static, path, "publish.path")
     assert not (tmp_path / "outside").exists() and not (static / "outside").exists()
+
+
+def test_site_command_names_the_refused_file_and_publishes_the_others(analysed, tmp_path):
+    db = _hostile_row(analysed, tmp_path, "docs/../../outside/secret.toml")
+    proc = run_cli("site", "--data-only", "--db", str(db), cwd=analysed)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "Traceback" not in proc.stderr
+    lines = [l for l in proc.stderr.splitlines() if l.strip()]
+    assert len(lines) == 1 and VICTIM in lines[0] and "docs/../../outside/secret.toml" in lines[0] and "[publish.path]" in lines[0], lines
+    assert "site data for 1 result sets" in proc.stdout
+    static = analysed / "build" / "site-static" / "results"
+    assert sorted(p.name for p in static.iterdir()) == [BYSTANDER]
 
 
 def test_set_folder_pointed_at_the_repository_root_publishes_nothing_of_it(analysed, tmp_path):
