@@ -162,3 +162,56 @@ def test_pdf_shows_the_payload_literally(work):
     assert "root:x:0:0" not in text
     assert (work / "public" / "reports" / f"{SLUG}.pdf").read_bytes() == pdf.read_bytes()
     assert os.path.getsize(pdf) > 0
+
+
+def test_headers_file_sends_the_pages_csp_and_downloads_as_attachments(work):
+    import re
+
+    public = work / "public"
+    headers = (public / "_headers").read_text()
+    meta = re.search(r'http-equiv="?Content-Security-Policy"? content="([^"]+)"', (public / "index.html").read_text()).group(1)
+    blocks = {b.splitlines()[0]: b.splitlines()[1:] for b in headers.strip().split("\n\n")}
+    assert f"  Content-Security-Policy: {meta}; frame-ancestors 'self'" in blocks["/*"]
+    assert "  X-Content-Type-Options: nosniff" in blocks["/*"]
+    data = blocks["/results/*/data/*"]
+    assert "  Content-Disposition: attachment" in data and "  Content-Type: application/octet-stream" in data
+
+
+def test_killing_site_during_hugo_leaves_the_previous_public_whole(work):
+    """Last in this module: SIGKILL `wirespeed site` while Hugo runs; public/ stays as it was; the next run sweeps and rebuilds."""
+    import hashlib
+    import signal
+    import time
+    import uuid
+
+    from test_interrupts import MARK, marked, reap, wait_for
+
+    public = work / "public"
+
+    def tree():
+        return {p.relative_to(public).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest() for p in public.rglob("*") if p.is_file()}
+
+    before = tree()
+    for _attempt in range(3):
+        token = uuid.uuid4().hex
+        proc = subprocess.Popen([*WIRESPEED, "site"], cwd=work, env={**os.environ, MARK: token}, start_new_session=True,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            assert wait_for(lambda: [p for p, n in marked(token).items() if n == "hugo"], 120, 0.005), "hugo never started"
+            time.sleep(0.3)
+            if proc.poll() is not None:
+                continue
+            proc.kill()
+            proc.wait(30)
+            assert wait_for(lambda: not marked(token), 20) is True, marked(token)
+            break
+        finally:
+            reap(proc, token)
+    else:
+        pytest.fail("the site build finished each time before it could be killed")
+    assert tree() == before
+    assert list(work.glob(".public.*")), "a killed build leaves its temporary folder (the next run removes it)"
+    again = subprocess.run([*WIRESPEED, "site"], cwd=work, capture_output=True, text=True, timeout=600)
+    assert again.returncode == 0, again.stderr
+    assert not list(work.glob(".public.*")) and not list((work / "build").glob(".site-static.*")) and not list((work / "build").glob(".hugo-data.*"))
+    assert tree().keys() == before.keys()
