@@ -138,5 +138,7 @@ def copy_contained(slug: str, src_root: Path, rel: str, out_root: Path, dest_rel
 def publish_set_file(slug: str, set_dir: Path, rel: str, static_set_root: Path) -> str:
     """Publish one file of a result set under static_set_root/data/; returns its published path (relative to data/)."""
     name = published_name(slug, rel)
+    if set_dir.name != slug:
+        raise PublishRefused(f"{slug}: {rel}: not published: the set's folder {set_dir} is not named after its slug [publish.folder]")
     copy_contained(slug, set_dir, rel, static_set_root, f"data/{name}")
     return name
