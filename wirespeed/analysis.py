@@ -15,12 +15,12 @@ import os
 import re
 import shutil
 import sys
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from wirespeed import atomic
+from wirespeed import atomic, interrupts
 from wirespeed.codehash import code_closure
 
 NOTEBOOKS = Path("notebooks")
@@ -217,7 +217,7 @@ def run(catalog: Path, slugs: list[str] | None = None, jobs: int | None = None, 
     root = str(Path.cwd())
     if p.run:
         workers = max(1, min(jobs or os.cpu_count() or 1, len(p.run)))
-        with ProcessPoolExecutor(max_workers=workers) as pool:
+        with interrupts.worker_pool(workers) as pool:  # workers die with this process
             futures = {pool.submit(_execute, job, root): job for job in p.run}
             for i, fut in enumerate(as_completed(futures), 1):
                 res = fut.result()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ctypes
 import os
 import shutil
 import tempfile
@@ -32,8 +33,23 @@ def temp_dir_beside(target: Path) -> Path:
     return Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
 
 
+def _exchange(a: Path, b: Path) -> bool:
+    """Swap two paths in one step (Linux renameat2 RENAME_EXCHANGE); False where that is not available."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        renameat2 = libc.renameat2
+    except (OSError, AttributeError):
+        return False
+    AT_FDCWD, RENAME_EXCHANGE = -100, 2
+    return renameat2(AT_FDCWD, os.fsencode(a), AT_FDCWD, os.fsencode(b), RENAME_EXCHANGE) == 0
+
+
 def swap_dir(tmp: Path, target: Path) -> None:
-    """Put a fully written folder in place of `target` (the old one is removed after the rename)."""
+    """Put a fully written folder in place of `target` (the old one is removed after the rename).
+    Where the system can exchange two folders atomically, `target` never goes missing in between."""
+    if target.is_dir() and not target.is_symlink() and _exchange(tmp, target):
+        shutil.rmtree(tmp, ignore_errors=True)  # now the old folder
+        return
     old = None
     if target.exists():
         old = target.with_name(f".{target.name}.old-{os.getpid()}")

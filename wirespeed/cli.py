@@ -19,6 +19,25 @@ err = Console(stderr=True, highlight=False, width=_WIDTH)
 out = Console(highlight=False, soft_wrap=True, width=_WIDTH)
 
 
+def _build_step(fn):
+    """A step that writes build/ (and public/): one at a time per build folder, SIGTERM unwinds like
+    Ctrl-C (temporary folders removed, workers and tools stopped), and what an interrupted earlier
+    run left behind is swept first."""
+    import functools
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        from wirespeed import interrupts
+
+        build = Path("build")
+        dest = kwargs.get("destination")
+        with interrupts.signals_exit(), interrupts.build_lock(build):
+            interrupts.sweep(build, (dest,) if dest is not None else ())
+            return fn(*args, **kwargs)
+
+    return wrapper
+
+
 def _folders(paths: tuple[str, ...]) -> list[Path]:
     from wirespeed.catalog import result_folders
 
@@ -164,6 +183,7 @@ def new(slug: str, root: Path) -> None:
 @click.option("-j", "--jobs", type=int, default=None, help="Notebooks run at once (default: one per core).")
 @click.option("--include-drafts", is_flag=True, help="Also analyse draft and embargoed result sets.")
 @click.option("--db", type=click.Path(path_type=Path), default=Path("build/wirespeed.duckdb"), show_default=True, help="Catalog file.")
+@_build_step
 def analyse(slugs: tuple[str, ...], jobs: int | None, include_drafts: bool, db: Path) -> None:
     """Execute the notebooks for every published result set (or SLUGS) whose inputs changed.
 
@@ -203,6 +223,7 @@ def analyse(slugs: tuple[str, ...], jobs: int | None, include_drafts: bool, db: 
 @click.option("--base-url", metavar="URL", default=None,
               help="Address the site is served at, e.g. https://OWNER.github.io/REPO/ (Hugo's --baseURL). "
                    "Default: the HUGO_BASEURL environment variable, else baseURL in config.toml (\"/\").")
+@_build_step
 def site(db: Path, destination: Path, data_only: bool, base_url: str | None) -> None:
     """Export the published result sets for Hugo (from the catalog and the analysis outputs) and build the site.
 
@@ -219,12 +240,18 @@ def site(db: Path, destination: Path, data_only: bool, base_url: str | None) -> 
             base_url = hugo.base_url(base_url)
         except hugo.HugoError as exc:
             raise click.BadParameter(str(exc), param_hint="--base-url") from None
+
+    refused: list[str] = []
     try:
-        slugs = export(db)
+        slugs = export(db, refused=refused)
     except SiteError as exc:
         raise click.ClickException(str(exc)) from None
+    for r in refused:
+        err.print(r, markup=False)
     out.print(f"site data for {len(slugs)} result sets → build/hugo-data, build/site-static", markup=False)
     if data_only:
+        if refused:
+            sys.exit(1)
         return
     try:
         hugo.build(destination=destination, base_url=base_url)
@@ -232,11 +259,14 @@ def site(db: Path, destination: Path, data_only: bool, base_url: str | None) -> 
         raise click.ClickException(str(exc)) from None
     pages = sum(1 for _ in destination.rglob("*.html"))
     out.print(f"site built: {pages} HTML pages in {destination}/", markup=False)
+    if refused:
+        sys.exit(1)
 
 
 @cli.command()
 @click.argument("slugs", nargs=-1)
 @click.option("-j", "--jobs", type=int, default=None, help="Reports built at once (default: one per core).")
+@_build_step
 def report(slugs: tuple[str, ...], jobs: int | None) -> None:
     """Build the PDF test report of every published result set (or SLUGS) whose inputs changed → build/reports/.
 

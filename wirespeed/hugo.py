@@ -4,6 +4,7 @@ the binary is called directly)."""
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -23,17 +24,30 @@ def binary() -> Path:
 
 
 def build(root: Path = Path("."), destination: Path = Path("public"), extra: list[str] | None = None, base_url: str | None = None) -> str:
-    """Build the site into `destination`; returns Hugo's summary output. `base_url` (Hugo's --baseURL) is the
-    address the site is served at; without it Hugo takes HUGO_BASEURL from the environment, else config.toml's."""
-    cmd = [str(binary()), "--source", str(root), "--destination", str(destination.resolve()), "--cleanDestinationDir", "--logLevel", "warn", "--panicOnWarning", *(extra or [])]
-    env = None
-    if base_url is not None:  # Hugo lets HUGO_BASEURL win over --baseURL; the explicit argument wins here
-        cmd += ["--baseURL", base_url]
-        env = {k: v for k, v in os.environ.items() if k.upper() != "HUGO_BASEURL"}
-    proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
-    if proc.returncode != 0:
-        lines = [l for l in (proc.stderr + proc.stdout).splitlines() if l.strip() and not l.startswith(("Start building", "hugo v", "Total in"))]
-        raise HugoError("hugo failed:\n" + "\n".join(lines[-30:]))
+    """Build the site into a temporary folder beside `destination` and swap it in by rename, so a
+    failed or killed build leaves the previous site whole; returns Hugo's summary output.
+
+    `base_url` (Hugo's --baseURL) is the address the site is served at; without it Hugo takes
+    HUGO_BASEURL from the environment, else config.toml's."""
+    from wirespeed import atomic, interrupts
+
+    tmp = atomic.temp_dir_beside(destination)
+    tmp.chmod(0o755)
+    try:
+        cmd = [str(binary()), "--source", str(root), "--destination", str(tmp.resolve()), "--cleanDestinationDir", "--logLevel", "warn", "--panicOnWarning", *(extra or [])]
+        env = None
+        if base_url is not None:  # Hugo lets HUGO_BASEURL win over --baseURL; the explicit argument wins here
+            cmd += ["--baseURL", base_url]
+            env = {k: v for k, v in os.environ.items() if k.upper() != "HUGO_BASEURL"}
+        # Hugo dies with this process; subprocess.run kills it when an exception (a signal) interrupts the wait.
+        proc = subprocess.run(cmd, capture_output=True, text=True, env=env, preexec_fn=interrupts.die_with_parent)
+        if proc.returncode != 0:
+            lines = [l for l in (proc.stderr + proc.stdout).splitlines() if l.strip() and not l.startswith(("Start building", "hugo v", "Total in"))]
+            raise HugoError("hugo failed:\n" + "\n".join(lines[-30:]))
+        atomic.swap_dir(tmp, destination)
+    finally:
+        if tmp.exists():
+            shutil.rmtree(tmp, ignore_errors=True)
     return proc.stdout
 
 

@@ -8,18 +8,20 @@ import json
 from pathlib import Path
 from typing import Any
 
-from wirespeed import atomic
+from wirespeed import atomic, csvsafe
 from wirespeed.charts import compile_chart
 from wirespeed.tables import ResultTable
 
 
 def table_csv(table: ResultTable) -> str:
-    """CSV of a table: one header row of labels with units, cells as printed without thousands separators."""
+    """CSV of a table: one header row of labels with units, cells as printed without thousands separators
+    (spreadsheet formulas neutralised, wirespeed.csvsafe)."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow([" ".join(x for x in (c.group, c.label) if x) + (f" ({c.unit})" if c.unit else "") + (" [derived]" if c.derived else "") for c in table.columns])
+    w.writerow(csvsafe.neutralise_row([" ".join(x for x in (c.group, c.label) if x) + (f" ({c.unit})" if c.unit else "") + (" [derived]" if c.derived else "")
+                                       for c in table.columns]))
     for row in table.rows:
-        w.writerow([c.text.replace(",", "") for c in row])
+        w.writerow(csvsafe.neutralise_row([c.text.replace(",", "") for c in row]))
     return buf.getvalue()
 
 

@@ -14,12 +14,12 @@ import os
 import shutil
 import subprocess
 import tempfile
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import as_completed
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from wirespeed import articles, atomic
+from wirespeed import articles, atomic, interrupts
 from wirespeed import pandoc_ast as A
 from wirespeed.codehash import code_closure
 
@@ -476,7 +476,7 @@ def run(slugs: list[str] | None = None, jobs: int | None = None, progress: Calla
     errors: list[str] = []
     if todo:
         workers = max(1, min(jobs or os.cpu_count() or 1, len(todo)))
-        with ProcessPoolExecutor(max_workers=workers) as pool:
+        with interrupts.worker_pool(workers) as pool:  # workers die with this process
             futures = {pool.submit(build, job, str(Path.cwd())): job for job in todo}
             for i, fut in enumerate(as_completed(futures), 1):
                 res = fut.result()

@@ -12,7 +12,7 @@ from typing import Any
 import duckdb
 
 import wirespeed
-from wirespeed import atomic, formatting
+from wirespeed import atomic, formatting, publish
 from wirespeed.columns import METRICS
 from wirespeed.summary import set_summary
 from wirespeed.tables import DERIVED_FIELDS, derived_decimals, frame_label, metric_label
@@ -93,13 +93,9 @@ def _facets(summary: dict[str, Any]) -> dict[str, Any]:
             "year": int(meta["source"]["published"][:4])}
 
 
-def _copy(src: Path, dst: Path) -> None:
-    dst.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(src, dst)
-
-
 def export_set(con: duckdb.DuckDBPyConnection, slug: str, analysis_root: Path, static_root: Path) -> dict[str, Any]:
     """The site data of one result set; copies its files under static_root/results/<slug>/."""
+    publish.check_slug(slug)
     summary = set_summary(con, slug)
     meta = summary["meta"]
     index_path = analysis_root / slug / "index.json"
@@ -108,30 +104,34 @@ def export_set(con: duckdb.DuckDBPyConnection, slug: str, analysis_root: Path, s
     index = json.loads(index_path.read_text())
     url = f"results/{slug}"  # relative to the site root: the templates resolve it under the base URL
     dest = static_root / "results" / slug
+    outputs = analysis_root / slug
+
+    def _copy(rel: str, dest_rel: str) -> None:  # an analysis output, both ends checked like a set file
+        publish.copy_contained(slug, outputs, rel, dest, dest_rel)
+
     tables, charts = {}, {}
     for tid, entry in index["tables"].items():
-        t = json.loads((analysis_root / slug / entry["json"]).read_text())
-        _copy(analysis_root / slug / entry["json"], dest / "tables" / f"{tid}.json")
-        _copy(analysis_root / slug / entry["csv"], dest / "tables" / f"{tid}.csv")
+        t = json.loads(publish.source_file(slug, outputs, entry["json"]).read_text())
+        _copy(entry["json"], f"tables/{tid}.json")
+        _copy(entry["csv"], f"tables/{tid}.csv")
         tables[tid] = {**t, "csv": f"{url}/tables/{tid}.csv", "json": f"{url}/tables/{tid}.json", "notebook": entry["notebook"]}
     for cid, entry in index["charts"].items():
         for kind, ext in (("spec", ".vl.json"), ("svg", ".svg"), ("pdf", ".pdf")):
-            _copy(analysis_root / slug / entry[kind], dest / "charts" / f"{cid}{ext}")
+            _copy(entry[kind], f"charts/{cid}{ext}")
         charts[cid] = {"id": cid, "title": entry["title"], "caption": entry["caption"], "alt": entry["alt"], "test": entry.get("test"),
                        "spec": f"{url}/charts/{cid}.vl.json", "svg": f"{url}/charts/{cid}.svg", "pdf": f"{url}/charts/{cid}.pdf"}
     downloads = []
     for nb in index["notebooks"]:
-        _copy(analysis_root / slug / nb["html"], dest / "notebooks" / f"{nb['name']}.html")
-        _copy(analysis_root / slug / nb["ipynb"], dest / "notebooks" / f"{nb['name']}.ipynb")
+        _copy(nb["html"], f"notebooks/{nb['name']}.html")
+        _copy(nb["ipynb"], f"notebooks/{nb['name']}.ipynb")
         downloads.append({"title": f"Executed notebook: {nb['name']} (HTML)", "url": f"{url}/notebooks/{nb['name']}.html"})
         downloads.append({"title": f"Executed notebook: {nb['name']} (Jupyter)", "url": f"{url}/notebooks/{nb['name']}.ipynb"})
     for (path,) in con.execute("SELECT path FROM files WHERE slug = ? ORDER BY role = 'metadata' DESC, path", [slug]).fetchall():
-        src = Path(meta_path(con, slug)) / path
-        _copy(src, dest / "data" / path)
-        downloads.insert(0, {"title": f"Result set file {path}", "url": f"{url}/data/{path}"})
-    parquet = dest / "data" / f"{slug}-measurements.parquet"
+        name = publish.publish_set_file(slug, Path(meta_path(con, slug)), path, dest)
+        downloads.insert(0, {"title": f"Result set file {path}", "url": f"{url}/data/{name}"})
+    parquet = publish.destination(slug, dest, f"data/{slug}-measurements.parquet")
     parquet.parent.mkdir(parents=True, exist_ok=True)
-    con.execute(f"COPY (SELECT * FROM measurements WHERE slug = '{slug}') TO '{parquet.as_posix()}' (FORMAT parquet)")
+    con.execute(f"COPY (SELECT * FROM measurements WHERE slug = '{slug}') TO '{parquet.as_posix()}' (FORMAT parquet)")  # slug and path checked above
     downloads.insert(0, {"title": "All measurements (Parquet, canonical units)", "url": f"{url}/data/{parquet.name}"})
     downloads.append({"title": "PDF test report", "url": f"reports/{slug}.pdf"})
     per_test_tables: dict[str, list[str]] = {}
@@ -172,18 +172,32 @@ def meta_path(con: duckdb.DuckDBPyConnection, slug: str) -> str:
     return con.execute("SELECT path FROM result_sets WHERE slug = ?", [slug]).fetchone()[0]
 
 
-def export(catalog: Path, analysis_root: Path = Path("build/analysis"), data_root: Path = HUGO_DATA, static_root: Path = SITE_STATIC) -> list[str]:
-    """Write the site data and files of every published result set; returns the slugs exported."""
+def export(catalog: Path, analysis_root: Path = Path("build/analysis"), data_root: Path = HUGO_DATA, static_root: Path = SITE_STATIC,
+           refused: list[str] | None = None) -> list[str]:
+    """Write the site data and files of every published result set; returns the slugs exported.
+
+    A set with a file that may not be published (wirespeed.publish) is left out whole; its one-line
+    reason is appended to `refused` (raised as SiteError when no list is given). The others are exported."""
     con = duckdb.connect(str(catalog), read_only=True)
     try:
-        slugs = [s for (s,) in con.execute("SELECT slug FROM published_sets ORDER BY published DESC, slug").fetchall()]
+        candidates = [s for (s,) in con.execute("SELECT slug FROM published_sets ORDER BY published DESC, slug").fetchall()]
+        slugs = []
         data_tmp = atomic.temp_dir_beside(data_root)
         static_tmp = atomic.temp_dir_beside(static_root)
         try:
             sets_dir = data_tmp / "wirespeed" / "sets"
             sets_dir.mkdir(parents=True)
-            for slug in slugs:
-                data = export_set(con, slug, analysis_root, static_tmp)
+            for slug in candidates:
+                try:
+                    data = export_set(con, slug, analysis_root, static_tmp)
+                except publish.PublishRefused as exc:
+                    if refused is None:
+                        raise SiteError(str(exc)) from None
+                    refused.append(f"{exc} (result set {slug} not published)")
+                    if publish.SAFE_SLUG.match(slug):
+                        shutil.rmtree(static_tmp / "results" / slug, ignore_errors=True)
+                    continue
+                slugs.append(slug)
                 (sets_dir / f"{slug}.json").write_text(json.dumps(data, ensure_ascii=False, default=str) + "\n", encoding="utf-8")
             duck = con.execute("SELECT value FROM catalog_info WHERE key = 'duckdb_version'").fetchone()
             (data_tmp / "wirespeed" / "build.json").write_text(json.dumps({"wirespeed": wirespeed.__version__, "duckdb": duck[0] if duck else None,
