@@ -15,9 +15,11 @@ import jsonschema
 
 from wirespeed.imix import PROFILES, Imix
 from wirespeed.linerate import parse_speed
-from wirespeed.problems import InputError, Problem, display_path
+from wirespeed.problems import InputError, Problem, display_path, internal_problem
 from wirespeed.resultset.csvtable import decode_utf8, read_table, row_identity
 from wirespeed.resultset.model import ResultSet, Row, TestSpec
+from wirespeed.resultset.semantics import check_dates, check_frame_sizes, check_native_specs, check_numbers
+from wirespeed.resultset.text import check_document
 from wirespeed.resultset.upgrade import FormatVersionError, upgrade
 
 RESULT_FILE = "result.toml"
@@ -177,16 +179,21 @@ def load(folder: Path | str) -> tuple[ResultSet | None, list[Problem]]:
             line = int(msg.split("(at line ")[1].split(",")[0])
             msg = msg.split(" (at line ")[0]
         return None, [Problem(file, line, "", f"TOML syntax: {msg}", "toml.syntax")]
+    except (ValueError, RecursionError) as exc:  # e.g. an integer of more than 4300 digits, nesting too deep
+        return None, [Problem(file, None, "", f"TOML cannot be read: {type(exc).__name__}: {str(exc)[:160]}", "toml.syntax")]
     doc = _plain(doc)
     try:
         doc = upgrade(doc)
     except FormatVersionError as exc:
         return None, [Problem(file, None, "format_version", str(exc), "format.version")]
+    early = check_document(doc, file) + check_numbers(doc, file)
     errors = sorted(jsonschema.Draft202012Validator(schema()).iter_errors(doc), key=lambda e: list(map(str, e.absolute_path)))
-    if errors:
-        return None, [_schema_problem(e, file) for e in errors]
+    if errors or early:
+        flagged = {p.field for p in early}
+        return None, early + [p for e in errors if (p := _schema_problem(e, file)).field not in flagged]
     tests, problems = _resolve_tests(doc, file)
     problems += _semantic_meta(doc, folder, tests, file)
+    problems += check_dates(doc, schema(), file) + check_frame_sizes(doc, tests, file) + check_native_specs(doc, tests, file)
     declared = _declared_files(doc)
     hashes = {RESULT_FILE: hashlib.sha256(raw).hexdigest()}
     present = {p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file()} - {RESULT_FILE}
@@ -236,7 +243,10 @@ def load_many(folders: list[Path]) -> list[tuple[Path, ResultSet | None, list[Pr
     out = []
     slugs: dict[str, Path] = {}
     for folder in folders:
-        rs, problems = load(folder)
+        try:
+            rs, problems = load(folder)
+        except Exception as exc:  # noqa: BLE001 - one set's unexpected failure must not hide the others
+            rs, problems = None, [internal_problem(Path(folder) / RESULT_FILE, "loading", exc)]
         if rs is not None:
             if rs.slug in slugs:
                 problems.append(Problem(display_path(Path(folder) / RESULT_FILE), None, "slug", f"duplicate slug {rs.slug!r}: also used by {display_path(slugs[rs.slug])}", "semantic.duplicate-slug"))
