@@ -10,6 +10,12 @@ def _interval_counts(rs, test) -> bool:
     return test.methodology.get("search") == "ramp" or "loadtest-ramp" in test.meta.get("rfc", [])
 
 
+def _above(a, b) -> bool:
+    """Whether count a is certainly more than count b: beyond their rounding (whole counts: touching intervals differ)."""
+    (alo, _), (_, bhi) = a.canonical.interval(), b.canonical.interval()
+    return alo > bhi or (alo == bhi and a.figure.qualifier == b.figure.qualifier == "exact")
+
+
 def check_frame_counts(rs):
     """Frames received ≤ frames sent (per trial; summed over a ramp's intervals), frames lost ≤ sent, and lost = sent − received."""
     series: dict[tuple, list] = {}
@@ -23,10 +29,10 @@ def check_frame_counts(rs):
             if rx is not None:
                 key = (row.kind, row.test, *(str(row.keys.get(k)) for k in ("frame_size", "direction", "variant", "port")))
                 series.setdefault(key, []).append(row)
-        elif rx is not None and rx.canonical.interval()[0] > tx.canonical.interval()[1]:
+        elif rx is not None and _above(rx, tx):
             yield Finding("frame-counts", row, "rx", f"{rx.figure.text} frames received is more than the {tx.figure.text} frames sent")
             continue
-        if lost is not None and lost.canonical.interval()[0] > tx.canonical.interval()[1]:
+        if lost is not None and _above(lost, tx):
             yield Finding("frame-counts", row, "lost", f"{lost.figure.text} frames lost is more than the {tx.figure.text} frames sent")
         elif lost is not None and rx is not None and row.kind == "measurements" and not _interval_counts(rs, rs.tests[row.test]):
             (tlo, thi), (rlo, rhi), (llo, lhi) = tx.canonical.interval(), rx.canonical.interval(), lost.canonical.interval()

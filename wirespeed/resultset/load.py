@@ -32,6 +32,11 @@ def schema() -> dict[str, Any]:
     return json.loads(resources.files("wirespeed.schema").joinpath("result.v1.schema.json").read_text("utf-8"))
 
 
+@lru_cache(maxsize=1)
+def _validator() -> jsonschema.Draft202012Validator:
+    return jsonschema.Draft202012Validator(schema())
+
+
 def _plain(value: Any) -> Any:
     """TOML dates and times become ISO strings, so the schema sees one type for dates."""
     if isinstance(value, dict):
@@ -187,7 +192,7 @@ def load(folder: Path | str) -> tuple[ResultSet | None, list[Problem]]:
     except FormatVersionError as exc:
         return None, [Problem(file, None, "format_version", str(exc), "format.version")]
     early = check_document(doc, file) + check_numbers(doc, file)
-    errors = sorted(jsonschema.Draft202012Validator(schema()).iter_errors(doc), key=lambda e: list(map(str, e.absolute_path)))
+    errors = sorted(_validator().iter_errors(doc), key=lambda e: list(map(str, e.absolute_path)))
     if errors or early:
         flagged = {p.field for p in early}
         return None, early + [p for e in errors if (p := _schema_problem(e, file)).field not in flagged]

@@ -29,6 +29,7 @@ NAME_KEYS = {"slug", "id", "title", "tags", "vendor", "model", "product", "name"
              "lab", "labels", "test", "check", "importer", "variant", "authors", "engineers", "document", "document_id", "version"}
 MAX_PER_FILE = 20  # lines reported per file; the rest are counted in one more line
 _WORD = re.compile(r"\w+")
+_INVISIBLE_LETTERS = re.compile("[" + "".join(map(chr, sorted(INVISIBLE_LETTERS))) + "]")
 
 
 def describe(ch: str) -> str:
@@ -59,6 +60,8 @@ def classify(ch: str) -> tuple[str, str] | None:
 
 def _refused(s: str) -> Iterator[tuple[int, str, str, str]]:
     """(index, char, rule, what) for every refused character of a string; CR is allowed before LF."""
+    if s.isprintable() and not _INVISIBLE_LETTERS.search(s):
+        return  # fast path: no control, format, separator, private-use or unassigned character
     for i, ch in enumerate(s):
         if ch == "\r" and s[i + 1 : i + 2] == "\n":
             continue
@@ -68,12 +71,16 @@ def _refused(s: str) -> Iterator[tuple[int, str, str, str]]:
 
 def mixed_script(s: str) -> tuple[str, str, str] | None:
     """(word, scripts, first foreign character) for the first word that mixes look-alike scripts."""
+    if s.isascii():
+        return None
     for word in _WORD.findall(s):
+        if word.isascii():
+            continue
         scripts: dict[str, str] = {}
         for ch in word:
             if not ch.isalpha():
                 continue
-            alias = categories.alias(ch)
+            alias = "LATIN" if ch.isascii() else categories.alias(ch)
             if alias in LOOKALIKE_SCRIPTS:
                 scripts.setdefault(alias, ch)
         if len(scripts) > 1:
