@@ -221,3 +221,18 @@ def test_a_crash_while_ingesting_one_set_still_loads_the_others(tmp_path: Path, 
     assert reports[KEYSIGHT].action == "rejected" and reports[KEYSIGHT].errors[0].rule == "internal"
     assert "result.toml" in str(reports[KEYSIGHT].errors[0])
     assert reports["cisco-7600-osm-acl-2001"].action == "loaded" and reports["cisco-7600-osm-acl-2001"].rows_loaded > 0
+
+
+def test_dates_against_a_pinned_today():
+    from wirespeed.resultset.load import schema
+    from wirespeed.resultset.semantics import check_dates
+
+    def rules(**fields):
+        doc = {"source": {"published": fields.pop("published", "2022")}, "campaign": fields, "embargo_until": "2031-01-01"}
+        return [(p.field, p.rule) for p in check_dates(doc, schema(), "result.toml", today=dt.date(2022, 3, 1))]
+
+    assert rules(start="2022-03", end="2022-03-01") == []  # partial dates are kept; embargo_until may lie ahead
+    assert rules(end="2022-04") == [("campaign.end", "semantic.date-future")]
+    assert rules(published="2022-03-02") == [("source.published", "semantic.date-future")]
+    assert rules(start="2022-02-29", end="2020-02-29") == [("campaign.start", "semantic.date")]
+    assert rules(start="2021-04-31") == [("campaign.start", "semantic.date")]

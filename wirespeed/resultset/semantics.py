@@ -1,7 +1,8 @@
 """Semantic rules of result.toml beyond its schema: numbers, dates, jumbo frames, native file specs.
 
 - every number is finite and at most 10^15 in magnitude (TOML allows inf, nan and huge integers);
-- every date is a real calendar date (2022-02-30 is not), and none but embargo_until lies in the future;
+- every date is a real calendar date (2022-02-30 is not), and none but embargo_until lies in the future
+  (after today in the latest time zone, UTC+14);
 - frame sizes above the standard maximum (methodology.frame_sizes, IMIX sizes, native files) need
   methodology.max_frame_bytes (see wirespeed.jumbo);
 - a native file's frame size and direction are possible for its test.
@@ -67,18 +68,23 @@ def date_fields(schema: dict[str, Any]) -> list[tuple[str, ...]]:
     return out
 
 
-def _calendar(text: str) -> tuple[_dt.date, str] | None:
-    """The first day of a YYYY, YYYY-MM or YYYY-MM-DD date, and its precision; None if no such day exists."""
+def _calendar(text: str) -> _dt.date | None:
+    """The first day of a YYYY, YYYY-MM or YYYY-MM-DD date; None if no such day exists."""
     parts = [int(p) for p in text.split("-")]
     year, month, day = parts[0], parts[1] if len(parts) > 1 else 1, parts[2] if len(parts) > 2 else 1
     if year < 1 or not 1 <= month <= 12 or not 1 <= day <= calendar.monthrange(year, month)[1]:
         return None
-    return _dt.date(year, month, day), ("year", "month", "day")[len(parts) - 1]
+    return _dt.date(year, month, day)
+
+
+def latest_today() -> _dt.date:
+    """Today's date where it is latest on Earth (UTC+14): a date written in local time is never 'in the future'."""
+    return (_dt.datetime.now(_dt.timezone.utc) + _dt.timedelta(hours=14)).date()
 
 
 def check_dates(doc: dict[str, Any], schema: dict[str, Any], file: str, today: _dt.date | None = None) -> list[Problem]:
-    """Dates are real calendar dates, and none lies in the future (embargo_until excepted); today is UTC."""
-    today = today or _dt.datetime.now(_dt.timezone.utc).date()
+    """Dates are real calendar dates, and none lies in the future (embargo_until excepted)."""
+    today = today or latest_today()
     problems = []
     for path in date_fields(schema):
         value: Any = doc
@@ -87,13 +93,12 @@ def check_dates(doc: dict[str, Any], schema: dict[str, Any], file: str, today: _
         if not isinstance(value, str):
             continue
         field = ".".join(path)
-        parsed = _calendar(value)
-        if parsed is None:
+        first = _calendar(value)
+        if first is None:
             problems.append(Problem(file, None, field, f"{value} is not a date in the calendar", "semantic.date"))
             continue
-        first, precision = parsed
         if path[-1] not in FUTURE_ALLOWED and first > today:
-            problems.append(Problem(file, None, field, f"{value} is in the future (today is {today.isoformat()} UTC)", "semantic.date-future"))
+            problems.append(Problem(file, None, field, f"{value} is in the future (it is at most {today.isoformat()} anywhere on Earth)", "semantic.date-future"))
     return problems
 
 
