@@ -11,7 +11,6 @@ from wirespeed.figures import Figure
 from wirespeed.problems import Problem
 from wirespeed.resultset.csvtable import decode_utf8
 from wirespeed.resultset.model import Cell, Row
-from wirespeed.resultset.text import check_text
 from wirespeed.units import UNITS
 
 
@@ -19,8 +18,6 @@ def parse_json(data: bytes, file: str) -> tuple[Any, list[Problem]]:
     """Decode UTF-8 JSON, or one problem naming the line."""
     text, problems = decode_utf8(data, file)
     if text is None:
-        return None, problems
-    if problems := check_text(text, file):
         return None, problems
     try:
         return json.loads(text), []

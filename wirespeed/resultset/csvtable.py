@@ -14,7 +14,7 @@ from wirespeed.linerate import streams
 from wirespeed.numbers import out_of_bounds
 from wirespeed.problems import Problem
 from wirespeed.resultset.model import Cell, Row, TestSpec
-from wirespeed.resultset.text import check_text, describe, mixed_script
+from wirespeed.resultset.text import check_cell, describe, mixed_script
 from wirespeed.units import CANONICAL, UNITS, split_column
 
 DIRECTIONS = ("unidirectional", "bidirectional")
@@ -44,6 +44,9 @@ class _Columns:
         self.problems: list[Problem] = []
         seen: dict[str, int] = {}
         for i, raw in enumerate(header):
+            if (bad := check_cell(raw, file, 1, f"column {i + 1}")) is not None:
+                self.problems.append(bad)
+                continue
             name = raw.strip()
             if name != raw:
                 self.problems.append(Problem(file, 1, name, "column name has surrounding spaces", "csv.header"))
@@ -155,8 +158,6 @@ def read_table(kind: str, data: bytes, file: str, tests: dict[str, TestSpec]) ->
     text, problems = decode_utf8(data, file)
     if text is None:
         return [], problems, 0
-    if problems := check_text(text, file):
-        return [], problems, 0
     reader = csv.reader(io.StringIO(text, newline=""), strict=True)
     try:
         header = next(reader)
@@ -185,7 +186,10 @@ def read_table(kind: str, data: bytes, file: str, tests: dict[str, TestSpec]) ->
         if len(record) != len(header):
             problems.append(Problem(file, line, "", f"ragged row: {len(record)} cells, header has {len(header)}", "csv.ragged-row"))
             continue
-        row_problems: list[Problem] = []
+        row_problems = [p for i, c in enumerate(record) if (p := check_cell(c, file, line, header[i])) is not None]
+        if row_problems:  # refused characters: the row is not read further
+            problems.extend(row_problems)
+            continue
         keys: dict[str, Any] = {}
         for i in sorted(cols.keys, key=lambda i: cols.keys[i] != "test"):
             name, cell = cols.keys[i], record[i].strip()

@@ -3,8 +3,8 @@
 Every string of result.toml and every CSV cell is shown to readers (site, PDF, downloads). A bidi
 override can reverse what a reader sees, a zero-width character can make one vendor look like two
 different ones (or two like one), and a Cyrillic "о" inside "Cisco" is a look-alike of another name.
-Such text is refused with one line naming the field (result.toml) or line and column (CSV) and the
-code point, e.g. `U+202E RIGHT-TO-LEFT OVERRIDE`.
+Such text is refused with one line naming the field (result.toml) or the line and column (CSV) and
+the code point, e.g. `U+202E RIGHT-TO-LEFT OVERRIDE`.
 """
 
 from __future__ import annotations
@@ -123,26 +123,8 @@ def check_document(doc: dict[str, Any], file: str) -> list[Problem]:
     return problems
 
 
-def check_text(text: str, file: str) -> list[Problem]:
-    """Refused characters of a whole text file (a CSV table), one line per line of the file, naming the column."""
-    problems: list[Problem] = []
-    for n, line in enumerate(text.split("\n"), start=1):
-        for i, ch, rule, what in _refused(line.removesuffix("\r")):
-            problems.append(Problem(file, n, f"column {i + 1}", f"{describe(ch)} is {what}", rule))
-            break
-        else:
-            continue
-        if len(problems) >= MAX_PER_FILE:
-            problems.append(Problem(file, n, "", "more lines with refused characters not listed", "text.invisible"))
-            break
-    return problems
-
-
-def check_cell_names(record: list[str], header: list[str], file: str, line: int) -> list[Problem]:
-    """Mixed-script words in the text cells of one CSV row (key columns such as component or port)."""
-    problems = []
-    for name, cell in zip(header, record):
-        if (m := mixed_script(cell)) is not None:
-            word, scripts, foreign = m
-            problems.append(Problem(file, line, name, f"{word!r} mixes {scripts} letters ({describe(foreign)}): a look-alike of another name", "text.mixed-script"))
-    return problems
+def check_cell(s: str, file: str, line: int, field: str) -> Problem | None:
+    """The first refused character of one CSV cell (header or data), or None."""
+    for i, ch, rule, what in _refused(s):
+        return Problem(file, line, field, f"{describe(ch)} (character {i + 1} of the cell) is {what}", rule)
+    return None
