@@ -10,6 +10,7 @@ from typing import Any
 
 from wirespeed import atomic
 from wirespeed.charts import compile_chart
+from wirespeed.reproducible import stable_pdf
 from wirespeed.tables import ResultTable
 
 
@@ -67,7 +68,7 @@ class Outputs:
             raise ValueError(f"chart id {cid!r} written twice")
         spec = compile_chart(defn)
         svg = vlc.vegalite_to_svg(spec)
-        pdf = vlc.vegalite_to_pdf(spec)
+        pdf = stable_pdf(vlc.vegalite_to_pdf(spec))  # vl-convert orders dictionary keys differently in every process
         base = self.dir / "charts" / cid
         atomic.write_text(base.with_suffix(".vl.json"), json.dumps(spec, indent=1, ensure_ascii=False) + "\n")
         atomic.write_text(base.with_suffix(".svg"), svg)
