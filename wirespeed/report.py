@@ -30,6 +30,8 @@ OUT = Path("build/reports")
 READER = "markdown-raw_tex-raw_attribute-raw_html-tex_math_dollars-tex_math_single_backslash-citations"
 FILTERS = ["meta.lua", "boxes.lua", "landscape.lua", "appendix.lua", "tables.lua"]
 LANDSCAPE_COLUMNS = 11
+TITLE_PAGE_CHARS = 200  # longer titles are shortened on the title page (printed in full at the start of the text)
+HEADER_CHARS = 100  # and in the running header
 DERIVED_MARK = "†"
 FLAG_MARK = "‡"
 
@@ -362,8 +364,8 @@ def metadata(d: dict[str, Any], article: articles.Article | None) -> dict[str, A
     title = (article.front.get("title") if article else None) or d["title"]
     rfcs = sorted({r for t in d["tests"] for r in t["rfc"] if r.isdigit()})
     meta = {
-        "title": A.meta_inlines(title),
-        "subtitle": A.meta_inlines(d["title"]) if article else A.meta_inlines(f"Results published by {src['publisher']}"),
+        "title": A.meta_inlines(A.shorten(title, TITLE_PAGE_CHARS)),
+        "subtitle": A.meta_inlines(A.shorten(d["title"], TITLE_PAGE_CHARS)) if article else A.meta_inlines(f"Results published by {src['publisher']}"),
         "publisher": A.meta_inlines("wirespeed"),
         "product": A.meta_inlines(f"{dut['vendor']} {dut['model']}"),
         "report-number": A.meta_inlines(d["slug"]),
@@ -380,10 +382,19 @@ def metadata(d: dict[str, Any], article: articles.Article | None) -> dict[str, A
              f"are ours; the test results and their conditions are the source's. ")
             + "Product names are trademarks of their owners."),
     }
+    if len(title) > HEADER_CHARS:  # the running header is one line (an hbox): a long title would overflow TeX's dimensions
+        meta["header-left"] = A.meta_inlines(A.shorten(title, HEADER_CHARS))
     if src.get("commissioned_by"):
         meta["commissioned-by"] = A.meta_inlines(src["commissioned_by"])
         meta["titlepage-commissioned-label"] = A.meta_string("Tests commissioned by")
     return meta
+
+
+def full_titles(d: dict[str, Any], article: articles.Article | None) -> list[dict[str, Any]]:
+    """A paragraph with the full title (and subtitle) when the title page shows them shortened."""
+    title = (article.front.get("title") if article else None) or d["title"]
+    long = [(label, text) for label, text in (("Full title:", title), ("Full result set title:", d["title"] if article else "")) if len(text) > TITLE_PAGE_CHARS]
+    return [A.para([A.strong(label), {"t": "Space"}, *A.inlines(text)]) for label, text in long]
 
 
 @dataclass
@@ -398,9 +409,11 @@ class ReportJob:
 
 
 def _tree_hash(root: Path) -> str:
+    """Hash of what a build reads under reports/: the template and its parts, the filters, defaults.yaml (not the docs or examples)."""
     h = hashlib.sha256()
-    for p in sorted(root.rglob("*")):
-        if p.is_file() and "examples" not in p.relative_to(root).parts:
+    read = [root / "defaults.yaml", *(root / "template").rglob("*"), *(root / "filters").rglob("*")]
+    for p in sorted(read):
+        if p.is_file():
             h.update(p.relative_to(root).as_posix().encode() + b"\0" + p.read_bytes())
     return h.hexdigest()
 
@@ -449,7 +462,7 @@ def build(job: ReportJob, root: str) -> dict[str, Any]:
         api = _api_version()
         blocks = article_blocks(article, doc) if article else generated_blocks(doc)
         blocks += appendix_blocks(data)
-        ast = A.document(metadata(data, article), blocks, api)
+        ast = A.document(A.breakable(metadata(data, article)), A.breakable(full_titles(data, article) + blocks), api)
         with tempfile.TemporaryDirectory(prefix=f"wirespeed-report-{job.slug}-") as tmp:
             pdf = typeset(ast, Path(tmp), job.charts_dir, source_date_epoch(data, article))
             atomic.write_bytes(job.out, pdf.read_bytes())

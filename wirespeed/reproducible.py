@@ -10,10 +10,12 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import re
 from typing import Any
 
 # papermill's per-run fields: clocks, durations and the temporary paths it read from and wrote to.
 _PAPERMILL_RUN_FIELDS = ("start_time", "end_time", "duration", "input_path", "output_path", "exception", "status")
+_ADDRESS = re.compile(r" (?:object )?at 0x[0-9a-fA-F]+>")
 
 
 def stable_pdf(data: bytes) -> bytes:
@@ -52,4 +54,8 @@ def stable_notebook(nb: dict[str, Any], name: str, replace: dict[str, str]) -> d
             meta.get("papermill", {}).pop(field, None)
         if meta.get("papermill") == {}:
             del meta["papermill"]
+        for output in cell.get("outputs", []):
+            plain = output.get("data", {}).get("text/plain")
+            if plain is not None:  # default reprs print a memory address: "<module.Class at 0x7f…>"
+                output["data"]["text/plain"] = _ADDRESS.sub(">", plain) if isinstance(plain, str) else [_ADDRESS.sub(">", x) for x in plain]
     return nb
