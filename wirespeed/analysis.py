@@ -67,10 +67,12 @@ def tool_versions() -> dict[str, str]:
     import jupytext
     import nbconvert
     import papermill
+    import pikepdf
     import vl_convert
 
     return {"python": sys.version.split()[0], "duckdb": duckdb.__version__, "altair": altair.__version__, "vega-lite": altair.SCHEMA_VERSION,
-            "vl-convert": vl_convert.__version__, "papermill": papermill.__version__, "nbconvert": nbconvert.__version__, "jupytext": jupytext.__version__}
+            "vl-convert": vl_convert.__version__, "papermill": papermill.__version__, "nbconvert": nbconvert.__version__, "jupytext": jupytext.__version__,
+            "pikepdf": f"{pikepdf.__version__} (qpdf {pikepdf.__libqpdf_version__})"}
 
 
 def _digest(components: dict[str, Any]) -> str:
