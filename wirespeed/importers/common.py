@@ -42,11 +42,13 @@ def row(kind: str, file: str, line: int, keys: dict[str, Any], values: dict[str,
     return Row(kind, file, line, keys, {m: cell(v, u) for m, (v, u) in values.items() if v is not None})
 
 
-def number(obj: dict, key: str) -> float | None:
+def number(obj: dict, key: str) -> float | int | None:
     """A finite number from a JSON object, or None ("-nan", missing, or not a number)."""
     v = obj.get(key)
     if isinstance(v, bool) or not isinstance(v, (int, float)):
         return None
+    if isinstance(v, int):
+        return v  # as the tool wrote it: 275 stays 275, not 275.0
     f = float(v)
     return f if f == f and abs(f) != float("inf") else None
 

@@ -53,7 +53,7 @@ Convert = Callable[[bytes, str, dict, "TestSpec"], "tuple[list[Row], list[Proble
 """`convert(data, file, spec, test) -> (rows, problems, rows_read)`, called at load time.
 
 `data` is the file's bytes (already read safely), `file` its display path for problems, `spec` the
-`[files].native` entry (path, importer, test and the optional frame_size, variant, direction, load_pct),
+`[files].native` entry (path, importer, test and the optional frame_size, variant, direction),
 `test` the resolved TestSpec of `spec["test"]`. Returns only the rows of that test (a file holding
 several tests is declared once per test), the problems found, and how many records it read."""
 
@@ -71,7 +71,7 @@ class TestPlan:
     native: list[dict[str, Any]] = field(default_factory=lambda: [{}])
     """The `[files].native` entries of this test for the described file, without `path`,
     `importer` and `test` (the framework adds them): `{}`, or keys such as frame_size, variant,
-    direction, load_pct. One entry per distinct set of rows; default one plain entry."""
+    direction. One entry per distinct set of rows; default one plain entry."""
 
 
 @dataclass
