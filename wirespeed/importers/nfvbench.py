@@ -170,7 +170,7 @@ def import_nfvbench(data: bytes, file: str, spec: dict, test) -> tuple[list, lis
                         continue
                     seen[ident] = at
                     rows += got
-    return rows, problems, n
+    return rows, problems, max(n, len(rows) + sum(p.severity == "error" for p in problems))
 
 
 def sniff(head: bytes, name: str) -> float:
