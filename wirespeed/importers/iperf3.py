@@ -23,6 +23,10 @@ def _obj(value) -> dict:
     return value if isinstance(value, dict) else {}
 
 
+def _list(value) -> list:
+    return value if isinstance(value, list) else []
+
+
 def _doc(data: bytes, file: str) -> tuple[dict | None, list[Problem]]:
     doc, problems = parse_json(data, file)
     if doc is None:
@@ -66,7 +70,7 @@ def import_iperf3(data: bytes, file: str, spec: dict, test) -> tuple[list, list[
             rate = packets / seconds if packets is not None and seconds else None
             values["tx_rate" if s.get("sender", True) else "rx_rate"] = (rate, "pps")
         else:
-            streams = [_obj(x) for x in _obj(interval).get("streams", []) if isinstance(x, dict)]
+            streams = [_obj(x) for x in _list(_obj(interval).get("streams")) if isinstance(x, dict)]
             rtts = [number(x, "rtt") for x in streams if number(x, "rtt") is not None]
             values["retransmits"] = (_int(number(s, "retransmits")), "segments")
             values["cwnd"] = (_int(_sum([number(x, "snd_cwnd") for x in streams])), "bytes")
@@ -95,7 +99,7 @@ def _udp_summary(end: dict, file: str) -> tuple[dict, list[Problem]]:
     if not received or number(received, "packets") is None:
         return {}, [Problem(file, None, "end.sum", "expected a UDP summary with 'packets' and 'lost_packets'", RULE)]
     tx, lost = number(sent, "packets") or number(received, "packets"), number(received, "lost_packets")
-    ooo = _sum([number(_obj(_obj(s).get("udp")), "out_of_order") for s in end.get("streams", []) if isinstance(s, dict)])
+    ooo = _sum([number(_obj(_obj(s).get("udp")), "out_of_order") for s in _list(end.get("streams")) if isinstance(s, dict)])
     return {
         "tx": (_int(tx), "frames"),
         "rx": (_int(tx - lost) if tx is not None and lost is not None else None, "frames"),
@@ -111,7 +115,7 @@ def _tcp_summary(end: dict, file: str) -> tuple[dict, list[Problem]]:
     sent, received = _obj(end.get("sum_sent")), _obj(end.get("sum_received"))
     if number(received, "bits_per_second") is None:
         return {}, [Problem(file, None, "end.sum_received", "expected a TCP summary with 'bits_per_second'", RULE)]
-    senders = [_obj(_obj(s).get("sender")) for s in end.get("streams", []) if isinstance(s, dict)]
+    senders = [_obj(_obj(s).get("sender")) for s in _list(end.get("streams")) if isinstance(s, dict)]
     mins = [number(s, "min_rtt") for s in senders if number(s, "min_rtt") is not None]
     means = [number(s, "mean_rtt") for s in senders if number(s, "mean_rtt") is not None]
     maxes = [number(s, "max_rtt") for s in senders if number(s, "max_rtt") is not None]

@@ -46,7 +46,9 @@ def _runs(doc, file: str) -> tuple[list[tuple[str, dict, dict]], list[Problem]]:
 
 
 def _chains(run: dict) -> dict[str, dict]:
-    chains = keyed(run, "benchmarks", "network", "service_chain") or {}
+    chains = keyed(run, "benchmarks", "network", "service_chain")
+    if not isinstance(chains, dict):
+        return {}
     return {str(k).strip(): v for k, v in chains.items() if isinstance(v, dict)}
 
 
@@ -101,7 +103,7 @@ def _search_rows(block: dict, keys: dict, file: str, where: str) -> tuple[list, 
 
 
 def _rates(direction: dict) -> dict:
-    tx, rx = direction.get("tx") or {}, direction.get("rx") or {}
+    tx, rx = (direction.get(k) if isinstance(direction.get(k), dict) else {} for k in ("tx", "rx"))
     return {"tx_rate": (lenient(tx.get("rate_pps")), "pps"), "rx_rate": (lenient(rx.get("rate_pps")), "pps"),
             "tx_l1": (lenient(tx.get("rate_bps")), "bps"), "rx_l1": (lenient(rx.get("rate_bps")), "bps")}
 
