@@ -12,7 +12,7 @@ import datetime
 import ipaddress
 
 from wirespeed.figures import Figure
-from wirespeed.importers.common import base_keys, json_head_has, number, parse_json, row
+from wirespeed.importers.common import base_keys, json_head_has, number, parse_json, plausible, row
 from wirespeed.importers.contract import Importer, ImportPlan, TestPlan
 from wirespeed.problems import Problem
 
@@ -34,7 +34,7 @@ def _doc(data: bytes, file: str) -> tuple[dict | None, list[Problem]]:
     if not isinstance(doc, dict) or not isinstance(doc.get("start"), dict) or not isinstance(doc.get("end"), dict) or not isinstance(doc.get("intervals"), list):
         return None, [Problem(file, None, "", "not iperf3 --json output: expected an object with 'start', 'intervals' and 'end'", RULE)]
     if doc.get("error"):
-        return None, [Problem(file, None, "error", f"iperf3 reported an error: {doc['error']}", RULE)]
+        return None, [Problem(file, None, "error", f"iperf3 reported an error: {str(doc['error'])[:200]}", RULE)]
     return doc, []
 
 
@@ -68,6 +68,7 @@ def import_iperf3(data: bytes, file: str, spec: dict, test) -> tuple[list, list[
         if udp:
             packets = number(s, "packets")
             rate = packets / seconds if packets is not None and seconds else None
+            rate = rate if plausible(rate) else None
             values["tx_rate" if s.get("sender", True) else "rx_rate"] = (rate, "pps")
         else:
             streams = [_obj(x) for x in _list(_obj(interval).get("streams")) if isinstance(x, dict)]

@@ -234,6 +234,8 @@ def describe(data: bytes, name: str) -> ImportPlan:
                 continue
             tests[test_id] = TestPlan(test_id, fields, [{"part": chain}])
             plan.unstated += [f"tests.{test_id}.port_speed", f"tests.{test_id}.ports", f"tests.{test_id}.topology", f"tests.{test_id}.scenario"]
+            if any(isinstance(f, str) for f in frames):
+                plan.unstated.append(f"tests.{test_id}.methodology.imix")  # NFVbench names its IMIX but not its mix
         for d in (run.get("date"), rec.get("start_date"), rec.get("stop_date")):
             if isinstance(d, str) and re.match(r"^\d{4}-\d{2}-\d{2}", d.strip()):
                 dates.append(d.strip()[:10])
