@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from decimal import Decimal
 from typing import Any
 
@@ -13,6 +14,9 @@ from wirespeed.resultset.csvtable import decode_utf8
 from wirespeed.resultset.model import Cell, Row
 from wirespeed.resultset.nesting import json_depth_problem
 from wirespeed.units import UNITS
+
+
+NAN = re.compile(r"([:\[,]\s*)-?nan\b", re.IGNORECASE)
 
 
 def parse_json(data: bytes, file: str) -> tuple[Any, list[Problem]]:
@@ -26,7 +30,12 @@ def parse_json(data: bytes, file: str) -> tuple[Any, list[Problem]]:
     try:
         return json.loads(text), []
     except json.JSONDecodeError as exc:
-        return None, [Problem(file, exc.lineno, "", f"not valid JSON: {exc.msg}", "import.json")]
+        if NAN.search(text):  # iperf3 and others print C's "-nan"/"nan" as a bare value: read it as null
+            try:
+                return json.loads(NAN.sub(r"\1null", text)), []
+            except json.JSONDecodeError:
+                pass
+        return None, [Problem(file, exc.lineno, "", f"not valid JSON: {exc.msg} (column {exc.colno})", "import.json")]
     except RecursionError:  # last resort: the depth scanner above is the rule
         return None, [Problem(file, None, "", "nested deeper than the parser can follow", "limit.depth")]
     except ValueError as exc:  # an integer of more than 4300 digits
@@ -45,8 +54,9 @@ def row(kind: str, file: str, line: int, keys: dict[str, Any], values: dict[str,
     return Row(kind, file, line, keys, {m: cell(v, u) for m, (v, u) in values.items() if v is not None})
 
 
-def number(obj: Any, key: str) -> float | None:
-    """A number from a JSON object, or None when "-nan", missing, not a number, negative or beyond 1e±30 (nothing a tool measures)."""
+def number(obj: Any, key: str) -> float | int | None:
+    """A number from a JSON object, or None when "-nan", missing, not a number, negative or beyond
+    1e±30 (nothing a tool measures). An integer stays an integer: 275 is printed 275, not 275.0."""
     v = obj.get(key) if isinstance(obj, dict) else None
     if isinstance(v, bool) or not isinstance(v, (int, float)):
         return None
@@ -54,7 +64,9 @@ def number(obj: Any, key: str) -> float | None:
         f = float(v)
     except OverflowError:
         return None
-    return f if plausible(f) and f >= 0 else None
+    if not (plausible(f) and f >= 0):
+        return None
+    return v if isinstance(v, int) else f
 
 
 def plausible(f: float | None) -> bool:
@@ -72,3 +84,46 @@ def base_keys(spec: dict, test_id: str) -> dict[str, Any]:
 
 def as_decimal(x: float) -> Decimal:
     return Decimal(repr(x))
+
+
+def json_head_has(head: bytes, *keys: str) -> bool:
+    """True when the head of a JSON file starts an object and names every one of `keys` (for sniff)."""
+    text = head.lstrip(b"\xef\xbb\xbf \t\r\n")
+    return text[:1] == b"{" and all(f'"{k}"'.encode() in head for k in keys)
+
+
+MISSING = {"", "n/a", "na", "-", "--", "none", "null", "nan", "-nan", "unknown"}
+
+
+def lenient(value: Any) -> float | int | None:
+    """A number as tools write them: 12, 12.5, " 12.5 ", "1,234" (a thousands separator), or None for
+    N/A, n/a, -nan, empty and the like. Anything else that is not a number is None too; callers
+    that need the value say which field was unreadable."""
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, (int, float)):
+        return value if value == value and abs(value) != float("inf") else None
+    if not isinstance(value, str):
+        return None
+    text = value.strip()
+    if text.lower() in MISSING:
+        return None
+    text = text.replace(",", "") if text.count(",") and all(len(g) == 3 for g in text.split(".")[0].split(",")[1:]) else text
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    try:
+        f = float(text)
+    except ValueError:
+        return None
+    return f if f == f and abs(f) != float("inf") else None
+
+
+def keyed(obj: Any, *path: str) -> Any:
+    """obj[path[0]][path[1]]…, or None where a step is missing or not an object."""
+    for key in path:
+        if not isinstance(obj, dict):
+            return None
+        obj = obj.get(key)
+    return obj
