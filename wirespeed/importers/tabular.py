@@ -40,7 +40,7 @@ def header_base(name: str) -> str:
     return " ".join(_HEADER_UNIT.sub("", name).split()).lower()
 
 
-def number(text: str | None, unit: str | None = None) -> float | None:
+def number(text: str | None, unit: str | None = None) -> int | float | None:
     """A numeric cell: None when it says nothing (empty, N/A), the value otherwise.
 
     Thousands separators are accepted in the usual 1,234,567 grouping; a unit suffix is accepted
@@ -60,7 +60,8 @@ def number(text: str | None, unit: str | None = None) -> float | None:
             raise CellError(f"{t!r}: unknown unit {suffix!r}")
         if unit is not None and got != unit:
             raise CellError(f"{t!r}: unit {suffix!r} in a column of {unit}")
-    return float(m.group(1).replace(",", ""))
+    digits = m.group(1).replace(",", "")
+    return int(digits) if digits.lstrip("+-").isdigit() else float(digits)
 
 
 def csv_rows(text: str) -> list[tuple[int, list[str]]]:
@@ -110,3 +111,30 @@ def preamble(text: str, upto: int) -> dict[str, str]:
         if sep and k.strip() and v.strip():
             meta[k.strip().strip('"').lower()] = v.strip().strip('"').strip(",").strip()
     return meta
+
+
+def match_header(header: list[str], columns: dict[tuple[str, str | None], tuple[str, str]], file: str, line: int, rule: str):
+    """Map header cells to (target, unit) through `columns` {(base name, header unit): (target, unit)}.
+
+    A header unit the spec does not list for that name is refused (it would be read in the wrong
+    unit). Returns ({index: (target, unit)}, problems); unknown names are left out (not read)."""
+    from wirespeed.problems import Problem
+
+    out, problems = {}, []
+    known_bases = {b for b, _ in columns}
+    for i, name in enumerate(header):
+        base, unit = header_base(name), header_unit(name)
+        spec = columns.get((base, unit)) or (columns.get((base, None)) if unit is None else None)
+        if spec is None and base in known_bases:
+            units = sorted({u or "none" for b, u in columns if b == base})
+            problems.append(Problem(file, line, name, f"unit {unit or 'none'!r} in the header: expected one of {', '.join(units)}", rule))
+            continue
+        if spec is not None:
+            out[i] = spec
+    return out, problems
+
+
+def is_summary(cells: list[str]) -> bool:
+    """A totals/summary row mixed into the data ("Total", "Summary", "All Ports" in a leading cell)."""
+    lead = [c.strip().lower() for c in cells[:3]]
+    return any(c in ("total", "totals", "summary", "all ports", "aggregate", "sum") or c.startswith(("total ", "totals:")) for c in lead)
