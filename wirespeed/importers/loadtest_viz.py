@@ -198,3 +198,54 @@ def parse(data: bytes, file: str) -> tuple[list[Record], list[Problem], int]:
                 values[m] = (v if isinstance(v, (int, float)) and not isinstance(v, bool) else None, "pct" if m == "loss" else "pps")
             recs.append(Record("samples", f"{where}[{t}]", 0, {**keys, "t_s": figure(t)}, values))
     return recs, problems, len(recs)
+
+
+def describe(data: bytes, name: str):
+    """Profiles (frame sizes), devices (variants) and the ramp parameters; the HTML becomes JSON."""
+    from wirespeed.importers.contract import ImportPlan, TestPlan
+
+    plan = ImportPlan(FORMAT)
+    if data.lstrip()[:1] == b"{":
+        doc, plan.problems = parse_json(data, name)
+        raw = data
+    else:
+        doc, plan.problems = extract(data, name)
+        raw = json.dumps(doc, ensure_ascii=False, indent=1).encode() if doc else b""
+    if doc is None or any(p.severity == "error" for p in plan.problems):
+        return plan
+    stem = name.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    plan.converted = (f"{slug(stem)}.loadtest.json", raw)
+    devices = {slug(r["device"]): r["device"] for r in doc["ramps"]}
+    sizes = sorted({frame_size(r["profile"]) for r in doc["ramps"] if frame_size(r["profile"]) is not None}, key=str)
+    meth: dict = {"search": "ramp", "frame_size_convention": "trex-packet"}
+    if sizes:
+        meth["frame_sizes"] = sizes
+    cfg = doc.get("config") or {}
+    for key, fld in (("warmup_duration", "warmup_s"), ("rampup_duration", "rampup_s"), ("hold_duration", "hold_s"), ("rampup_target", "ramp_target_pct")):
+        try:
+            meth[fld] = float(str(cfg[key]).strip().rstrip("%s"))
+        except (KeyError, ValueError):
+            pass
+    plan.tests.append(TestPlan("loadtest-ramp", {"title": "Ramp loadtest (trex-loadtest-viz report)", "rfc": ["loadtest-ramp"],
+                                                 "direction": "bidirectional", "ports": 2, "variants": devices, "methodology": meth}))
+    plan.instrument = {"vendor": "Cisco (open source)", "product": "T-Rex traffic generator (ramp loadtest)"}
+    plan.unstated = ["tests.loadtest-ramp.port_speed", "tests.loadtest-ramp.scenario", "tests.loadtest-ramp.topology"]
+    if any(isinstance(s, str) for s in sizes):
+        plan.unstated.append("tests.loadtest-ramp.imix (the profile's IMIX definition)")
+    return plan
+
+
+def _read(data: bytes, file: str, spec: dict):
+    recs, problems, _n = parse(data, file)
+    return recs, problems
+
+
+def _importer():
+    from wirespeed.importers.contract import Importer
+    from wirespeed.importers.records import converter
+
+    return Importer(summary="trex-loadtest-viz HTML reports (data-ltdata/data-errdata series) → per-second ramps per device × direction × profile, kept as extracted JSON",
+                    sniff=sniff, describe=describe, convert=converter(_read), examples=("tests/importers/loadtest-viz/report.html",))
+
+
+IMPORTER = _importer()

@@ -75,3 +75,36 @@ def to_rows(records: list[Record], file: str, spec: dict, test_id: str) -> list:
         keys.update({k: v for k, v in rec.keys.items() if v is not None})
         rows.append(row(rec.kind, file, rec.line, keys, rec.values))
     return rows
+
+
+def converter(read):
+    """A load-time `convert` from a parser `read(data, file) -> (records, problems)`: the rows of the
+    [files].native entry, or none at all when the file has an error (never half a file)."""
+
+    def convert(data: bytes, file: str, spec: dict, test) -> tuple[list, list[Problem], int]:
+        recs, problems = read(data, file, spec)
+        if any(p.severity == "error" for p in problems):
+            return [], problems, len(recs)
+        return to_rows(recs, file, spec, test.id), problems, len(recs)
+
+    return convert
+
+
+def sizes_and_loads(recs: list[Record]) -> tuple[list, list[float], int]:
+    """Frame sizes, loads (%) and the largest trial number the records state."""
+    sizes = sorted({r.keys["frame_size"] for r in recs if isinstance(r.keys.get("frame_size"), int)})
+    loads = sorted({float(r.keys["load_pct"].value) for r in recs if r.keys.get("load_pct") is not None})
+    trials = max((r.keys.get("trial", 0) for r in recs), default=0)
+    return sizes, loads, trials
+
+
+def methodology(recs: list[Record]) -> dict:
+    sizes, loads, trials = sizes_and_loads(recs)
+    out: dict = {}
+    if sizes:
+        out["frame_sizes"] = sizes
+    if loads:
+        out["offered_loads_pct"] = [int(x) if x == int(x) else x for x in loads]
+    if trials:
+        out["trials"] = trials
+    return out

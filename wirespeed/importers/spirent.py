@@ -153,3 +153,64 @@ def parse(data: bytes, file: str) -> tuple[str | None, dict, list[Record], list[
     if not recs and not problems:
         problems.append(Problem(file, None, "", f"no data rows under the {view} header", RULE))
     return view, meta, recs, problems
+
+
+def _label_ports(recs: list[Record]) -> None:
+    """The port key of a stream row: its Tx port, with the stream block when a port sends several."""
+    per_port: dict[str, int] = {}
+    for r in recs:
+        if "port" in r.keys:
+            per_port[r.keys["port"]] = per_port.get(r.keys["port"], 0) + 1
+    for r in recs:
+        stream = r.keys.pop("stream", None)
+        if stream and per_port.get(r.keys.get("port"), 0) > 1:
+            r.keys["port"] = f"{r.keys['port']} {stream}"
+        elif stream and "port" not in r.keys:
+            r.keys["port"] = stream
+
+
+def _read(data: bytes, file: str, spec: dict):
+    _view, _meta, recs, problems = parse(data, file)
+    _label_ports(recs)
+    return recs, problems
+
+
+def describe(data: bytes, name: str):
+    from wirespeed.importers.contract import ImportPlan, TestPlan
+    from wirespeed.importers.records import methodology
+
+    plan = ImportPlan("spirent")
+    view, meta, recs, plan.problems = parse(data, name)
+    if view is None or any(p.severity == "error" for p in plan.problems):
+        return plan
+    head = " ".join(f"{k}: {v}" for k, v in meta.items())
+    plan.instrument = {"vendor": "Spirent", "product": "Spirent TestCenter"}
+    if m := re.search(r"spirent testcenter\s+v?(\d+(?:\.\d+)+)", head, re.I):
+        plan.instrument["software"] = [{"name": "Spirent TestCenter", "version": m.group(1)}]
+    else:
+        plan.unstated.append("instrument.software")
+    if m := re.search(r"(\d{4}-\d{2}-\d{2})", meta.get("exported", "") or meta.get("date", "")):
+        plan.campaign = {"start": m.group(1), "end": m.group(1)}
+    tid = {"Basic Counters": "basic-counters", "Advanced Sequencing": "sequencing", "RFC 2544 throughput": "rfc2544-throughput", "RFC 2544 latency": "rfc2544-latency"}[view]
+    ports = {r.keys["port"] for r in recs if "port" in r.keys}
+    fields = {"title": f"Spirent TestCenter {view}", "rfc": ["2544"] if view.startswith("RFC") else ["vendor"], "methodology": methodology(recs)}
+    if ports:
+        fields["ports"] = len(ports)
+    speeds = {m.group(1) for p in ports if (m := re.search(r"\((\d+G)\)", p))}
+    if len(speeds) == 1:
+        fields["port_speed"] = speeds.pop()
+    plan.tests.append(TestPlan(tid, {k: v for k, v in fields.items() if v}))
+    plan.unstated += [f"tests.{tid}.{f}" for f in ("port_speed", "ports", "scenario", "topology", "direction") if f not in fields]
+    return plan
+
+
+def _importer():
+    from wirespeed.importers.contract import Importer
+    from wirespeed.importers.records import converter
+
+    return Importer(summary="Spirent TestCenter result views (Basic Counters, Advanced Sequencing, RFC 2544 summaries) as CSV or fixed-width text exports",
+                    sniff=sniff, describe=describe, convert=converter(_read),
+                    examples=tuple(f"tests/importers/spirent/{n}" for n in ("basic-counters.csv", "advanced-sequencing.csv", "rfc2544-throughput.csv", "basic-counters.txt")))
+
+
+IMPORTER = _importer()

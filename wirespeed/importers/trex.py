@@ -93,6 +93,7 @@ def stats_records(doc: dict, file: str) -> tuple[list[Record], list[Problem]]:
             "tx_l2": (txb, "bps"), "rx_l2": (rxb, "bps"), "tx_l1": (txl1, "bps"), "rx_l1": (rxl1, "bps")}))
     flows = doc.get("flow_stats") if isinstance(doc.get("flow_stats"), dict) else {}
     lat = doc.get("latency") if isinstance(doc.get("latency"), dict) else {}
+    hist: list[Record] = []
     for pg in sorted({k for k in (*flows, *lat) if k.isdigit()}, key=int):
         values: dict = {}
         fs = flows.get(pg)
@@ -112,12 +113,35 @@ def stats_records(doc: dict, file: str) -> tuple[list[Record], list[Problem]]:
             e = ls.get("err_cntrs") if isinstance(ls.get("err_cntrs"), dict) else {}
             drop, dup, ooo = _counts(e, file, where + ".err_cntrs", problems, "dropped", "dup", "out_of_order")
             values.update({"lost": (drop, "frames"), "duplicate": (dup, "frames"), "out_of_sequence": (ooo, "frames")})
-            recs += histogram_records(l.get("histogram"), {"stream": pg}, file, where + ".latency.histogram", problems)
+            hist += histogram_records(l.get("histogram"), {}, file, where + ".latency.histogram", problems)
         if any(v is not None for v, _ in values.values()):
-            recs.append(Record("measurements", f"latency.{pg}" if pg in lat else f"flow_stats.{pg}", 0, {"stream": pg}, values))
+            recs.append(Record("measurements", f"latency.{pg}" if pg in lat else f"flow_stats.{pg}", 0, {"port": _stream_label(pg, fs)}, values))
+    recs += _summed(hist)
     if not recs and not problems:
         problems.append(Problem(file, None, "", "expected per-port statistics: none found", RULE))
     return recs, problems
+
+
+def _stream_label(pg: str, fs) -> str:
+    """A stream's port key: its direction from flow_stats ("0->1") and its pg_id."""
+    if isinstance(fs, dict):
+        tx = [p for p in (fs.get("tx_pkts") or {}) if p.isdigit()] if isinstance(fs.get("tx_pkts"), dict) else []
+        rx = [p for p in (fs.get("rx_pkts") or {}) if p.isdigit()] if isinstance(fs.get("rx_pkts"), dict) else []
+        if len(tx) == 1 and len(rx) == 1:
+            return f"{tx[0]}->{rx[0]} pg_id {pg}"
+    return f"pg_id {pg}"
+
+
+def _summed(hist: list[Record]) -> list[Record]:
+    """One histogram for the test: the streams' bucket counts added (histogram rows have no port key)."""
+    out: dict[tuple, Record] = {}
+    for r in hist:
+        k = (r.keys["bucket_low_us"].value, r.keys["bucket_high_us"].value)
+        if k in out:
+            out[k].values["count"] = (out[k].values["count"][0] + r.values["count"][0], "frames")
+        else:
+            out[k] = Record(r.kind, r.place.rsplit(".", 1)[0].split(".latency")[0].replace(r.place.split(".")[1], "*") + ".latency.histogram." + r.place.rsplit(".", 1)[1], 0, dict(r.keys), dict(r.values))
+    return [out[k] for k in sorted(out)]
 
 
 def bucket_high(low: int) -> int:
@@ -169,3 +193,53 @@ def ndr_records(doc: dict, file: str) -> tuple[list[Record], list[Problem]]:
     if isinstance(size, int) and not isinstance(size, bool) and size > 0:
         keys["frame_size"] = size
     return [Record("measurements", "results", 0, keys, values)], problems
+
+
+def _read(data: bytes, file: str, spec: dict):
+    _shape, _doc, recs, problems = parse(data, file)
+    return recs, problems
+
+
+def describe(data: bytes, name: str):
+    """Tests, frame size, ports and cores the file states; the device and port speed it does not."""
+    from wirespeed.importers.contract import ImportPlan, TestPlan
+    from wirespeed.importers.records import methodology
+
+    plan = ImportPlan("trex")
+    shape, doc, recs, plan.problems = parse(data, name)
+    if shape is None or any(p.severity == "error" for p in plan.problems):
+        return plan
+    meth = {**methodology(recs), "frame_size_convention": "trex-packet"}
+    if shape == "stats":
+        ports = sorted({r.keys["port"] for r in recs if "port" in r.keys and "->" not in r.keys["port"] and not r.keys["port"].startswith("pg")})
+        fields = {"title": "T-Rex STL statistics", "rfc": ["vendor"], "ports": len(ports) or None, "methodology": meth}
+        tid = "stl-stats"
+    else:
+        cfg, res = doc["config"], doc["results"]
+        pdr = cfg.get("pdr") if isinstance(cfg.get("pdr"), (int, float)) else None
+        if pdr is not None:
+            meth["loss_tolerance_pct"] = pdr
+        if isinstance(cfg.get("iteration_duration"), (int, float)) and cfg["iteration_duration"] > 0:
+            meth["trial_duration_s"] = cfg["iteration_duration"]
+        ports = cfg.get("ports") if isinstance(cfg.get("ports"), list) else []
+        title = res.get("title") if isinstance(res.get("title"), str) else "T-Rex NDR benchmark"
+        fields = {"title": title, "rfc": ["2544"], "ports": len(ports) or None, "methodology": meth,
+                  "direction": "bidirectional" if cfg.get("bi_dir") else "unidirectional" if "bi_dir" in cfg else None}
+        tid = "ndr" if not pdr else "pdr"
+    fields = {k: v for k, v in fields.items() if v is not None}
+    plan.tests.append(TestPlan(tid, fields))
+    plan.instrument = {"vendor": "Cisco (open source)", "product": "T-Rex traffic generator"}
+    plan.unstated = [f"tests.{tid}.{f}" for f in ("port_speed", "scenario", "topology", "direction") if f not in fields] + ["instrument.software"]
+    return plan
+
+
+def _importer():
+    from wirespeed.importers.contract import Importer
+    from wirespeed.importers.records import converter
+
+    return Importer(summary="T-Rex STL get_stats() JSON (per-port counters and rates, per-stream latency, histograms, drop/out-of-order/dup) and the NDR benchmark's JSON",
+                    sniff=sniff, describe=describe, convert=converter(_read),
+                    examples=("tests/importers/trex/stl-stats.json", "tests/importers/trex/ndr-bench.json"))
+
+
+IMPORTER = _importer()

@@ -152,3 +152,54 @@ def _key_summary(recs: list[Record]) -> dict:
     out["frame_sizes"].sort()
     out["loads_pct"].sort()
     return out
+
+
+def mapping_beside(name: str) -> tuple[dict | None, list[Problem], str]:
+    """The mapping TOML beside a sweep at import time (`sweep.mapping.toml` for `sweep.json`)."""
+    from pathlib import Path
+
+    p = Path(name)
+    mp = p.with_name(p.stem + ".mapping.toml")
+    if not mp.is_file() or mp.is_symlink():
+        return None, [Problem(name, None, "", f"no column mapping: expected {mp.name} beside the file (see `wirespeed plugins importers`)", RULE)], str(mp)
+    if mp.stat().st_size > 65536:
+        return None, [Problem(str(mp), None, "", "larger than 64 KiB: expected a small column mapping", RULE)], str(mp)
+    mapping, probs = read_mapping(mp.read_bytes(), str(mp))
+    return mapping, probs, str(mp)
+
+
+def describe(data: bytes, name: str):
+    from wirespeed.importers.contract import ImportPlan, TestPlan
+    from wirespeed.importers.records import methodology
+
+    plan = ImportPlan("trex-sweep")
+    mapping, plan.problems, _ = mapping_beside(name)
+    if mapping is None:
+        return plan
+    recs, plan.problems = parse(data, name, mapping)
+    if any(p.severity == "error" for p in plan.problems):
+        return plan
+    meth = {**methodology(recs), "frame_size_convention": "trex-packet"}
+    durations = {r.values["duration"][0] for r in recs if r.values.get("duration", (None,))[0] is not None}
+    if len(durations) == 1:
+        meth["trial_duration_s"] = durations.pop()
+    plan.tests.append(TestPlan("fixed-rate-sweep", {"title": "Fixed-rate sweep (T-Rex STL script)", "rfc": ["vendor"], "methodology": meth},
+                               native=[{"mapping": mapping}]))
+    plan.instrument = {"vendor": "Cisco (open source)", "product": "T-Rex traffic generator"}
+    plan.unstated = [f"tests.fixed-rate-sweep.{f}" for f in ("port_speed", "ports", "scenario", "topology", "direction")]
+    return plan
+
+
+def _read(data: bytes, file: str, spec: dict):
+    return parse(data, file, spec.get("mapping"))
+
+
+def _importer():
+    from wirespeed.importers.contract import Importer
+    from wirespeed.importers.records import converter
+
+    return Importer(summary="Fixed-rate sweeps of custom T-Rex STL scripts (JSON array of runs) through a declared column mapping",
+                    sniff=sniff, describe=describe, convert=converter(_read), examples=("tests/importers/trex/sweep.json",))
+
+
+IMPORTER = _importer()
