@@ -205,8 +205,9 @@ def describe(data: bytes, name: str):
     from wirespeed.importers.contract import ImportPlan, TestPlan
 
     plan = ImportPlan(FORMAT)
-    if data.lstrip()[:1] == b"{":
-        doc, plan.problems = parse_json(data, name)
+    if data.lstrip()[:1] == b"{":  # the JSON this importer extracted earlier: checked like at load time
+        _recs, plan.problems, _n = parse(data, name)
+        doc = json.loads(data) if not plan.problems else None
         raw = data
     else:
         doc, plan.problems = extract(data, name)
