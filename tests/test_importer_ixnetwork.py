@@ -84,3 +84,9 @@ def test_loads_through_a_result_set(tmp_path):
     assert rs is not None and not [p for p in problems if p.severity == "error"], problems
     mine = [r for r in rs.measurements() if r.test == "imported"]
     assert len(mine) == 4 and {r.keys["frame_size"] for r in mine} == {64, 1518}
+
+
+def test_describe_names_what_the_traffic_item_view_does_not_state():
+    plan = ixnetwork.describe(example("ixnetwork", "traffic-item-statistics.csv"), "t.csv")
+    assert not plan.problems and plan.tests[0].id == "traffic-items"
+    assert {"tests.traffic-items.methodology.frame_sizes", "tests.traffic-items.port_speed", "instrument.software"} <= set(plan.unstated)

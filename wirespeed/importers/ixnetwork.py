@@ -159,7 +159,7 @@ def _read(data: bytes, file: str, spec: dict):
 
 def describe(data: bytes, name: str):
     from wirespeed.importers.contract import ImportPlan, TestPlan
-    from wirespeed.importers.records import methodology
+    from wirespeed.importers.records import methodology, unstated
 
     plan = ImportPlan("ixnetwork")
     view, facts, recs, plan.problems = parse(data, name)
@@ -176,7 +176,7 @@ def describe(data: bytes, name: str):
         fields["ports"] = len(ports)
     plan.tests.append(TestPlan(tid, {k: v for k, v in fields.items() if v}))
     plan.instrument = {"vendor": "Keysight", "product": "IxNetwork"}
-    plan.unstated = [f"tests.{tid}.{f}" for f in ("port_speed", "ports", "scenario", "topology", "direction") if f not in fields] + ["instrument.software"]
+    plan.unstated = unstated(tid, fields, "instrument.software")
     return plan
 
 

@@ -108,3 +108,11 @@ def methodology(recs: list[Record]) -> dict:
     if trials:
         out["trials"] = trials
     return out
+
+
+def unstated(test_id: str, fields: dict, *more: str) -> list[str]:
+    """The test fields a traffic-generator export seldom states, named when the file did not."""
+    out = [f"tests.{test_id}.{f}" for f in ("port_speed", "ports", "scenario", "topology", "direction") if f not in fields]
+    if not (fields.get("methodology") or {}).get("frame_sizes"):
+        out.append(f"tests.{test_id}.methodology.frame_sizes")
+    return out + list(more)

@@ -177,7 +177,7 @@ def _read(data: bytes, file: str, spec: dict):
 
 def describe(data: bytes, name: str):
     from wirespeed.importers.contract import ImportPlan, TestPlan
-    from wirespeed.importers.records import methodology
+    from wirespeed.importers.records import methodology, unstated
 
     plan = ImportPlan("spirent")
     view, meta, recs, plan.problems = parse(data, name)
@@ -200,7 +200,7 @@ def describe(data: bytes, name: str):
     if len(speeds) == 1:
         fields["port_speed"] = speeds.pop()
     plan.tests.append(TestPlan(tid, {k: v for k, v in fields.items() if v}))
-    plan.unstated += [f"tests.{tid}.{f}" for f in ("port_speed", "ports", "scenario", "topology", "direction") if f not in fields]
+    plan.unstated += unstated(tid, fields)
     return plan
 
 

@@ -205,7 +205,7 @@ def _read(data: bytes, file: str, spec: dict):
 def describe(data: bytes, name: str):
     """Tests, frame size, ports and cores the file states; the device and port speed it does not."""
     from wirespeed.importers.contract import ImportPlan, TestPlan
-    from wirespeed.importers.records import methodology
+    from wirespeed.importers.records import methodology, unstated
 
     plan = ImportPlan("trex")
     shape, doc, recs, plan.problems = parse(data, name)
@@ -231,7 +231,7 @@ def describe(data: bytes, name: str):
     fields = {k: v for k, v in fields.items() if v is not None}
     plan.tests.append(TestPlan(tid, fields))
     plan.instrument = {"vendor": "Cisco (open source)", "product": "T-Rex traffic generator"}
-    plan.unstated = [f"tests.{tid}.{f}" for f in ("port_speed", "scenario", "topology", "direction") if f not in fields] + ["instrument.software"]
+    plan.unstated = unstated(tid, fields, "instrument.software")
     return plan
 
 

@@ -170,7 +170,7 @@ def mapping_beside(name: str) -> tuple[dict | None, list[Problem], str]:
 
 def describe(data: bytes, name: str):
     from wirespeed.importers.contract import ImportPlan, TestPlan
-    from wirespeed.importers.records import methodology
+    from wirespeed.importers.records import methodology, unstated
 
     plan = ImportPlan("trex-sweep")
     mapping, plan.problems, _ = mapping_beside(name)
@@ -186,7 +186,7 @@ def describe(data: bytes, name: str):
     plan.tests.append(TestPlan("fixed-rate-sweep", {"title": "Fixed-rate sweep (T-Rex STL script)", "rfc": ["vendor"], "methodology": meth},
                                native=[{"mapping": mapping}]))
     plan.instrument = {"vendor": "Cisco (open source)", "product": "T-Rex traffic generator"}
-    plan.unstated = [f"tests.fixed-rate-sweep.{f}" for f in ("port_speed", "ports", "scenario", "topology", "direction")]
+    plan.unstated = unstated("fixed-rate-sweep", plan.tests[0].fields, "instrument.software")
     return plan
 
 
