@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from decimal import Decimal
 from typing import Any
 
@@ -12,6 +13,9 @@ from wirespeed.resultset.csvtable import decode_utf8
 from wirespeed.resultset.model import Cell, Row
 from wirespeed.resultset.nesting import json_depth_problem
 from wirespeed.units import UNITS
+
+
+NAN = re.compile(r"([:\[,]\s*)-?nan\b", re.IGNORECASE)
 
 
 def parse_json(data: bytes, file: str) -> tuple[Any, list[Problem]]:
@@ -25,7 +29,12 @@ def parse_json(data: bytes, file: str) -> tuple[Any, list[Problem]]:
     try:
         return json.loads(text), []
     except json.JSONDecodeError as exc:
-        return None, [Problem(file, exc.lineno, "", f"not valid JSON: {exc.msg}", "import.json")]
+        if NAN.search(text):  # iperf3 and others print C's "-nan"/"nan" as a bare value: read it as null
+            try:
+                return json.loads(NAN.sub(r"\1null", text)), []
+            except json.JSONDecodeError:
+                pass
+        return None, [Problem(file, exc.lineno, "", f"not valid JSON: {exc.msg} (column {exc.colno})", "import.json")]
     except RecursionError:  # last resort: the depth scanner above is the rule
         return None, [Problem(file, None, "", "nested deeper than the parser can follow", "limit.depth")]
 

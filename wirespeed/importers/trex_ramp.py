@@ -110,5 +110,5 @@ IMPORTER = Importer(
     sniff=sniff,
     describe=describe,
     convert=import_trex_ramp,
-    examples=(),
+    examples=("docs/importers/examples/trex-ramp/ramp.json",),
 )
