@@ -9,7 +9,7 @@ from pathlib import Path
 from conftest import ARCHIVE, ROOT
 from wirespeed.resultset.load import load
 
-EXAMPLES = ROOT / "tests" / "importers"
+EXAMPLES = ROOT / "docs" / "importers" / "examples"
 BASE = "keysight-ixnetwork-ve-dpdk-400g-2022"
 
 
@@ -22,10 +22,8 @@ def example(fmt: str, name: str) -> bytes:
 
 
 def all_examples() -> list[Path]:
-    """Every example file of every importer, ours and those under docs/importers/examples (mapping
-    files are configuration, not examples)."""
-    found = [p for d in (EXAMPLES, ROOT / "docs" / "importers" / "examples") for p in d.rglob("*")]
-    return sorted(p for p in found if p.is_file() and not p.name.endswith(".mapping.toml"))
+    """Every example file of every importer (mapping files are configuration, not examples)."""
+    return sorted(p for p in EXAMPLES.rglob("*") if p.is_file() and not p.name.endswith(".mapping.toml"))
 
 
 def load_native(tmp_path: Path, files: dict[str, bytes], native: str, test_toml: str):

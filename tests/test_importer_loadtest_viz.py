@@ -10,7 +10,7 @@ import pytest
 from importer_sets import TEST_TOML, FakeTest, all_examples, example, load_native
 from wirespeed.importers import loadtest_viz as lv
 
-PAGE = example("loadtest-viz", "report.html")
+PAGE = example("trex-loadtest-viz", "report.html")
 
 
 def _doc() -> dict:
@@ -89,7 +89,7 @@ def test_scripts_in_the_page_are_never_run(tmp_path):
 
 def test_sniff_own_examples_and_not_the_others():
     for path in all_examples():
-        mine = path.parent.name == "loadtest-viz"
+        mine = path.parent.name == "trex-loadtest-viz"
         assert (lv.sniff(path.read_bytes()[:65536], path.name) > 0.5) == mine, path
     assert lv.sniff(json.dumps(_doc()).encode(), "r.loadtest.json") > 0.5
 

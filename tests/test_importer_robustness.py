@@ -12,7 +12,7 @@ from importer_sets import EXAMPLES, FakeTest, all_examples
 from wirespeed.importers import ixnetwork, loadtest_viz, spirent, trex, trex_sweep
 
 MODULES = [trex, trex_sweep, loadtest_viz, spirent, ixnetwork]
-MAPPING = tomllib.loads((EXAMPLES / "trex" / "sweep.mapping.toml").read_text())
+MAPPING = tomllib.loads((EXAMPLES / "trex-sweep" / "sweep.mapping.toml").read_text())
 
 
 def _variants(data: bytes) -> list[bytes]:

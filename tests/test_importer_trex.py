@@ -11,7 +11,7 @@ import pytest
 from importer_sets import EXAMPLES, TEST_TOML, FakeTest, all_examples, example, load_native
 from wirespeed.importers import trex, trex_sweep
 
-MAPPING = tomllib.loads(example("trex", "sweep.mapping.toml").decode())
+MAPPING = tomllib.loads(example("trex-sweep", "sweep.mapping.toml").decode())
 
 
 def _by_port(rows):
@@ -57,19 +57,19 @@ def test_ndr_benchmark_row_and_describe():
 
 
 def test_sweep_through_the_declared_mapping():
-    recs, problems = trex_sweep.parse(example("trex", "sweep.json"), "w.json", MAPPING)
+    recs, problems = trex_sweep.parse(example("trex-sweep", "sweep.json"), "w.json", MAPPING)
     assert not problems
     assert [(r.keys["frame_size"], float(r.keys["load_pct"].value), r.keys["trial"]) for r in recs] == [(64, 10, 1), (64, 10, 2), (64, 50, 1), (1518, 50, 1)]
     assert recs[2].values["lost"] == (394735, "frames") and recs[2].values["forwarding_rate"] == (7401002.5, "pps")
     assert recs[3].values["lost"] == (None, "frames")  # "N/A" is not a number, and not a zero
-    plan = trex_sweep.describe(example("trex", "sweep.json"), str(EXAMPLES / "trex" / "sweep.json"))
+    plan = trex_sweep.describe(example("trex-sweep", "sweep.json"), str(EXAMPLES / "trex-sweep" / "sweep.json"))
     assert not plan.problems and plan.tests[0].native == [{"mapping": MAPPING}]
     assert plan.tests[0].fields["methodology"]["offered_loads_pct"] == [10, 50] and plan.tests[0].fields["methodology"]["trials"] == 2
 
 
 def test_sweep_without_trial_numbers_repeated_runs_in_order():
     m = {k: v for k, v in MAPPING.items() if k != "trial"}
-    recs, problems = trex_sweep.parse(example("trex", "sweep.json"), "w.json", m)
+    recs, problems = trex_sweep.parse(example("trex-sweep", "sweep.json"), "w.json", m)
     assert not problems and [r.keys["trial"] for r in recs] == [1, 2, 1, 1]
 
 
@@ -105,25 +105,23 @@ def test_sweep_bad_input_is_one_line(data, mapping, expect):
 
 
 def test_sweep_needs_its_mapping_beside_it(tmp_path):
-    (tmp_path / "runs.json").write_bytes(example("trex", "sweep.json"))
-    plan = trex_sweep.describe(example("trex", "sweep.json"), str(tmp_path / "runs.json"))
+    (tmp_path / "runs.json").write_bytes(example("trex-sweep", "sweep.json"))
+    plan = trex_sweep.describe(example("trex-sweep", "sweep.json"), str(tmp_path / "runs.json"))
     assert len(plan.problems) == 1 and "runs.mapping.toml" in str(plan.problems[0])
 
 
 def test_sniff_own_examples_and_not_the_others():
-    own = {"stl-stats.json": trex, "ndr-bench.json": trex, "sweep.json": trex_sweep}
     for path in all_examples():
         head = path.read_bytes()[:65536]
         for name, mod in (("trex", trex), ("trex-sweep", trex_sweep)):
-            mine = own.get(path.name) is mod and path.parent.name == "trex"
-            assert (mod.sniff(head, path.name) > 0.5) == mine, (name, path)
+            assert (mod.sniff(head, path.name) > 0.5) == (path.parent.name == name), (name, path)
 
 
 def test_loads_through_a_result_set(tmp_path):
     entries = ('{path = "raw/stats.json", importer = "trex", test = "imported"}, '
                '{path = "raw/sweep.json", importer = "trex-sweep", test = "imported", mapping = '
                + json.dumps(MAPPING).replace('": "', '" = "').replace('{"', '{').replace(', "', ', ').replace('" =', ' =') + '}')
-    rs, problems = load_native(tmp_path, {"raw/stats.json": example("trex", "stl-stats.json"), "raw/sweep.json": example("trex", "sweep.json")},
+    rs, problems = load_native(tmp_path, {"raw/stats.json": example("trex", "stl-stats.json"), "raw/sweep.json": example("trex-sweep", "sweep.json")},
                                entries, TEST_TOML.format(extra=""))
     assert rs is not None and not [p for p in problems if p.severity == "error"], problems
     mine = [r for r in rs.rows if r.test == "imported"]

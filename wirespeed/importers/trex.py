@@ -241,7 +241,7 @@ def _importer():
 
     return Importer(summary="T-Rex STL get_stats() JSON (per-port counters and rates, per-stream latency, histograms, drop/out-of-order/dup) and the NDR benchmark's JSON",
                     sniff=sniff, describe=describe, convert=converter(_read),
-                    examples=("tests/importers/trex/stl-stats.json", "tests/importers/trex/ndr-bench.json"))
+                    examples=("docs/importers/examples/trex/stl-stats.json", "docs/importers/examples/trex/ndr-bench.json"))
 
 
 IMPORTER = _importer()

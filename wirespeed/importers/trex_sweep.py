@@ -199,7 +199,7 @@ def _importer():
     from wirespeed.importers.records import converter
 
     return Importer(summary="Fixed-rate sweeps of custom T-Rex STL scripts (JSON array of runs) through a declared column mapping",
-                    sniff=sniff, describe=describe, convert=converter(_read), examples=("tests/importers/trex/sweep.json",))
+                    sniff=sniff, describe=describe, convert=converter(_read), examples=("docs/importers/examples/trex-sweep/sweep.json",))
 
 
 IMPORTER = _importer()
