@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from importer_sets import TEST_TOML, FakeTest, all_examples, example, load_native
+from importer_sets import EXAMPLES, TEST_TOML, FakeTest, all_examples, example, import_and_validate, load_native
 from wirespeed.importers import ixnetwork
 
 
@@ -90,3 +90,14 @@ def test_describe_names_what_the_traffic_item_view_does_not_state():
     plan = ixnetwork.describe(example("ixnetwork", "traffic-item-statistics.csv"), "t.csv")
     assert not plan.problems and plan.tests[0].id == "traffic-items"
     assert {"tests.traffic-items.methodology.frame_sizes", "tests.traffic-items.port_speed", "instrument.software"} <= set(plan.unstated)
+
+
+def test_wirespeed_import_then_validate(tmp_path):
+    ex = EXAMPLES / "ixnetwork"
+    out, rs = import_and_validate(tmp_path, "ixnetwork", [ex / "flow-statistics.csv", ex / "traffic-item-statistics.csv", ex / "port-statistics.csv"], "ixn-2024")
+    assert list(rs.tests) == ["flows", "traffic-items", "ports"]
+    assert rs.tests["ports"].meta["port_speed"] == "10G" and rs.tests["traffic-items"].meta["variants"]["ipv4-64b-east-west"] == "IPv4 64B east-west"
+    flows = [r for r in rs.measurements() if r.test == "flows"]
+    assert len(flows) == 4 and sum(r.value("lost") for r in flows) == 2
+    items = {r.keys["variant"]: r for r in rs.measurements() if r.test == "traffic-items"}
+    assert items["ipv4-64b-east-west"].value("latency_avg") == pytest.approx(820e-9)

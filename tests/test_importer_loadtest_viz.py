@@ -3,11 +3,13 @@ JSON document, one ramp per device × direction × profile; bad pages are one li
 
 from __future__ import annotations
 
+import hashlib
 import json
 
 import pytest
 
-from importer_sets import TEST_TOML, FakeTest, all_examples, example, load_native
+from conftest import run_cli
+from importer_sets import EXAMPLES, TEST_TOML, FakeTest, all_examples, example, import_and_validate, load_native
 from wirespeed.importers import loadtest_viz as lv
 
 PAGE = example("trex-loadtest-viz", "report.html")
@@ -35,11 +37,25 @@ def test_extract_one_ramp_per_device_direction_profile():
 def test_samples_from_the_extracted_json():
     data = json.dumps(_doc()).encode()
     rows, problems, n = lv.IMPORTER(data, "r.loadtest.json", {"test": "t1"}, FakeTest())
-    assert not problems and n == len(rows) == 6 * 5
-    last = [r for r in rows if r.keys["variant"] == "edge-a" and r.keys["port"] == "1→0" and r.keys["frame_size"] == 64]
+    assert not problems and n == len(rows) == 6 * 5 + 6
+    last = [r for r in rows if r.kind == "samples" and r.keys["variant"] == "edge-a" and r.keys["port"] == "1→0" and r.keys["frame_size"] == 64]
     assert [float(r.keys["t_s"].value) for r in last] == [0, 1, 2, 3, 4]
     assert last[-1].value("rx_rate") == 8100000.0 and last[-1].value("loss") == 32.5 and last[-1].value("offered_rate") == 12000000.0
     assert {r.keys["frame_size"] for r in rows} == {"imix", 64}
+    maxima = {(r.keys["frame_size"], r.keys["variant"], r.keys["port"]): r for r in rows if r.kind == "measurements"}
+    assert len(maxima) == 6
+    assert maxima[("imix", "edge-a", "1→0")].value("throughput") == 1497000 and maxima[("imix", "edge-a", "1→0")].value("forwarding_rate") == 1902000
+    assert maxima[(64, "edge-a", "0→1")].value("throughput") == 8100000 and maxima[(64, "edge-a", "0→1")].value("forwarding_rate") == 8200000
+
+
+def test_the_maxima_table_agrees_with_the_series():
+    """The page's "Mpps at <0.10% loss" is the rx rate at the first second whose loss passed 0.1 %."""
+    doc = _doc()
+    for mx in doc["maxima"]:
+        ramp = next(r for r in doc["ramps"] if (r["profile"], r["device"], r["direction"]) == (mx["profile"], mx["device"], mx["direction"]))
+        failed = [i for i, loss in enumerate(ramp["loss_pct"]) if loss > doc["loss_threshold_pct"]]
+        assert mx["max_ok_pps"] == (ramp["rx_pps"][failed[0]] if failed else max(ramp["rx_pps"]))
+        assert mx["max_pps"] == max(ramp["rx_pps"])
 
 
 def test_describe_keeps_json_not_html():
@@ -50,6 +66,7 @@ def test_describe_keeps_json_not_html():
     t = plan.tests[0]
     assert t.fields["variants"] == {"edge-a": "edge-a", "edge-b": "edge-b"} and t.fields["methodology"]["frame_sizes"] == [64, "imix"]
     assert t.fields["methodology"]["rampup_s"] == 4.0 and t.fields["methodology"]["hold_s"] == 1.0
+    assert t.fields["methodology"]["loss_tolerance_pct"] == 0.1 and t.fields["methodology"]["imix"][0]["profile"] == "trex-imix"
 
 
 def _page(ltdata: str, h2: str = "<h2>Profile: 64B</h2>") -> bytes:
@@ -66,6 +83,7 @@ def _page(ltdata: str, h2: str = "<h2>Profile: 64B</h2>") -> bytes:
     (_page('{&quot;yprefix&quot;:&quot;M&quot;,&quot;data&quot;:[[&quot;ideal&quot;,1],[&quot;dut 0→1 rx&quot;,1],[&quot;dut 0→1 rx&quot;,1]]}'), "duplicated series"),
     (_page('{&quot;yprefix&quot;:&quot;M&quot;,&quot;data&quot;:[[&quot;ideal&quot;,1],[&quot;dut sideways&quot;,1]]}'), "DEVICE N→M rx"),
     (b"\xff\xfe<html>", "not UTF-8"),
+    (_page('{&quot;yprefix&quot;:&quot;M&quot;,&quot;data&quot;:[]}').replace(b"</h2>", b"</h2><table><tr><th>pps</th></tr><tr><td>dut</td><td>1</td></tr></table>"), "Performance max of profile '64B'"),
 ])
 def test_bad_pages_are_one_line(data, expect):
     doc, problems = lv.extract(data, "page.html")
@@ -102,3 +120,27 @@ def test_loads_through_a_result_set(tmp_path):
     assert rs is not None and not [p for p in problems if p.severity == "error"], problems
     mine = [r for r in rs.samples() if r.test == "imported"]
     assert len(mine) == 2 * 5 and {r.keys["frame_size"] for r in mine} == {64}
+    assert len([r for r in rs.measurements() if r.test == "imported"]) == 2
+
+
+def test_wirespeed_import_keeps_json_then_validates(tmp_path):
+    page = EXAMPLES / "trex-loadtest-viz" / "report.html"
+    out, rs = import_and_validate(tmp_path, "auto", [page], "ramp-2024")
+    assert "report.html is trex-loadtest-viz" in out
+    folder = tmp_path / "results" / "ramp-2024"
+    kept = sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file())
+    assert kept == ["native/report.loadtest.json", "result.toml"]  # never the HTML
+    doc = json.loads((folder / "native" / "report.loadtest.json").read_bytes())
+    assert doc["source"]["sha256"] == hashlib.sha256(page.read_bytes()).hexdigest()
+    samples = rs.samples()
+    assert len(rs.measurements()) == 6 and len(samples) == 30 and {r.keys["variant"] for r in samples} == {"edge-a", "edge-b"}
+    assert rs.tests["loadtest-ramp"].imixes["imix"].average_frame() == pytest.approx((28 * 64 + 16 * 594 + 4 * 1518) / 48)
+    again = run_cli("import", "auto", str(page), "--into", "ramp-2024", "--root", str(tmp_path / "results"), cwd=tmp_path)
+    assert again.returncode == 1 and "duplicated run" in again.stderr
+
+
+def test_an_html_page_no_importer_converts_is_refused(tmp_path):
+    page = tmp_path / "stats.html"
+    page.write_bytes(example("spirent", "basic-counters.csv"))
+    proc = run_cli("import", "spirent", str(page), "--into", "x-2024", "--root", str(tmp_path / "results"), cwd=tmp_path)
+    assert proc.returncode == 1 and "a result set may not keep one" in proc.stderr and not (tmp_path / "results").exists()

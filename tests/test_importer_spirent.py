@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from importer_sets import TEST_TOML, FakeTest, all_examples, example, load_native
+from importer_sets import EXAMPLES, TEST_TOML, FakeTest, all_examples, example, import_and_validate, load_native
 from wirespeed.importers import spirent
 
 
@@ -91,3 +91,16 @@ def test_loads_through_a_result_set(tmp_path):
     assert rs is not None and not [p for p in problems if p.severity == "error"], problems
     mine = [r for r in rs.measurements() if r.test == "imported"]
     assert sorted((r.keys["frame_size"], r.keys["port"]) for r in mine) == [(64, "//1/1"), (64, "//1/2"), (128, "Port 1 (10G)"), (128, "Port 2 (10G)")]
+
+
+def test_wirespeed_import_then_validate(tmp_path):
+    ex = EXAMPLES / "spirent"
+    out, rs = import_and_validate(tmp_path, "auto", [ex / "basic-counters.txt", ex / "rfc2544-throughput.csv", ex / "advanced-sequencing.csv"], "stc-2024")
+    assert out.count("is spirent") == 3
+    assert list(rs.tests) == ["basic-counters", "rfc2544-throughput", "sequencing"]
+    assert rs.meta["instrument"]["software"] == [{"name": "Spirent TestCenter", "version": "5.21.0512"}]
+    assert rs.tests["basic-counters"].meta["port_speed"] == "10G"
+    rfc = [r for r in rs.measurements() if r.test == "rfc2544-throughput"]
+    assert sorted((r.keys["frame_size"], r.keys["trial"]) for r in rfc) == [(64, 1), (64, 2), (128, 1), (1518, 1)]
+    seq = {r.keys["port"]: r for r in rs.measurements() if r.test == "sequencing"}
+    assert seq["//1/1"].value("out_of_sequence") == 8

@@ -4,11 +4,12 @@ exact values, sniffing, describe, every bad-input case, and loading through a re
 from __future__ import annotations
 
 import json
+import shutil
 import tomllib
 
 import pytest
 
-from importer_sets import EXAMPLES, TEST_TOML, FakeTest, all_examples, example, load_native
+from importer_sets import EXAMPLES, TEST_TOML, FakeTest, all_examples, example, import_and_validate, load_native
 from wirespeed.importers import trex, trex_sweep
 
 MAPPING = tomllib.loads(example("trex-sweep", "sweep.mapping.toml").decode())
@@ -126,3 +127,18 @@ def test_loads_through_a_result_set(tmp_path):
     assert rs is not None and not [p for p in problems if p.severity == "error"], problems
     mine = [r for r in rs.rows if r.test == "imported"]
     assert len([r for r in mine if r.kind == "measurements"]) == 4 + 4 and len([r for r in mine if r.kind == "histograms"]) == 5
+
+
+def test_wirespeed_import_then_validate(tmp_path):
+    ex = EXAMPLES
+    shutil.copyfile(ex / "trex-sweep" / "sweep.json", tmp_path / "sweep.json")
+    shutil.copyfile(ex / "trex-sweep" / "sweep.mapping.toml", tmp_path / "sweep.mapping.toml")
+    out, rs = import_and_validate(tmp_path, "auto", [ex / "trex" / "stl-stats.json", ex / "trex" / "ndr-bench.json", tmp_path / "sweep.json"], "trex-2024")
+    assert "stl-stats.json is trex" in out and "ndr-bench.json is trex" in out and "sweep.json is trex-sweep" in out
+    assert [t for t in rs.tests] == ["stl-stats", "pdr", "fixed-rate-sweep"]
+    assert rs.meta["files"]["native"][2]["mapping"] == MAPPING  # the mapping is declared with the file
+    ndr = [r for r in rs.measurements() if r.test == "pdr"]
+    assert len(ndr) == 1 and ndr[0].value("throughput") == 10629251.7
+    sweep = [r for r in rs.measurements() if r.test == "fixed-rate-sweep"]
+    assert len(sweep) == 4 and sorted(r.value("lost") for r in sweep if r.value("lost") is not None) == [0, 0, 394735]
+    assert len(rs.histograms()) == 5

@@ -7,8 +7,14 @@ JSON: `data-ltdata` = `{"yprefix": "M", "data": [["ideal", v0, v1, …], ["DEVIC
 `{"data": [["txrate", …], ["DEVICE 0→1 err", …]], "ft": 0.001}` (loss as a fraction (tx − rx)/tx,
 clipped at 0). The "ideal"/"txrate" series is the highest transmitted rate of any device of the
 profile at that second: it is kept as offered_rate of every ramp of the profile, as the page states it.
+Each profile's "Performance max" table (per device and channel: the received rate at the first
+second whose loss passed the threshold, "Mpps at <0.10% loss"; the highest received rate; the
+highest receive utilisation "%LR") gives one measurement row per device × direction × profile:
+throughput (at that loss tolerance, stated as loss_tolerance_pct) and forwarding_rate; %LR is kept
+in the extracted JSON as the page states it (it is the peak utilisation, not the throughput's).
 Each device × direction × profile is one ramp, never merged: samples keyed by variant (the device),
-port (the direction, "0→1") and frame size (the profile: "64B" → 64, "imix" → IMIX id "imix").
+port (the direction, "0→1") and frame size (the profile: "64B" → 64-byte Ethernet frames, "imix" →
+IMIX id "imix", declared as T-Rex's stl/imix.py mix, the profile the visualiser names "imix").
 
 **Why the HTML is not kept in the set.** A result set is published, and HTML is active content:
 the attachment/native allowlist (`wirespeed.resultset.attachments`) refuses `.html`. So the page is
@@ -49,6 +55,9 @@ class _Page(HTMLParser):
         self.config: dict[str, str] = {}
         self._cells: list[str] = []
         self._in_td = False
+        self._in_th = False
+        self.headers: dict[str, list[str]] = {}  # profile -> <th> texts of its "Performance max" table
+        self.maxima: list[tuple[str, list[str], int]] = []  # (profile, [device, 6 cells], line)
 
     def handle_starttag(self, tag, attrs):
         if tag == "h2":
@@ -56,6 +65,9 @@ class _Page(HTMLParser):
         elif tag == "td":
             self._in_td = True
             self._cells.append("")
+        elif tag == "th" and self.profile is not None:
+            self._in_th = True
+            self.headers.setdefault(self.profile, []).append("")
         elif tag == "tr":
             self._cells = []
         for name, value in attrs:
@@ -69,14 +81,20 @@ class _Page(HTMLParser):
             self.profile = text.split(":", 1)[1].strip() if text.lower().startswith("profile:") else self.profile
         elif tag == "td":
             self._in_td = False
+        elif tag == "th":
+            self._in_th = False
         elif tag == "tr" and len(self._cells) == 2 and self.profile is None:
             self.config[self._cells[0].strip()] = self._cells[1].strip()
+        elif tag == "tr" and self._cells and self.profile is not None:
+            self.maxima.append((self.profile, [" ".join(c.split()) for c in self._cells], self.getpos()[0]))
 
     def handle_data(self, data):
         if self.in_h2:
             self.h2 += data
         if self._in_td and self._cells:
             self._cells[-1] += data
+        if self._in_th and self.profile is not None:
+            self.headers[self.profile][-1] += data
 
 
 def sniff(head: bytes, name: str) -> float:
@@ -146,6 +164,7 @@ def extract(data: bytes, name: str) -> tuple[dict | None, list[Problem]]:
                 problems.append(Problem(name, line, f"{attr}: {s[0]!r}", f"duplicated series in profile {profile!r}: expected each device × direction once", RULE))
                 continue
             ramp[key] = vals
+    maxima, threshold = _maxima(page, name, problems)
     ramps = []
     for prof in profiles.values():
         for ramp in prof["ramps"].values():
@@ -157,8 +176,38 @@ def extract(data: bytes, name: str) -> tuple[dict | None, list[Problem]]:
     if not ramps and not problems:
         problems.append(Problem(name, None, "", "no device series in the graphs: expected \"DEVICE 0→1 rx\" series", RULE))
     doc = {"format": FORMAT, "source": {"name": name.rsplit("/", 1)[-1], "sha256": hashlib.sha256(data).hexdigest()},
-           "config": page.config, "ramps": ramps}
+           "config": page.config, "loss_threshold_pct": threshold, "maxima": maxima, "ramps": ramps}
     return (None if problems else doc), problems
+
+
+_MAX_HEADER = re.compile(r"^([kKMG]?)pps at <\s*(\d+(?:\.\d+)?)% loss$")
+
+
+def _maxima(page: _Page, name: str, problems: list[Problem]) -> tuple[list[dict], float | None]:
+    """The "Performance max" table of each profile: per device and direction, the received rate at the
+    first second whose loss passed the threshold (max_ok_pps), the highest received rate (max_pps)
+    and the highest receive utilisation in % of line rate (max_lr_pct, kept as the page states it)."""
+    out: list[dict] = []
+    threshold = None
+    for profile, cells, line in page.maxima:
+        heads = page.headers.get(profile, [])
+        m = next((_MAX_HEADER.match(" ".join(h.split())) for h in heads if _MAX_HEADER.match(" ".join(h.split()))), None)
+        if len(cells) != 7 or m is None:
+            problems.append(Problem(name, line, f"Performance max of profile {profile!r}", "expected a row: test name, then per channel 0→1 and 1→0 "
+                                    "\"pps at <X% loss\", pps and %LR (under a header naming the unit)", RULE))
+            continue
+        threshold = float(m.group(2))
+        scale = PREFIX[m.group(1)]
+        try:
+            vals = [Decimal(c.rstrip("%")) for c in cells[1:]]
+        except ArithmeticError:
+            problems.append(Problem(name, line, f"Performance max of profile {profile!r}", f"expected numbers, found {cells[1:]!r}", RULE))
+            continue
+        for k, direction in enumerate(("0→1", "1→0")):
+            ok, mx, lr = vals[3 * k: 3 * k + 3]
+            out.append({"profile": profile, "device": cells[0], "direction": direction,
+                        "max_ok_pps": float(ok * scale), "max_pps": float(mx * scale), "max_lr_pct": float(lr)})
+    return out, threshold
 
 
 def frame_size(profile: str) -> int | str | None:
@@ -180,6 +229,16 @@ def parse(data: bytes, file: str) -> tuple[list[Record], list[Problem], int]:
     if not isinstance(doc, dict) or doc.get("format") != FORMAT or not isinstance(doc.get("ramps"), list):
         return [], [Problem(file, None, "format", f"expected the JSON extracted from a trex-loadtest-viz report (format = {FORMAT!r}, ramps = [...]); an HTML page is imported with `wirespeed import`", RULE)], 0
     recs: list[Record] = []
+    for i, mx in enumerate(doc.get("maxima") or []):
+        if not isinstance(mx, dict) or not isinstance(mx.get("device"), str) or not isinstance(mx.get("profile"), str):
+            problems.append(Problem(file, None, f"maxima[{i}]", "expected {profile, device, direction, max_ok_pps, max_pps}", RULE))
+            continue
+        keys = {"variant": slug(mx["device"]), "port": str(mx.get("direction", ""))}
+        if frame_size(mx["profile"]) is not None:
+            keys["frame_size"] = frame_size(mx["profile"])
+        values = {m: (mx.get(k) if isinstance(mx.get(k), (int, float)) and not isinstance(mx.get(k), bool) else None, "pps")
+                  for m, k in (("throughput", "max_ok_pps"), ("forwarding_rate", "max_pps"))}
+        recs.append(Record("measurements", f"maxima[{i}]", 0, keys, values))
     for i, ramp in enumerate(doc["ramps"]):
         where = f"ramps[{i}]"
         if not isinstance(ramp, dict) or not isinstance(ramp.get("device"), str) or not isinstance(ramp.get("profile"), str):
@@ -218,9 +277,14 @@ def describe(data: bytes, name: str):
     plan.converted = (f"{slug(stem)}.loadtest.json", raw)
     devices = {slug(r["device"]): r["device"] for r in doc["ramps"]}
     sizes = sorted({frame_size(r["profile"]) for r in doc["ramps"] if frame_size(r["profile"]) is not None}, key=str)
-    meth: dict = {"search": "ramp", "frame_size_convention": "trex-packet"}
+    # the report names profiles by frame: "64B" (udp_1pkt_simple*.py) and "imix" (T-Rex's stl/imix.py)
+    meth: dict = {"search": "ramp", "frame_size_convention": "ethernet-frame"}
     if sizes:
         meth["frame_sizes"] = sizes
+    if isinstance(doc.get("loss_threshold_pct"), (int, float)):
+        meth["loss_tolerance_pct"] = doc["loss_threshold_pct"]
+    if "imix" in sizes:
+        meth["imix"] = [{"id": "imix", "profile": "trex-imix", "sizes": [64, 594, 1518], "weights": [28, 16, 4]}]
     cfg = doc.get("config") or {}
     for key, fld in (("warmup_duration", "warmup_s"), ("rampup_duration", "rampup_s"), ("hold_duration", "hold_s"), ("rampup_target", "ramp_target_pct")):
         try:
@@ -231,8 +295,6 @@ def describe(data: bytes, name: str):
                                                  "direction": "bidirectional", "ports": 2, "variants": devices, "methodology": meth}))
     plan.instrument = {"vendor": "Cisco (open source)", "product": "T-Rex traffic generator (ramp loadtest)"}
     plan.unstated = ["tests.loadtest-ramp.port_speed", "tests.loadtest-ramp.scenario", "tests.loadtest-ramp.topology"]
-    if any(isinstance(s, str) for s in sizes):
-        plan.unstated.append("tests.loadtest-ramp.imix (the profile's IMIX definition)")
     return plan
 
 
