@@ -46,8 +46,10 @@ def test_ndr_benchmark_row_and_describe():
     assert not problems and len(rows) == 1
     r = rows[0]
     assert r.keys["frame_size"] == 64
-    assert r.value("throughput") == 10629251.7 and r.value("throughput_l1") == 7142857142.9
-    assert r.value("loss") == 0.0 and r.value("throughput_line_rate") == 71.43 and r.value("cpu_avg") == 68.2
+    assert r.value("throughput") == 19886363.6 and r.value("forwarding_rate") == 19886363.6
+    assert r.value("tx_l1") == 13363636339.2 and r.value("tx_l2") == 10181818163.2 and r.value("rx_l2") == 10181818163.2
+    assert r.value("throughput_l1") is None and r.value("throughput_l2") is None  # T-Rex's bit rates are not the vocabulary's frame rates
+    assert r.value("loss") == 0.0 and r.value("throughput_line_rate") == 70.0 and r.value("cpu_avg") == 68.2
     assert r.value("latency_min") == pytest.approx(8e-6) and r.value("latency_max") == pytest.approx(52e-6)
     assert r.value("latency_avg") is None  # two streams' smoothed averages are not averaged
     plan = trex.describe(example("trex", "ndr-bench.json"), "n.json")
@@ -61,7 +63,8 @@ def test_sweep_through_the_declared_mapping():
     recs, problems = trex_sweep.parse(example("trex-sweep", "sweep.json"), "w.json", MAPPING)
     assert not problems
     assert [(r.keys["frame_size"], float(r.keys["load_pct"].value), r.keys["trial"]) for r in recs] == [(64, 10, 1), (64, 10, 2), (64, 50, 1), (1518, 50, 1)]
-    assert recs[2].values["lost"] == (394735, "frames") and recs[2].values["forwarding_rate"] == (7401002.5, "pps")
+    assert recs[2].values["lost"] == (789479, "frames") and recs[2].values["forwarding_rate"] == (14802004.5, "pps")
+    assert recs[1].values["rx"] == (29761903, "frames") and recs[3].values["offered_rate"] == (812743.8, "pps")
     assert recs[3].values["lost"] == (None, "frames")  # "N/A" is not a number, and not a zero
     plan = trex_sweep.describe(example("trex-sweep", "sweep.json"), str(EXAMPLES / "trex-sweep" / "sweep.json"))
     assert not plan.problems and plan.tests[0].native == [{"mapping": MAPPING}]
@@ -138,7 +141,7 @@ def test_wirespeed_import_then_validate(tmp_path):
     assert [t for t in rs.tests] == ["stl-stats", "pdr", "fixed-rate-sweep"]
     assert rs.meta["files"]["native"][2]["mapping"] == MAPPING  # the mapping is declared with the file
     ndr = [r for r in rs.measurements() if r.test == "pdr"]
-    assert len(ndr) == 1 and ndr[0].value("throughput") == 10629251.7
+    assert len(ndr) == 1 and ndr[0].value("throughput") == 19886363.6
     sweep = [r for r in rs.measurements() if r.test == "fixed-rate-sweep"]
-    assert len(sweep) == 4 and sorted(r.value("lost") for r in sweep if r.value("lost") is not None) == [0, 0, 394735]
+    assert len(sweep) == 4 and sorted(r.value("lost") for r in sweep if r.value("lost") is not None) == [0, 2, 789479]
     assert len(rs.histograms()) == 5

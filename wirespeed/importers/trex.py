@@ -16,6 +16,11 @@ Two documents, told apart by their shape:
   "config": {pdr, ports, cores, bi_dir, size?, …}}`: one measurement row (throughput = the rate
   found, at the loss the search allowed: `config.pdr` %, so NDR when it is 0).
 
+T-Rex's bit rates count the packet without its FCS (`tx_bps`) and add 20 bytes per packet for L1
+(`tx_bps_L1`); they are kept as reported in the per-direction columns tx_l1/tx_l2/rx_l1/rx_l2, never as
+throughput_l1/_l2, which the checks recompute from Ethernet frame sizes. Frame sizes follow T-Rex's
+convention (`frame_size_convention = "trex-packet"`: the frame is 4 bytes longer).
+
 The fixed-rate sweeps of custom STL scripts are `trex_sweep`; the ramp loadtest is `trex_ramp`.
 """
 
@@ -185,7 +190,8 @@ def ndr_records(doc: dict, file: str) -> tuple[list[Record], list[Problem]]:
             mins += [lo] if lo is not None else []
             avgs += [avg] if avg is not None else []
             maxs += [hi] if hi is not None else []
-    values = {"throughput": (txp, "pps"), "forwarding_rate": (rxp, "pps"), "throughput_l1": (l1, "bps"), "throughput_l2": (l2, "bps"),
+    rxl1, rxl2 = _counts(res, file, "results", problems, "total_rx_L1", "rate_rx_bps")
+    values = {"throughput": (txp, "pps"), "forwarding_rate": (rxp, "pps"), "tx_l1": (l1, "bps"), "tx_l2": (l2, "bps"), "rx_l1": (rxl1, "bps"), "rx_l2": (rxl2, "bps"),
               "loss": (drop, "pct"), "throughput_line_rate": (util, "pct"), "cpu_avg": (cpu, "pct"),
               "latency_min": (min(mins) if mins else None, "us"), "latency_max": (max(maxs) if maxs else None, "us")}
     if len(avgs) == 1:

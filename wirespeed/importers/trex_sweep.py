@@ -16,7 +16,8 @@ documented in the schema) and, at import time, read from a TOML file beside the 
     forwarding_rate_pps = "rx_pps"
     lost_frames = "lost"
 
-Each run becomes one measurement row. Cells may be numbers or strings with `N/A`, thousands
+Each run becomes one measurement row. Frame sizes are read in the set's convention (Ethernet frames,
+FCS included, unless the test says `frame_size_convention = "trex-packet"`: scripts differ). Cells may be numbers or strings with `N/A`, thousands
 separators or the column's unit as suffix; two runs with the same keys are a duplicated run.
 """
 
@@ -179,7 +180,7 @@ def describe(data: bytes, name: str):
     recs, plan.problems = parse(data, name, mapping)
     if any(p.severity == "error" for p in plan.problems):
         return plan
-    meth = {**methodology(recs), "frame_size_convention": "trex-packet"}
+    meth = methodology(recs)  # frame sizes as the script wrote them: Ethernet frames unless the contributor says trex-packet
     durations = {r.values["duration"][0] for r in recs if r.values.get("duration", (None,))[0] is not None}
     if len(durations) == 1:
         meth["trial_duration_s"] = durations.pop()
