@@ -221,3 +221,65 @@ def test_imported_sets_build_into_a_page_and_a_pdf(tmp_path):
     # the TCP run's figures are goodput, RTT and congestion window, charted per interval
     charts = tmp_path / "build" / "analysis" / "lo-iperf3-2026" / "loadtest" / "charts"
     assert {"tcp-100m-goodput-samples.svg", "tcp-100m-rtt-avg-samples.svg", "tcp-100m-cwnd-samples.svg", "udp-10m-goodput-samples.svg"} <= {p.name for p in charts.iterdir()}
+
+
+def _damaged(example: Path):
+    """The example cut short at a few places and, for JSON, with each value replaced by the wrong kind."""
+    data = example.read_bytes()
+    for cut in (1, len(data) // 3, len(data) - 2):
+        yield data[:cut]
+    try:
+        base = json.loads(data)
+    except ValueError:
+        return
+
+    def walk(node, path=()):
+        yield path
+        items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+        for k, v in items:
+            yield from walk(v, (*path, k))
+
+    for path in list(walk(base))[1:]:
+        for wrong in ([], "x", None, -1):
+            doc = json.loads(data)
+            node = doc
+            for k in path[:-1]:
+                node = node[k]
+            node[path[-1]] = wrong
+            yield json.dumps(doc).encode()
+
+
+@pytest.mark.parametrize("name,example", _examples())
+def test_importers_never_raise_on_damaged_input(name, example):
+    """Every problem is a line, never a traceback: describe and convert survive damaged examples."""
+    from wirespeed.importers import checked
+
+    imp = importers()[name]
+    plan = imp.describe((ROOT / example).read_bytes(), "x")
+
+    class Draft:
+        imixes: dict = {}
+
+        def __init__(self, test_id):
+            self.id = test_id
+
+    for data in _damaged(ROOT / example):
+        imp.describe(data, "x")
+        for t in plan.tests:
+            for extra in t.native:
+                rows, problems, _n = imp.convert(data, "x", {"path": "x", "importer": name, "test": t.id, **extra}, Draft(t.id))
+                checked(rows, problems, "x")
+
+
+def test_rows_are_checked_before_anything_is_written(tmp_path):
+    doc = json.loads(NFV.read_bytes())
+    doc["benchmarks"]["network"]["service_chain"]["PVP"]["result"]["result"]["1518"]["ndr"]["stats"]["overall"]["drop_percentage"] = 180.5
+    bad = tmp_path / "nfv.json"
+    bad.write_text(json.dumps(doc))
+    proc = _import(tmp_path, "nfvbench", str(bad), "--into", "pvp-2024")
+    assert proc.returncode == 1
+    assert proc.stderr.splitlines() == ["nfv.json: loss: 180.5 % is above the possible maximum of 100 (test pvp, frame_size 1518, variant ndr) [csv.range]",
+                                        "nothing written"]
+    assert not (tmp_path / "results").exists()
+    ok = _import(tmp_path, "nfvbench", str(NFV), "--into", "pvp-2024")
+    assert ok.returncode == 0 and "  native/ndr-pdr.json: 12 rows" in ok.stdout.splitlines()

@@ -55,7 +55,10 @@ Convert = Callable[[bytes, str, dict, "TestSpec"], "tuple[list[Row], list[Proble
 `data` is the file's bytes (already read safely), `file` its display path for problems, `spec` the
 `[files].native` entry (path, importer, test and the optional frame_size, variant, direction, part),
 `test` the resolved TestSpec of `spec["test"]`. Returns only the rows of that test (a file holding
-several tests is declared once per test), the problems found, and how many records it read."""
+several tests is declared once per test), the problems found, and how many records it read.
+`wirespeed import` also calls it before writing, with a draft test (wirespeed.importers.importing.
+DraftTest: id, meta, methodology, imixes; no link, as the port speed may not be known yet): the
+conversion must need no more than those."""
 
 
 @dataclass

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 from wirespeed.importers import hdr
-from wirespeed.importers.common import json_head_has, lenient, parse_json, row
+from wirespeed.importers.common import json_head_has, keyed, lenient, parse_json, row
 from wirespeed.importers.contract import Importer, ImportPlan, TestPlan
 from wirespeed.problems import Problem
 
@@ -38,8 +38,13 @@ def _doc(data: bytes, file: str) -> tuple[dict | None, list[Problem]]:
     return doc, []
 
 
+def _tag_list(doc: dict) -> list[str]:
+    tags = doc.get("tags")
+    return [t.strip() for t in tags if isinstance(t, str)] if isinstance(tags, list) else []
+
+
 def _tags(doc: dict) -> list[str]:
-    return [t.strip().upper() for t in doc.get("tags", []) if isinstance(t, str)]
+    return [t.upper() for t in _tag_list(doc)]
 
 
 def frame_size(doc: dict) -> int | str | None:
@@ -110,7 +115,7 @@ def _ndrpdr(result: dict, keys: dict, file: str) -> tuple[list, list[Problem], i
 
 
 def _mrr(result: dict, keys: dict, file: str) -> tuple[list, list[Problem], int]:
-    rate = result.get("receive_rate", {}).get("rate") if isinstance(result.get("receive_rate"), dict) else None
+    rate = keyed(result, "receive_rate", "rate")
     if not isinstance(rate, dict) or not isinstance(rate.get("values"), list) or not rate["values"]:
         return [], [Problem(file, None, "result.receive_rate.rate.values", "expected a list of receive rates, one per trial", RULE)], 0
     if str(rate.get("unit", "")).strip() != "pps":
@@ -178,8 +183,8 @@ def describe(data: bytes, name: str) -> ImportPlan:
     scenario = next((SCENARIOS[t] for t in tags if t in SCENARIOS), None)
     if scenario:
         fields["scenario"], fields["address_family"] = scenario
-    nic_tag = next((t for t in doc.get("tags", []) if isinstance(t, str) and t.strip().upper().startswith("NIC_")), None)
-    fields["description"] = f"FD.io CSIT {doc.get('test_id')}" + (f" on {nic_tag.strip()[4:]}" if nic_tag else "") + "; tags: " + ", ".join(t.strip() for t in doc.get("tags", []) if isinstance(t, str)) + "."
+    nic_tag = next((t for t in _tag_list(doc) if t.upper().startswith("NIC_")), None)
+    fields["description"] = f"FD.io CSIT {doc.get('test_id')}" + (f" on {nic_tag[4:]}" if nic_tag else "") + "; tags: " + ", ".join(_tag_list(doc)) + "."
     method: dict = {"frame_sizes": [size], "frame_size_convention": "ethernet-frame"}
     if kind == "ndrpdr":
         fields["variants"] = {"ndr": "NDR: highest rate without loss (lower bound; upper bound beside it)",
@@ -188,7 +193,8 @@ def describe(data: bytes, name: str) -> ImportPlan:
                                  for load in LOADS}}
         method.update({"search": "binary", "loss_tolerance_pct": 0.5, "notes": "CSIT's MLRsearch: NDR at 0 % loss, PDR at 0.5 % (the tolerance above)."})
     else:
-        method.update({"search": "single-rate", "trials": len(doc["result"].get("receive_rate", {}).get("rate", {}).get("values", []) or [1]),
+        values = keyed(doc["result"], "receive_rate", "rate", "values")
+        method.update({"search": "single-rate", "trials": len(values) if isinstance(values, list) and values else 1,
                        "notes": "MRR: receive rate with the offered load at line rate (or the NIC's limit)."})
     fields["methodology"] = method
     plan.tests.append(TestPlan(test_id, fields, [{"frame_size": size}] if isinstance(size, int) else [{}]))
