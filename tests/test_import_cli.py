@@ -173,9 +173,13 @@ def test_the_writer_leaves_nothing_half_written(tmp_path, monkeypatch):
 # --- end to end: import → fill in → ingest → analyse → site → report ------------------------------
 
 SITE_SOURCES = ["config.toml", "layouts", "static", "assets", "notebooks", "reports"]
-SETS = {"lo-iperf3-2026": [UDP, TCP], "pvp-nfvbench-2024": [NFV], "vpp-csit-2024": [CSIT]}
+SETS = {"lo-iperf3-2026": [UDP, TCP], "pvp-nfvbench-2024": [NFV], "vpp-csit-2024": [CSIT],
+        "trex-2024": [EX / "trex" / "ndr-bench.json", EX / "trex" / "stl-stats.json", EX / "trex-sweep" / "sweep.json", EX / "trex-loadtest-viz" / "report.html"],
+        "stc-2024": [EX / "spirent" / "rfc2544-throughput.csv", EX / "spirent" / "basic-counters.txt"],
+        "ixn-2024": [EX / "ixnetwork" / "traffic-item-statistics.csv", EX / "ixnetwork" / "flow-statistics.csv"]}
 # figure as the file states it → as the page and the PDF print it
-FIGURES = {"lo-iperf3-2026": "9,928,371.18033359", "pvp-nfvbench-2024": "11,904,762", "vpp-csit-2024": "18,500,000.0"}
+FIGURES = {"lo-iperf3-2026": "9,928,371.18033359", "pvp-nfvbench-2024": "11,904,762", "vpp-csit-2024": "18,500,000.0",
+           "trex-2024": "19,886,363.6", "stc-2024": "8,127,401", "ixn-2024": "74,404,758"}
 
 
 def _fill(toml: Path) -> None:
@@ -183,6 +187,8 @@ def _fill(toml: Path) -> None:
     doc = tomlkit.parse(toml.read_text())
     doc["title"], doc["licence"], doc["status"] = f"Imported {doc['slug']}", "CC0-1.0", "published"
     doc["source"]["publisher"] = "wirespeed test suite"
+    if "published" not in doc["source"]:  # the traffic generators' exports state no date
+        doc["source"]["published"] = "2024-03-14"
     doc["dut"]["vendor"], doc["dut"]["model"] = "Example", "Device under test"
     for t in doc["tests"]:
         for key, value in (("scenario", "ipv4-routing"), ("topology", "port-pairs"), ("ports", 2), ("port_speed", "10G"), ("direction", "bidirectional")):

@@ -113,7 +113,7 @@ KEYS: dict[str, dict[str, tuple[str, str]]] = {
 # Value metrics allowed per table kind.
 TABLE_METRICS: dict[str, set[str]] = {
     "measurements": {n for n in METRICS if n != "count"},
-    "samples": {"offered_rate", "offered_l1", "tx_rate", "rx_rate", "tx_l1", "rx_l1", "tx_l2", "rx_l2", "tx", "rx", "lost", "latency_min", "latency_avg", "latency_max",
+    "samples": {"offered_rate", "offered_l1", "loss", "tx_rate", "rx_rate", "tx_l1", "rx_l1", "tx_l2", "rx_l2", "tx", "rx", "lost", "latency_min", "latency_avg", "latency_max",
                 "jitter_avg", "interarrival_jitter", "goodput", "retransmits", "rtt_min", "rtt_avg", "rtt_max", "cwnd", "out_of_sequence", "reordered", "duplicate"},
     "histograms": {"count"},
 }

@@ -102,6 +102,9 @@ class ImportPlan:
     still missing, and `wirespeed import` names them all in one list at the end."""
     problems: list[Problem] = field(default_factory=list)
     """Problems found; any of severity "error" means nothing is written."""
+    converted: tuple[str, bytes] | None = None
+    """(file name, bytes) to keep in the set INSTEAD of the native file, when the native file's type
+    may not be published (an HTML report): the importer's safe extraction of it (e.g. JSON)."""
 
 
 @dataclass(frozen=True)

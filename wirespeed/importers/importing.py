@@ -37,13 +37,23 @@ class Outcome:
     written: bool = False
 
 
+def _convertible():
+    from wirespeed.resultset.attachments import FileType
+
+    return FileType("html", (".html", ".htm"), "", "file_size.text", "an HTML report", text=True)
+
+
+CONVERTIBLE = _convertible()
+"""Read for an importer that converts it (ImportPlan.converted), never kept in a set: HTML reports."""
+
+
 def read_native(path: Path) -> tuple[bytes | None, list[Problem]]:
     """A native file's bytes: a plain file of an allowed type, within that type's size limit."""
     from wirespeed.resultset.attachments import ALLOWED, file_type
     from wirespeed.resultset.limits import describe, value
 
     shown = display_path(path)
-    ftype = file_type(path.name)
+    ftype = file_type(path.name) or (CONVERTIBLE if path.suffix.lower() in CONVERTIBLE.extensions else None)
     if ftype is None:
         return None, [Problem(shown, None, "", f"not a file type a result set may keep (allowed: {ALLOWED})", "import.file-type")]
     try:
@@ -140,6 +150,15 @@ def import_files(fmt: str, paths: list[Path], root: Path, slug: str, dry_run: bo
             if not plan.tests:
                 problems.append(Problem(shown, None, "", f"{chosen}: the file holds no test", f"import.{chosen}"))
                 continue
+            if plan.converted is None and path.suffix.lower() in CONVERTIBLE.extensions:
+                problems.append(Problem(shown, None, "", f"{chosen} does not convert {CONVERTIBLE.what}, and a result set may not keep one", "import.file-type"))
+                continue
+            if plan.converted is not None:
+                kept = hashlib.sha256(plan.converted[1]).hexdigest()
+                if kept in seen:
+                    problems.append(Problem(shown, None, "", f"duplicated run: the same file is already imported as {seen[kept]}", "import.duplicate"))
+                    continue
+                seen[kept] = shown
             described.append((path, data, plan))
     if any(p.severity == "error" for p in problems):
         raise InputError(problems)
@@ -150,7 +169,8 @@ def import_files(fmt: str, paths: list[Path], root: Path, slug: str, dry_run: bo
     wanted: list[str] = []
     sources: dict[str, str] = {}
     for path, data, plan in described:
-        rel = planning.native_name(path.name, taken)
+        name, data = plan.converted or (path.name, data)  # a converted file is kept instead of the original
+        rel = planning.native_name(name, taken)
         taken.add(rel)
         files[rel] = data
         sources[rel] = display_path(path)

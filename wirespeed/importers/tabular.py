@@ -1,0 +1,140 @@
+"""Tolerant reading of the tables instruments export (CSV and fixed-width text).
+
+Real exports carry `N/A`, empty cells, stray whitespace, thousands separators, unit suffixes in
+cells ("10 Mbps", "3.2 %") and units in headers ("Avg Latency (us)"). These helpers read them into
+plain values or say exactly which cell broke which rule; they never guess a unit.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+
+MISSING = {"", "n/a", "na", "-", "--", "none", "null", "unknown", "nan", "-nan"}
+_NUM = re.compile(r"^([-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?|[-+]?\.\d+)\s*(%|[A-Za-zµ/]+)?$")
+_HEADER_UNIT = re.compile(r"\(\s*([^()]*?)\s*\)\s*$")
+
+UNIT_ALIASES = {
+    "ns": "ns", "us": "us", "µs": "us", "μs": "us", "usec": "us", "ms": "ms", "s": "s", "sec": "s", "secs": "s",
+    "fps": "fps", "pps": "pps", "frames/sec": "fps", "frames": "frames",
+    "bps": "bps", "kbps": "kbps", "mbps": "mbps", "gbps": "gbps", "b/s": "bps",
+    "%": "pct", "pct": "pct",
+}
+
+
+class CellError(ValueError):
+    """A cell that is not a number in the expected form; the message says what was expected."""
+
+
+def header_unit(name: str) -> str | None:
+    """The unit a header states in its last parentheses ('Avg Latency (us)' -> 'us'), or None."""
+    m = _HEADER_UNIT.search(name)
+    if not m:
+        return None
+    return UNIT_ALIASES.get(m.group(1).lower()) or UNIT_ALIASES.get(m.group(1))
+
+
+def header_base(name: str) -> str:
+    """A header without its unit and spacing, lower-case: 'Avg Latency (us)' -> 'avg latency'."""
+    return " ".join(_HEADER_UNIT.sub("", name).split()).lower()
+
+
+def number(text: str | None, unit: str | None = None) -> int | float | None:
+    """A numeric cell: None when it says nothing (empty, N/A), the value otherwise.
+
+    Thousands separators are accepted in the usual 1,234,567 grouping; a unit suffix is accepted
+    only when it is the column's unit (`unit`, a units.py name): anything else is a mixed unit."""
+    if text is None:
+        return None
+    t = " ".join(str(text).split())
+    if t.lower() in MISSING:
+        return None
+    m = _NUM.match(t)
+    if not m:
+        raise CellError(f"{t!r} is not a number")
+    suffix = m.group(2)
+    if suffix is not None:
+        got = UNIT_ALIASES.get(suffix) or UNIT_ALIASES.get(suffix.lower())
+        if got is None:
+            raise CellError(f"{t!r}: unknown unit {suffix!r}")
+        if unit is not None and got != unit:
+            raise CellError(f"{t!r}: unit {suffix!r} in a column of {unit}")
+    digits = m.group(1).replace(",", "")
+    return int(digits) if digits.lstrip("+-").isdigit() else float(digits)
+
+
+def csv_rows(text: str) -> list[tuple[int, list[str]]]:
+    """(line number, stripped cells) of every non-blank CSV record; a sep=, hint line is skipped."""
+    out = []
+    reader = csv.reader(io.StringIO(text))
+    line = 1
+    for cells in reader:
+        start, line = line, reader.line_num + 1
+        cells = [c.strip() for c in cells]
+        if not any(cells) or (len(cells) == 1 and cells[0].lower().startswith("sep=")):
+            continue
+        out.append((start, cells))
+    return out
+
+
+def fixed_width_rows(text: str) -> list[tuple[int, list[str]]]:
+    """(line number, cells) of a fixed-width text table: the header line is the one above a rule of
+    dashes, whose runs give the column extents (so names with single spaces and slashes survive)."""
+    lines = text.splitlines()
+    for i, ln in enumerate(lines):
+        if i and re.fullmatch(r"\s*-{3,}(\s+-{3,})+\s*", ln):
+            spans = [(m.start(), m.end()) for m in re.finditer(r"-+", ln)]
+            break
+    else:
+        return []
+
+    def cut(s: str) -> list[str]:
+        cells = []
+        for n, (a, _b) in enumerate(spans):
+            end = spans[n + 1][0] if n + 1 < len(spans) else len(s)
+            cells.append(s[a:end].strip())
+        return cells
+
+    out = [(i, cut(lines[i - 1]))]
+    for j in range(i + 1, len(lines)):
+        if lines[j].strip() and not re.fullmatch(r"[\s=-]*", lines[j]):
+            out.append((j + 1, cut(lines[j])))
+    return out
+
+
+def preamble(text: str, upto: int) -> dict[str, str]:
+    """'Key: value' or 'Key,value' lines before line `upto` (report title, date, software version)."""
+    meta = {}
+    for ln in text.splitlines()[: max(upto - 1, 0)]:
+        k, sep, v = ln.partition(":") if ":" in ln else ln.partition(",")
+        if sep and k.strip() and v.strip():
+            meta[k.strip().strip('"').lower()] = v.strip().strip('"').strip(",").strip()
+    return meta
+
+
+def match_header(header: list[str], columns: dict[tuple[str, str | None], tuple[str, str]], file: str, line: int, rule: str):
+    """Map header cells to (target, unit) through `columns` {(base name, header unit): (target, unit)}.
+
+    A header unit the spec does not list for that name is refused (it would be read in the wrong
+    unit). Returns ({index: (target, unit)}, problems); unknown names are left out (not read)."""
+    from wirespeed.problems import Problem
+
+    out, problems = {}, []
+    known_bases = {b for b, _ in columns}
+    for i, name in enumerate(header):
+        base, unit = header_base(name), header_unit(name)
+        spec = columns.get((base, unit)) or (columns.get((base, None)) if unit is None else None)
+        if spec is None and base in known_bases:
+            units = sorted({u or "none" for b, u in columns if b == base})
+            problems.append(Problem(file, line, name, f"unit {unit or 'none'!r} in the header: expected one of {', '.join(units)}", rule))
+            continue
+        if spec is not None:
+            out[i] = spec
+    return out, problems
+
+
+def is_summary(cells: list[str]) -> bool:
+    """A totals/summary row mixed into the data ("Total", "Summary", "All Ports" in a leading cell)."""
+    lead = [c.strip().lower() for c in cells[:3]]
+    return any(c in ("total", "totals", "summary", "all ports", "aggregate", "sum") or c.startswith(("total ", "totals:")) for c in lead)
