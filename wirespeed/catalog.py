@@ -36,7 +36,8 @@ def engine_hash() -> str:
     from wirespeed.plugins import registry
 
     root = Path(wirespeed.__file__).parent
-    plugins = sorted(f"import {obj.__module__}" for group in ("checks", "importers") for obj in registry(group).values())
+    # an importer is an Importer object (importers/contract.py): its code is where its convert is
+    plugins = sorted(f"import {getattr(obj, 'convert', obj).__module__}" for group in ("checks", "importers") for obj in registry(group).values())
     modules = code_closure("import wirespeed.catalog\n" + "\n".join(plugins))
     h = hashlib.sha256(json.dumps(modules, sort_keys=True).encode())
     for p in sorted([*root.glob("schema/*.json"), *root.glob("sql/*.sql")]):
@@ -93,7 +94,7 @@ def measurement_views() -> str:
 
     sql = []
     keys = "r.slug, r.row_id, r.file, r.line, r.test_id, r.frame_size, r.imix, r.load_pct, r.direction, r.variant"
-    extra = {"measurements": ", r.trial, r.component", "samples": ", r.port, r.t_s", "histograms": ", r.bucket_low_us, r.bucket_high_us"}
+    extra = {"measurements": ", r.trial, r.component, r.port", "samples": ", r.port, r.t_s", "histograms": ", r.bucket_low_us, r.bucket_high_us"}
     for kind, metrics in TABLE_METRICS.items():
         cols = ",\n  ".join(
             f"max(c.value) FILTER (WHERE c.metric = '{m}') AS {m}_{CANONICAL[METRICS[m].dimension]}" for m in sorted(metrics)

@@ -48,18 +48,31 @@ METRICS: dict[str, Metric] = {
         _m("latency_avg", "time", "Average latency", "Mean latency."),
         _m("latency_max", "time", "Maximum latency", "Largest latency of any frame."),
         _m("latency_p50", "time", "Median latency", "50th percentile latency."),
+        _m("latency_p90", "time", "90th percentile latency", "90th percentile latency (e.g. from an HDR histogram)."),
         _m("latency_p99", "time", "99th percentile latency", "99th percentile latency."),
-        _m("jitter_avg", "time", "Average jitter", "Mean delay variation (RFC 4689 / RFC 3393)."),
+        _m("latency_p99_9", "time", "99.9th percentile latency", "99.9th percentile latency (e.g. from an HDR histogram)."),
+        _m("latency_p99_99", "time", "99.99th percentile latency", "99.99th percentile latency (e.g. from an HDR histogram)."),
+        _m("jitter_avg", "time", "Average jitter", "Mean delay variation between consecutive frames (RFC 4689 jitter), as the instrument reports it."),
         _m("jitter_max", "time", "Maximum jitter", "Largest delay variation (RFC 4689)."),
+        _m("interarrival_jitter", "time", "Interarrival jitter", "RFC 3550 interarrival jitter: the running estimate J += (|D| − J) / 16 that iperf3 and RTP receivers report."),
+        _m("ipdv_avg", "time", "Average IPDV", "Mean absolute IP packet delay variation between consecutive packets (RFC 3393)."),
+        _m("ipdv_max", "time", "Maximum IPDV", "Largest absolute IP packet delay variation between consecutive packets (RFC 3393)."),
+        _m("reordered", "count", "Reordered", "Packets reordered in the sense of RFC 4737: arrived with a sequence number below the next expected one."),
+        _m("goodput", "bit_rate", "Goodput", "Application (layer-4 payload) data rate: headers, retransmissions and framing excluded; not a layer-1 or layer-2 rate."),
+        _m("retransmits", "count", "Retransmits", "TCP segments retransmitted by the sender."),
+        _m("rtt_min", "time", "Minimum RTT", "Smallest round-trip time (e.g. TCP's smoothed RTT samples)."),
+        _m("rtt_avg", "time", "Average RTT", "Mean round-trip time."),
+        _m("rtt_max", "time", "Maximum RTT", "Largest round-trip time."),
+        _m("cwnd", "size", "Congestion window", "TCP sender congestion window (the largest seen in a trial, or at the end of a sample)."),
         _m("failover_time", "time", "Failover time", "Outage derived from frames lost: lost frames ÷ offered rate per stream."),
         _m("cpu_peak", "percent", "Peak CPU", "Peak processor utilisation.", 100),
         _m("cpu_avg", "percent", "Average CPU", "Average processor utilisation.", 100),
-        _m("tx_rate", "frame_rate", "Tx rate", "Transmitted frames per second in a sample."),
-        _m("rx_rate", "frame_rate", "Rx rate", "Received frames per second in a sample."),
-        _m("tx_l1", "bit_rate", "Tx rate (L1)", "Transmitted layer-1 bit rate in a sample."),
-        _m("rx_l1", "bit_rate", "Rx rate (L1)", "Received layer-1 bit rate in a sample."),
-        _m("tx_l2", "bit_rate", "Tx rate (L2)", "Transmitted layer-2 bit rate in a sample."),
-        _m("rx_l2", "bit_rate", "Rx rate (L2)", "Received layer-2 bit rate in a sample."),
+        _m("tx_rate", "frame_rate", "Tx rate", "Transmitted frames per second in a sample, or of one direction or port in a trial."),
+        _m("rx_rate", "frame_rate", "Rx rate", "Received frames per second in a sample, or of one direction or port in a trial."),
+        _m("tx_l1", "bit_rate", "Tx rate (L1)", "Transmitted layer-1 bit rate in a sample, or of one direction or port in a trial."),
+        _m("rx_l1", "bit_rate", "Rx rate (L1)", "Received layer-1 bit rate in a sample, or of one direction or port in a trial."),
+        _m("tx_l2", "bit_rate", "Tx rate (L2)", "Transmitted layer-2 bit rate in a sample, or of one direction or port in a trial."),
+        _m("rx_l2", "bit_rate", "Rx rate (L2)", "Received layer-2 bit rate in a sample, or of one direction or port in a trial."),
         _m("count", "count", "Frames", "Frames in a histogram bucket."),
     ]
 }
@@ -74,6 +87,7 @@ KEYS: dict[str, dict[str, tuple[str, str]]] = {
         "variant": ("variant", "Traffic variant declared by the test (e.g. single-flow)."),
         "trial": ("integer", "Trial number, from 1; empty for published aggregates."),
         "component": ("text", "Part of the device a value is about (e.g. a processor)."),
+        "port": ("text", "Instrument port or direction a row is about (e.g. 0, or 0->1 for per-direction rates); empty = all ports."),
     },
     "samples": {
         "test": ("test", "Test id declared in result.toml."),
@@ -96,8 +110,9 @@ KEYS: dict[str, dict[str, tuple[str, str]]] = {
 
 # Value metrics allowed per table kind.
 TABLE_METRICS: dict[str, set[str]] = {
-    "measurements": {n for n in METRICS if n not in {"tx_rate", "rx_rate", "tx_l1", "rx_l1", "tx_l2", "rx_l2", "count"}},
-    "samples": {"offered_rate", "offered_l1", "tx_rate", "rx_rate", "tx_l1", "rx_l1", "tx_l2", "rx_l2", "tx", "rx", "latency_avg", "latency_max", "jitter_avg"},
+    "measurements": {n for n in METRICS if n != "count"},
+    "samples": {"offered_rate", "offered_l1", "tx_rate", "rx_rate", "tx_l1", "rx_l1", "tx_l2", "rx_l2", "tx", "rx", "lost", "latency_min", "latency_avg", "latency_max",
+                "jitter_avg", "interarrival_jitter", "goodput", "retransmits", "rtt_min", "rtt_avg", "rtt_max", "cwnd", "out_of_sequence", "reordered", "duplicate"},
     "histograms": {"count"},
 }
 

@@ -1,7 +1,7 @@
 """The extension points, found by Python entry points. Built-ins register the same way.
 
 Groups (each entry point's object has a one-line docstring that `wirespeed plugins` prints):
-- wirespeed.importers: convert a native tool file into rows (importers/).
+- wirespeed.importers: read a native tool format (importers/contract.py: Importer).
 - wirespeed.checks: semantic checks of a loaded result set (checks/).
 - wirespeed.charts: chart types that compile a table into one Vega-Lite spec (charts/).
 - wirespeed.collectors: run a traffic generator and write a new result set (collectors/).
@@ -28,6 +28,7 @@ def describe(group: str) -> list[tuple[str, str]]:
     """(name, first docstring line) for every plugin of a group."""
     out = []
     for name, obj in registry(group).items():
-        doc = (obj.__doc__ or "").strip().splitlines()
+        summary = getattr(obj, "summary", None)  # importers (importers/contract.py) carry theirs
+        doc = (summary if isinstance(summary, str) else obj.__doc__ or "").strip().splitlines()
         out.append((name, doc[0] if doc else ""))
     return out

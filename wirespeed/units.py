@@ -42,7 +42,10 @@ UNITS: dict[str, Unit] = {
         _u("ns", "time", "1e-9", "ns"),
         _u("pct", "percent", "1", "%"),
         _u("frames", "count", "1", "frames"),
+        _u("packets", "count", "1", "packets"),
+        _u("segments", "count", "1", "segments"),
         _u("bytes", "size", "1", "bytes"),
+        _u("kbytes", "size", "1e3", "kB"),
     ]
 }
 

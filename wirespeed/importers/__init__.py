@@ -1,14 +1,23 @@
-"""Importers turn native tool output (declared under [files].native) into result-set rows.
+"""Importers turn native tool output into result sets: `wirespeed import` (describe) and, at load
+time, the rows of every file declared under [files].native (convert).
 
-An importer is a callable `(data: bytes, file: str, spec: dict, test: TestSpec) ->
-(rows, problems, rows_read)` registered under the entry-point group wirespeed.importers.
+An importer is an `Importer` object (see wirespeed.importers.contract) registered under the
+entry-point group wirespeed.importers; `run_importer` is what the loader calls.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from wirespeed.importers.contract import Importer
 from wirespeed.problems import Problem, display_path
+
+
+def importers() -> dict[str, Importer]:
+    """Format name → Importer, for every installed importer (entry-point group wirespeed.importers)."""
+    from wirespeed.plugins import registry
+
+    return {name: obj for name, obj in registry("importers").items() if isinstance(obj, Importer)}
 
 
 def run_importer(spec: dict, path: Path, tests: dict, data: bytes | None = None) -> tuple[list, list[Problem], int]:
