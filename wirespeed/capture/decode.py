@@ -53,94 +53,99 @@ def _words(buf, h, p, avail):
     return h
 
 
+@njit(cache=True, inline="always")
+def decode_one(buf, p, caplen, wirelen, lt, i, size, flags, key, seq, txts):
+    """Decode the frame of `caplen` captured bytes at p (of `wirelen` on the wire) into slot i."""
+    end = p + caplen
+    f = 0
+    h = np.uint64(0x243F6A8885A308D3)
+    seq[i] = -1
+    txts[i] = -1
+    et = -1
+    l3 = p
+    if lt == ETHERNET:
+        size[i] = wirelen + 4
+        q = p + 12
+        while q + 2 <= end:
+            t = (np.int64(buf[q]) << 8) | np.int64(buf[q + 1])
+            if t == 0x8100 or t == 0x88A8 or t == 0x9100:
+                q += 4
+            else:
+                et = t
+                break
+        l3 = q + 2
+    elif lt == LINUX_SLL:
+        size[i] = wirelen - 16 + 18
+        if p + 16 <= end:
+            et = (np.int64(buf[p + 14]) << 8) | np.int64(buf[p + 15])
+        l3 = p + 16
+    else:
+        if p < end:
+            v = buf[p] >> 4
+            et = 0x0800 if v == 4 else (0x86DD if v == 6 else -1)
+        size[i] = wirelen + 18
+    l4 = -1
+    proto = -1
+    if et == 0x0800:
+        if l3 + 20 <= end:
+            f |= IPV4
+            ihl = np.int64(buf[l3] & 15) * 4
+            proto = np.int64(buf[l3 + 9])
+            if lt != ETHERNET and lt != LINUX_SLL:
+                size[i] = ((np.int64(buf[l3 + 2]) << 8) | np.int64(buf[l3 + 3])) + 18
+            h = _mix(h, _be(buf, l3 + 12, 8))
+            h = _mix(h, (_be(buf, l3 + 4, 2) << np.uint64(8)) | np.uint64(proto))
+            frag = ((np.int64(buf[l3 + 6]) & 0x1F) << 8) | np.int64(buf[l3 + 7])
+            if frag == 0:
+                l4 = l3 + ihl
+        else:
+            f |= TRUNCATED
+    elif et == 0x86DD:
+        if l3 + 40 <= end:
+            f |= IPV6
+            proto = np.int64(buf[l3 + 6])
+            if lt != ETHERNET and lt != LINUX_SLL:
+                size[i] = ((np.int64(buf[l3 + 4]) << 8) | np.int64(buf[l3 + 5])) + 40 + 18
+            h = _words(buf, h, l3 + 8, 32)
+            h = _mix(h, np.uint64(proto))
+            l4 = l3 + 40
+        else:
+            f |= TRUNCATED
+    elif et == -1:
+        f |= TRUNCATED
+    if l4 >= 0:
+        if proto == 17:
+            if l4 + 8 <= end:
+                f |= UDP
+                h = _mix(h, _be(buf, l4, 4))
+                pl = l4 + 8
+                avail = min(end - pl, np.int64(_be(buf, l4 + 4, 2)) - 8)
+                if end - pl < PAYLOAD_KEY_BYTES and avail < np.int64(_be(buf, l4 + 4, 2)) - 8:
+                    f |= TRUNCATED
+                n = min(avail, PAYLOAD_KEY_BYTES)
+                if n > 0:
+                    h = _words(buf, h, pl, n)
+                if avail >= 12 and _be(buf, pl, 4) == MAGIC:
+                    f |= SIGNATURE
+                    seq[i] = np.int64(_be(buf, pl + 4, 8))
+                    if avail >= 20:
+                        txts[i] = np.int64(_be(buf, pl + 12, 8))
+            else:
+                f |= TRUNCATED
+        else:
+            n = min(end - l4, PAYLOAD_KEY_BYTES)
+            if n < PAYLOAD_KEY_BYTES:
+                f |= TRUNCATED
+            if n > 0:
+                h = _words(buf, h, l4, n)
+    h = h ^ (h >> np.uint64(33))
+    h = h * M2
+    key[i] = h ^ (h >> np.uint64(29))
+    flags[i] = f
+
+
 @njit(cache=True)
 def decode(buf, off, caplen, wirelen, iface, linktypes, size, flags, key, seq, txts):
+    """decode_one over arrays of record offsets (for tests and tools that find records themselves)."""
     for i in range(off.size):
-        p = off[i]
-        end = p + caplen[i]
-        lt = linktypes[iface[i]]
-        f = 0
-        h = np.uint64(0x243F6A8885A308D3)
-        seq[i] = -1
-        txts[i] = -1
-        et = -1
-        l3 = p
-        if lt == ETHERNET:
-            size[i] = wirelen[i] + 4
-            q = p + 12
-            while q + 2 <= end:
-                t = (np.int64(buf[q]) << 8) | np.int64(buf[q + 1])
-                if t == 0x8100 or t == 0x88A8 or t == 0x9100:
-                    q += 4
-                else:
-                    et = t
-                    break
-            l3 = q + 2
-        elif lt == LINUX_SLL:
-            size[i] = wirelen[i] - 16 + 18
-            if p + 16 <= end:
-                et = (np.int64(buf[p + 14]) << 8) | np.int64(buf[p + 15])
-            l3 = p + 16
-        else:
-            if p < end:
-                v = buf[p] >> 4
-                et = 0x0800 if v == 4 else (0x86DD if v == 6 else -1)
-            size[i] = wirelen[i] + 18
-        l4 = -1
-        proto = -1
-        if et == 0x0800:
-            if l3 + 20 <= end:
-                f |= IPV4
-                ihl = np.int64(buf[l3] & 15) * 4
-                proto = np.int64(buf[l3 + 9])
-                if lt != ETHERNET and lt != LINUX_SLL:
-                    size[i] = ((np.int64(buf[l3 + 2]) << 8) | np.int64(buf[l3 + 3])) + 18
-                h = _mix(h, _be(buf, l3 + 12, 8))
-                h = _mix(h, (_be(buf, l3 + 4, 2) << np.uint64(8)) | np.uint64(proto))
-                frag = ((np.int64(buf[l3 + 6]) & 0x1F) << 8) | np.int64(buf[l3 + 7])
-                if frag == 0:
-                    l4 = l3 + ihl
-            else:
-                f |= TRUNCATED
-        elif et == 0x86DD:
-            if l3 + 40 <= end:
-                f |= IPV6
-                proto = np.int64(buf[l3 + 6])
-                if lt != ETHERNET and lt != LINUX_SLL:
-                    size[i] = ((np.int64(buf[l3 + 4]) << 8) | np.int64(buf[l3 + 5])) + 40 + 18
-                h = _words(buf, h, l3 + 8, 32)
-                h = _mix(h, np.uint64(proto))
-                l4 = l3 + 40
-            else:
-                f |= TRUNCATED
-        elif et == -1:
-            f |= TRUNCATED
-        if l4 >= 0:
-            if proto == 17:
-                if l4 + 8 <= end:
-                    f |= UDP
-                    h = _mix(h, _be(buf, l4, 4))
-                    pl = l4 + 8
-                    avail = min(end - pl, np.int64(_be(buf, l4 + 4, 2)) - 8)
-                    if end - pl < PAYLOAD_KEY_BYTES and avail < np.int64(_be(buf, l4 + 4, 2)) - 8:
-                        f |= TRUNCATED
-                    n = min(avail, PAYLOAD_KEY_BYTES)
-                    if n > 0:
-                        h = _words(buf, h, pl, n)
-                    if avail >= 12 and _be(buf, pl, 4) == MAGIC:
-                        f |= SIGNATURE
-                        seq[i] = np.int64(_be(buf, pl + 4, 8))
-                        if avail >= 20:
-                            txts[i] = np.int64(_be(buf, pl + 12, 8))
-                else:
-                    f |= TRUNCATED
-            else:
-                n = min(end - l4, PAYLOAD_KEY_BYTES)
-                if n < PAYLOAD_KEY_BYTES:
-                    f |= TRUNCATED
-                if n > 0:
-                    h = _words(buf, h, l4, n)
-        h = h ^ (h >> np.uint64(33))
-        h = h * M2
-        key[i] = h ^ (h >> np.uint64(29))
-        flags[i] = f
+        decode_one(buf, off[i], caplen[i], wirelen[i], linktypes[iface[i]], i, size, flags, key, seq, txts)

@@ -1,8 +1,8 @@
 """pcap and pcapng files to per-frame arrays, read in chunks of a memory map.
 
 The file is mapped read-only and walked in chunks of `chunk_bytes`: the compiled scanners
-(scan.py) find the records of one chunk, decode.py decodes them, and only the decoded columns
-(35 bytes a frame) are kept, so a capture larger than memory is read through the page cache.
+(scan.py) find and decode the records of one chunk, and only the decoded columns (35 bytes a
+frame) are kept, so a capture larger than memory is read through the page cache.
 A record that straddles a chunk boundary is read whole by the chunk it starts in.
 """
 
@@ -48,26 +48,30 @@ class Frames:
 
 
 class _Columns:
-    def __init__(self):
-        self.parts: dict[str, list[np.ndarray]] = {k: [] for k in ("ts", "size", "flags", "key", "seq", "txts")}
+    """Per-chunk output arrays of the scanners, kept as their filled parts."""
 
-    def add(self, buf, ts, caplen, wirelen, off, iface, linktypes, n):
+    NAMES = ("ts", "size", "flags", "key", "seq", "txts")
+    DTYPES = (np.int64, np.uint16, np.uint8, np.uint64, np.int64, np.int64)
+
+    def __init__(self, room: int):
+        self.room = room
+        self.parts: dict[str, list[np.ndarray]] = {k: [] for k in self.NAMES}
+        self.new()
+
+    def new(self):
+        self.out = tuple(np.empty(self.room, d) for d in self.DTYPES)
+
+    def keep(self, n: int):
         if n == 0:
             return
-        out = {"size": np.empty(n, np.uint16), "flags": np.empty(n, np.uint8), "key": np.empty(n, np.uint64),
-               "seq": np.empty(n, np.int64), "txts": np.empty(n, np.int64)}
-        dec.decode(buf, off[:n], caplen[:n], wirelen[:n], iface[:n], linktypes,
-                   out["size"], out["flags"], out["key"], out["seq"], out["txts"])
-        t = ts[:n].copy()
-        out["flags"][t < 0] |= dec.NO_TIME
-        self.parts["ts"].append(t)
-        for k, v in out.items():
-            self.parts[k].append(v)
+        for name, arr in zip(self.NAMES, self.out):
+            self.parts[name].append(arr[:n].copy() if n < self.room // 2 else arr[:n])
+        if n >= self.room // 2:
+            self.new()
 
     def frames(self, **kw) -> Frames:
-        cols = {k: (np.concatenate(v) if v else np.empty(0, np.int64)) for k, v in self.parts.items()}
-        return Frames(ts=cols["ts"], size=cols["size"], flags=cols["flags"], key=cols["key"],
-                      seq=cols["seq"], txts=cols["txts"], **kw)
+        cols = {k: (np.concatenate(v) if v else np.empty(0, d)) for (k, v), d in zip(self.parts.items(), self.DTYPES)}
+        return Frames(**cols, **kw)
 
 
 def _linktype(file: str, place: str, lt: int) -> int:
@@ -114,24 +118,17 @@ def read_frames(path: str | os.PathLike, name: str | None = None, chunk_bytes: i
     return frames
 
 
-def _arrays(room: int):
-    return (np.empty(room, np.int64), np.empty(room, np.int64), np.empty(room, np.int64),
-            np.empty(room, np.int64), np.zeros(room, np.int64))
-
-
 def _read_pcap(buf, file, swap, nano, chunk_bytes) -> Frames:
     size = buf.size
     if size < 24:
         raise CaptureError(file, "byte 0", f"{size} bytes: the 24-byte pcap file header is cut off", "capture.truncated")
     snaplen, lt = struct.unpack((">" if swap else "<") + "II", bytes(buf[16:24]))
     lt = _linktype(file, "link type", lt & 0x0FFFFFF)
-    linktypes = np.array([lt], np.int64)
-    cols = _Columns()
-    pos, room = 24, max(1024, chunk_bytes // 48)
-    ts, caplen, wirelen, off, iface = _arrays(room)
+    cols = _Columns(max(1024, chunk_bytes // 64))
+    pos = 24
     while pos < size:
-        n, pos, status = scan.scan_pcap(buf, pos, pos + chunk_bytes, swap, nano, ts, caplen, wirelen, off, room)
-        cols.add(buf, ts, caplen, wirelen, off, iface, linktypes, n)
+        n, pos, status, _ = scan.scan_pcap(buf, pos, pos + chunk_bytes, swap, nano, lt, *cols.out, cols.room)
+        cols.keep(n)
         if status != scan.OK:
             _fail(file, status, pos, size, "the record at this place")
     return cols.frames(file=file, format="pcap", linktypes=[lt], resolution="ns" if nano else "µs")
@@ -149,11 +146,9 @@ def _options(body: bytes, fmt: str):
 
 def _read_pcapng(buf, file, chunk_bytes) -> Frames:
     size = buf.size
-    cols = _Columns()
+    cols = _Columns(max(1024, chunk_bytes // 64))
     resol, tsoff, snap, lts = [], [], [], []
     pos, swap, if_base, skipped = 0, False, 0, 0
-    room = max(1024, chunk_bytes // 48)
-    ts, caplen, wirelen, off, iface = _arrays(room)
     arrays = None
     while pos < size:
         if pos + 12 > size:
@@ -188,10 +183,10 @@ def _read_pcapng(buf, file, chunk_bytes) -> Frames:
         if arrays is None:
             arrays = tuple(np.array(x, np.int64) for x in (resol, tsoff, snap, lts))
         n_if = len(resol) - if_base
-        n, pos, status, sk = scan.scan_pcapng(buf, pos, pos + chunk_bytes, swap, if_base, n_if, arrays[0], arrays[1],
-                                              arrays[2], ts, caplen, wirelen, off, iface, room)
+        n, pos, status, sk, _ = scan.scan_pcapng(buf, pos, pos + chunk_bytes, swap, if_base, n_if, *arrays,
+                                                 *cols.out, cols.room)
         skipped += sk
-        cols.add(buf, ts, caplen, wirelen, off, iface, arrays[3], n)
+        cols.keep(n)
         if status in (scan.TRUNCATED, scan.BAD_LENGTH):
             _fail(file, status, pos, size, "the packet block at this place")
     res = sorted({(f"2^-{r & 0x7F} s" if r & 0x80 else f"10^-{r} s") for r in resol})
