@@ -230,7 +230,7 @@ def signature_index(seq: np.ndarray, flags: np.ndarray, txts: np.ndarray, signat
     Returns (tx_ts, rx_idx): transmit slots for every sequence number from the smallest to the
     largest seen (a missing one is a lost frame) and each frame's slot (UNMATCHED without signature).
     """
-    has = (flags & signature_flag) != 0
+    has = ((flags & signature_flag) != 0) & (txts >= 0)  # 64-byte frames have room for the number only
     if not has.any():
         return None, None
     lo, hi = int(seq[has].min()), int(seq[has].max())
