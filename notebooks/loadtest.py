@@ -13,11 +13,13 @@
 # ---
 
 # %% [markdown]
-# # Ramp loadtests
+# # Ramp loadtests and per-interval samples
 #
 # Per-second transmit and receive rates over a T-Rex-style ramp from 0 to the target rate: where
-# loss sets in, and the highest rate forwarded without loss. Only result sets that carry per-second
-# samples get these charts; summary-only loadtests are charted by the throughput notebook.
+# loss sets in, and the highest rate forwarded without loss. Runs that report other per-interval
+# figures (iperf3: goodput, RTT, congestion window, retransmits) get one chart per figure over time.
+# Only result sets that carry samples get these charts; summary-only loadtests are charted by the
+# throughput notebook.
 
 # %% tags=["parameters"]
 slug = "linux-netns-ipv4-ramp-2026-11"
@@ -27,21 +29,29 @@ output_dir = "build/analysis/scratch/loadtest"
 # %%
 from IPython.display import display
 
-from wirespeed.chartdefs import ramp_chart
+from wirespeed.chartdefs import SAMPLE_SERIES, ramp_chart, samples_chart
 from wirespeed.notebook import open_set
 from wirespeed.ramp import summarise
 from wirespeed.summaries import ramp_table
 
 run = open_set(slug, catalog, output_dir)
 samples = run.samples()
-display(run.out.table(ramp_table(samples, run.summary)))
+table = ramp_table(samples, run.summary)
+if table is not None:
+    display(run.out.table(table))
 
 # %%
 tests = {t["id"]: t for t in run.tests}
 for test_id in dict.fromkeys(s["test_id"] for s in samples):
-    pts = sorted((s for s in samples if s["test_id"] == test_id and s["tx_rate_fps"] is not None), key=lambda s: s["t_s"])
-    ramp = summarise([(p["t_s"], p["tx_rate_fps"], p["rx_rate_fps"]) for p in pts])
-    display(run.out.chart(ramp_chart(pts, tests[test_id], ramp.onset_t_s)))
+    # a ramp needs both rates of a sample (iperf3 client intervals carry only what was sent)
+    pts = sorted((s for s in samples if s["test_id"] == test_id and s["tx_rate_fps"] is not None and s["rx_rate_fps"] is not None), key=lambda s: s["t_s"])
+    if pts:
+        ramp = summarise([(p["t_s"], p["tx_rate_fps"], p["rx_rate_fps"]) for p in pts])
+        display(run.out.chart(ramp_chart(pts, tests[test_id], ramp.onset_t_s)))
+    for metric in SAMPLE_SERIES:
+        chart = samples_chart(samples, tests[test_id], metric)
+        if chart is not None:
+            display(run.out.chart(chart))
 
 # %%
 run.finish()

@@ -195,3 +195,28 @@ def histogram_chart(buckets: list[dict[str, Any]], test: dict[str, Any], frame: 
             "caption": "Frames per latency bucket (bars) and the cumulative share of frames (dashed line).",
             "alt": f"Latency histogram of {int(total):,} frames from {data[0]['low']:g} to {data[-1]['high']:g} µs.",
             "data": data, "x_title": "Latency (µs)", "y_title": "Frames"}
+
+
+SAMPLE_SERIES = ("goodput", "rtt_avg", "cwnd", "retransmits", "interarrival_jitter")
+
+
+def samples_chart(samples: list[dict[str, Any]], test: dict[str, Any], metric: str) -> dict[str, Any] | None:
+    """One per-interval metric over time (e.g. an iperf3 run's goodput or RTT each second), one line per port."""
+    from wirespeed.columns import METRICS
+    from wirespeed.units import CANONICAL
+
+    m = METRICS[metric]
+    field = f"{metric}_{CANONICAL[m.dimension]}"
+    pts = sorted((s for s in samples if s["test_id"] == test["id"] and s.get(field) is not None), key=lambda s: (str(s.get("port")), s["t_s"]))
+    if not pts:
+        return None
+    sym, factor = _unit(m.dimension, [s[field] for s in pts])
+    data = [{"t": s["t_s"], "series": s.get("port") or m.label, "value": s[field] / factor,
+             "printed": f"{formatting.derived(s[field] / factor, formatting.significant_decimals([s[field] / factor]))} {sym}"} for s in pts]
+    series = list(dict.fromkeys(d["series"] for d in data))
+    return {"id": f"{test['id']}-{metric.replace('_', '-')}-samples", "test": test["id"], "type": "lines", "title": f"{test['title']}: {m.label.lower()} per interval",
+            "caption": f"{m.description} One point per interval the instrument reported, at the interval's start.",
+            "alt": f"{test['title']}: {m.label.lower()} in {sym} over {len(pts)} intervals, from {min(d['value'] for d in data):g} to {max(d['value'] for d in data):g} {sym}.",
+            "data": data, "x": {"field": "t", "title": "Time since the start (s)", "zero": True}, "y": {"field": "value", "title": f"{m.label} ({sym})"},
+            "series": {"field": "series", "title": ""}, "series_order": series, "marks": [],
+            "tooltip": [{"field": "t", "title": "Second", "type": "Q"}, {"field": "series", "title": ""}, {"field": "printed", "title": m.label}]}

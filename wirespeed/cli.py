@@ -178,6 +178,44 @@ def new(slug: str, root: Path) -> None:
     out.print(f"created {target}/result.toml and {target}/measurements.csv; fill them in, then: wirespeed validate {target}", markup=False)
 
 
+@cli.command("import")
+@click.argument("format_name", metavar="FORMAT")
+@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--into", "slug", required=True, help="Result set to create or update: data/results/SLUG.")
+@click.option("--dry-run", is_flag=True, help="Parse and print what would be written; write nothing.")
+@click.option("--root", type=click.Path(path_type=Path), default=ARCHIVE, show_default=True, help="Folder of the result sets.")
+def import_(format_name: str, files: tuple[Path, ...], slug: str, dry_run: bool, root: Path) -> None:
+    """Import native tool output (FORMAT, or auto to detect it) into data/results/SLUG.
+
+    Creates or updates the set's result.toml with everything the files state, keeps the files
+    under native/ (re-imported whenever the set is loaded) and lists the fields left to fill in.
+    """
+    from wirespeed.importers.importing import import_files
+    from wirespeed.problems import InputError
+
+    try:
+        outcome = import_files(format_name, list(files), root, slug, dry_run=dry_run)
+    except InputError as exc:
+        for p in exc.problems:
+            err.print(str(p), markup=False)
+        err.print("nothing written", markup=False)
+        sys.exit(1)
+    except OSError as exc:
+        raise click.ClickException(f"{root / slug}: cannot write the result set: {exc.strerror or exc}") from None
+    for file, fmt in outcome.chosen:
+        out.print(f"auto: {file} is {fmt}", markup=False)
+    where = outcome.folder / "result.toml"
+    if dry_run:
+        out.print(f"would {'create' if outcome.created else 'update'} {where} and add {', '.join(outcome.native)}:", markup=False)
+        out.print(outcome.toml, markup=False)
+    else:
+        out.print(f"{'created' if outcome.created else 'updated'} {where}: tests {', '.join(outcome.tests)}; native files {', '.join(outcome.native)}", markup=False)
+    if outcome.unstated:
+        out.print(f"The files do not state these fields; fill them in {where}, then run: wirespeed validate {outcome.folder}", markup=False)
+        for name in outcome.unstated:
+            out.print(f"  {name}", markup=False)
+
+
 @cli.command()
 @click.argument("slugs", nargs=-1)
 @click.option("-j", "--jobs", type=int, default=None, help="Notebooks run at once (default: one per core).")

@@ -35,6 +35,8 @@ METRICS: dict[str, Metric] = {
         _m("throughput_l2", "bit_rate", "Throughput (L2)", "Throughput as layer-2 bit rate: frame bytes only, FCS included."),
         _m("throughput_line_rate", "percent", "Of line rate", "Throughput in percent of the aggregate line rate."),
         _m("throughput_max_theoretical", "percent", "Of max. theoretical", "Throughput in percent of the lower of line rate and the device's forwarding cap."),
+        _m("throughput_upper", "frame_rate", "Upper bound", "Upper bound of a throughput search: the lowest rate tried that failed the loss criterion (e.g. CSIT's NDR/PDR upper bound)."),
+        _m("throughput_upper_l1", "bit_rate", "Upper bound (L1)", "The upper bound of a throughput search as layer-1 bit rate."),
         _m("forwarding_rate", "frame_rate", "Forwarding rate", "Frames forwarded per second at the offered load (RFC 2889)."),
         _m("tx", "count", "Frames sent", "Frames the instrument transmitted."),
         _m("rx", "count", "Frames received", "Frames the instrument received."),

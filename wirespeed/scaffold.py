@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import os
 import re
-import tempfile
 from pathlib import Path
 
 RESULT_TOML = '''# wirespeed result set, format 1. Fill in every "" and the measurement table, then run
@@ -79,21 +77,14 @@ class ScaffoldError(ValueError):
 
 
 def scaffold(root: Path, slug: str) -> Path:
-    """Create root/slug with a result.toml and an empty measurement table, atomically."""
+    """Create root/slug with a result.toml and an empty measurement table, atomically (through the
+    one result-set writer, wirespeed.resultset.writer)."""
+    from wirespeed.resultset.writer import write_set
+
     if not SLUG.match(slug) or len(slug) > 80:
         raise ScaffoldError(f"{slug!r} is not a valid slug: lower-case letters, digits and single dashes, at most 80 characters")
     target = root / slug
-    if target.exists():
+    if target.exists() or target.is_symlink():
         raise ScaffoldError(f"{target} already exists")
     root.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{slug}.", dir=root))
-    try:
-        (tmp / "result.toml").write_text(RESULT_TOML.format(slug=slug, path=target), encoding="utf-8")
-        (tmp / "measurements.csv").write_text(MEASUREMENTS_CSV, encoding="utf-8")
-        os.rename(tmp, target)
-    except BaseException:
-        for p in tmp.iterdir():
-            p.unlink()
-        tmp.rmdir()
-        raise
-    return target
+    return write_set(target, RESULT_TOML.format(slug=slug, path=target), {"measurements.csv": MEASUREMENTS_CSV.encode("utf-8")})

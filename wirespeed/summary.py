@@ -27,7 +27,7 @@ def set_summary(con: duckdb.DuckDBPyConnection, slug: str) -> dict[str, Any]:
     meta = json.loads(sets[0]["meta"])
     tests = _dicts(con.execute("SELECT test_id, title, rfc, scenario, topology, ports, port_speed, direction FROM tests WHERE slug = ? ORDER BY position", [slug]))
     rows = _dicts(con.execute(
-        "SELECT r.row_id, r.kind, r.file, r.line, r.test_id, r.frame_size, r.imix, r.load_pct, r.direction, r.variant, r.trial, r.component,"
+        "SELECT r.row_id, r.kind, r.file, r.line, r.test_id, r.frame_size, r.imix, r.load_pct, r.direction, r.variant, r.trial, r.component, r.port,"
         " d.frame_bytes, d.line_rate_fps, d.max_theoretical_fps, d.capped, d.throughput_fps, d.throughput_l1_bps, d.throughput_l2_bps,"
         " d.throughput_pct_line_rate, d.throughput_pct_max_theoretical, d.lost_frames, d.loss_pct, d.forwarding_rate_fps"
         " FROM rows r LEFT JOIN derived d USING (slug, row_id) WHERE r.slug = ? AND r.kind = 'measurements' ORDER BY r.row_id", [slug]))

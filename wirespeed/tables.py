@@ -26,9 +26,11 @@ DERIVED_FIELDS = {
 }
 FLAGGED_RULES = ("throughput-above-line-rate", "latency-order")
 LINE_RATE = ("line_rate", "frame_rate", "Line rate", "Theoretical maximum frame rate of the ports (aggregate).")
-ORDER = ["throughput", "throughput_l1", "throughput_l2", "throughput_line_rate", "throughput_max_theoretical", "offered_rate", "offered_l1",
-         "forwarding_rate", "latency_min", "latency_avg", "latency_max", "latency_p50", "latency_p99", "jitter_avg", "jitter_max",
-         "tx", "rx", "lost", "loss", "out_of_sequence", "duplicate", "back_to_back", "failover_time", "cpu_peak", "cpu_avg", "duration"]
+ORDER = ["throughput", "throughput_l1", "throughput_l2", "throughput_line_rate", "throughput_max_theoretical", "throughput_upper", "throughput_upper_l1",
+         "offered_rate", "offered_l1", "forwarding_rate", "tx_rate", "rx_rate", "tx_l1", "rx_l1", "tx_l2", "rx_l2", "goodput",
+         "latency_min", "latency_avg", "latency_max", "latency_p50", "latency_p90", "latency_p99", "latency_p99_9", "latency_p99_99",
+         "jitter_avg", "jitter_max", "interarrival_jitter", "ipdv_avg", "ipdv_max", "rtt_min", "rtt_avg", "rtt_max", "cwnd", "retransmits",
+         "tx", "rx", "lost", "loss", "out_of_sequence", "reordered", "duplicate", "back_to_back", "failover_time", "cpu_peak", "cpu_avg", "duration"]
 
 
 @dataclass
@@ -194,11 +196,11 @@ def _throughput_rows(summary: dict[str, Any], test_id: str) -> list[dict[str, An
     best: dict[tuple, float] = {}
     for r in rows:
         if r["load_pct"] is not None:
-            key = (r["frame_size"], r["imix"], r["direction"], r["variant"], r["component"], r["trial"])
+            key = (r["frame_size"], r["imix"], r["direction"], r["variant"], r["component"], r.get("port"), r["trial"])
             best[key] = max(best.get(key, 0.0), r["load_pct"])
     out = []
     for r in rows:
-        key = (r["frame_size"], r["imix"], r["direction"], r["variant"], r["component"], r["trial"])
+        key = (r["frame_size"], r["imix"], r["direction"], r["variant"], r["component"], r.get("port"), r["trial"])
         # trial rows are a search over rates: every rate tried belongs in the table
         if r["load_pct"] is None or r["load_pct"] == best.get(key) or r["trial"] is not None:
             out.append(r)
@@ -215,7 +217,7 @@ def results_table(summary: dict[str, Any], test_id: str) -> ResultTable | None:
     if not rows:
         return None
     b = _Builder(summary)
-    pivot = "direction" if len({r["direction"] for r in rows}) > 1 else ("component" if len({r["component"] for r in rows}) > 1 else None)
+    pivot = next((k for k in ("direction", "component", "port") if len({r.get(k) for r in rows}) > 1), None)
     if pivot == "direction":
         pivot_values = sorted({r[pivot] for r in rows}, key=lambda v: DIRECTION_ORDER.get(v, 2))
     elif pivot:
@@ -255,7 +257,7 @@ def results_table(summary: dict[str, Any], test_id: str) -> ResultTable | None:
             unit, derived_only, cells = b.format_column(metric, raws, tp_unit if metric == "line_rate" else None)
             if metric == "throughput":
                 tp_unit = unit
-            group = (str(pv).capitalize() if pivot == "direction" else str(pv)) if pv is not None else ""
+            group = (str(pv).capitalize() if pivot == "direction" else f"Port {pv}" if pivot == "port" else str(pv)) if pv is not None else ("All ports" if pivot == "port" else "")
             columns.append(Column(f"{metric}{'.' + str(pv) if pv else ''}", metric_label(metric), unit, group, derived_only))
             body_cols.append(cells)
     table_rows = []

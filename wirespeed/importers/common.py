@@ -42,11 +42,13 @@ def row(kind: str, file: str, line: int, keys: dict[str, Any], values: dict[str,
     return Row(kind, file, line, keys, {m: cell(v, u) for m, (v, u) in values.items() if v is not None})
 
 
-def number(obj: dict, key: str) -> float | None:
+def number(obj: dict, key: str) -> float | int | None:
     """A finite number from a JSON object, or None ("-nan", missing, or not a number)."""
     v = obj.get(key)
     if isinstance(v, bool) or not isinstance(v, (int, float)):
         return None
+    if isinstance(v, int):
+        return v  # as the tool wrote it: 275 stays 275, not 275.0
     f = float(v)
     return f if f == f and abs(f) != float("inf") else None
 
@@ -67,3 +69,40 @@ def json_head_has(head: bytes, *keys: str) -> bool:
     """True when the head of a JSON file starts an object and names every one of `keys` (for sniff)."""
     text = head.lstrip(b"\xef\xbb\xbf \t\r\n")
     return text[:1] == b"{" and all(f'"{k}"'.encode() in head for k in keys)
+
+
+MISSING = {"", "n/a", "na", "-", "--", "none", "null", "nan", "-nan", "unknown"}
+
+
+def lenient(value: Any) -> float | int | None:
+    """A number as tools write them: 12, 12.5, " 12.5 ", "1,234" (a thousands separator), or None for
+    N/A, n/a, -nan, empty and the like. Anything else that is not a number is None too; callers
+    that need the value say which field was unreadable."""
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, (int, float)):
+        return value if value == value and abs(value) != float("inf") else None
+    if not isinstance(value, str):
+        return None
+    text = value.strip()
+    if text.lower() in MISSING:
+        return None
+    text = text.replace(",", "") if text.count(",") and all(len(g) == 3 for g in text.split(".")[0].split(",")[1:]) else text
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    try:
+        f = float(text)
+    except ValueError:
+        return None
+    return f if f == f and abs(f) != float("inf") else None
+
+
+def keyed(obj: Any, *path: str) -> Any:
+    """obj[path[0]][path[1]]…, or None where a step is missing or not an object."""
+    for key in path:
+        if not isinstance(obj, dict):
+            return None
+        obj = obj.get(key)
+    return obj

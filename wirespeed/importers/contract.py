@@ -53,7 +53,7 @@ Convert = Callable[[bytes, str, dict, "TestSpec"], "tuple[list[Row], list[Proble
 """`convert(data, file, spec, test) -> (rows, problems, rows_read)`, called at load time.
 
 `data` is the file's bytes (already read safely), `file` its display path for problems, `spec` the
-`[files].native` entry (path, importer, test and the optional frame_size, variant, direction, load_pct),
+`[files].native` entry (path, importer, test and the optional frame_size, variant, direction, part),
 `test` the resolved TestSpec of `spec["test"]`. Returns only the rows of that test (a file holding
 several tests is declared once per test), the problems found, and how many records it read."""
 
@@ -67,11 +67,12 @@ class TestPlan:
     fields: dict[str, Any] = field(default_factory=dict)
     """The `[[tests]]` keys the file states, in result.toml's vocabulary: title, rfc, scenario,
     topology, ports, port_speed, direction, address_family, description, methodology
-    (frame_sizes, loads_pct, trials, trial_duration_s, loss_tolerance_pct, …), variants."""
+    (frame_sizes, offered_loads_pct, trials, trial_duration_s, loss_tolerance_pct, …), variants."""
     native: list[dict[str, Any]] = field(default_factory=lambda: [{}])
     """The `[files].native` entries of this test for the described file, without `path`,
     `importer` and `test` (the framework adds them): `{}`, or keys such as frame_size, variant,
-    direction, load_pct. One entry per distinct set of rows; default one plain entry."""
+    direction, and `part` (which part of a file holding several tests this entry imports, e.g. an
+    NFVbench chain; convert reads it from `spec`). One entry per distinct set of rows; default `[{}]`."""
 
 
 @dataclass

@@ -1,49 +1,130 @@
-"""iperf3 --json (UDP or TCP client/server output) → per-interval samples and one summary row."""
+"""iperf3 --json: a UDP run's summary (goodput, frames sent/received/lost, RFC 3550 jitter, out of
+order) and a TCP run's (goodput, retransmits, RTT, congestion window), with the per-interval samples.
+
+iperf3 reports what the sockets carried: bits_per_second is a layer-4 payload rate (goodput),
+never a layer-1 or layer-2 rate, and a UDP datagram is one frame only when it fits one.
+Omitted intervals (-O) are left out. Client-side UDP intervals carry no loss or jitter.
+"""
 
 from __future__ import annotations
+
+import datetime
+import ipaddress
 
 from wirespeed.figures import Figure
 from wirespeed.importers.common import base_keys, json_head_has, number, parse_json, row
 from wirespeed.importers.contract import Importer, ImportPlan, TestPlan
 from wirespeed.problems import Problem
 
+RULE = "import.iperf3"
 
-def import_iperf3(data: bytes, file: str, spec: dict, test) -> tuple[list, list[Problem], int]:
-    """iperf3 --json (UDP or TCP client/server output) → per-interval samples and one summary row."""
+
+def _obj(value) -> dict:
+    return value if isinstance(value, dict) else {}
+
+
+def _doc(data: bytes, file: str) -> tuple[dict | None, list[Problem]]:
     doc, problems = parse_json(data, file)
     if doc is None:
-        return [], problems, 0
-    if not isinstance(doc, dict) or "intervals" not in doc or "end" not in doc:
-        return [], [Problem(file, None, "", "no 'intervals' and 'end': not iperf3 --json output", "import.iperf3")], 0
+        return None, problems
+    if not isinstance(doc, dict) or not isinstance(doc.get("start"), dict) or not isinstance(doc.get("end"), dict) or not isinstance(doc.get("intervals"), list):
+        return None, [Problem(file, None, "", "not iperf3 --json output: expected an object with 'start', 'intervals' and 'end'", RULE)]
     if doc.get("error"):
-        return [], [Problem(file, None, "error", f"iperf3 reported an error: {doc['error']}", "import.iperf3")], 0
-    rows, n = [], 0
+        return None, [Problem(file, None, "error", f"iperf3 reported an error: {doc['error']}", RULE)]
+    return doc, []
+
+
+def _protocol(doc: dict) -> str:
+    return str(_obj(doc["start"].get("test_start")).get("protocol", "TCP")).strip().upper() or "TCP"
+
+
+def _sum(values: list[float | None]) -> float | None:
+    present = [v for v in values if v is not None]
+    return sum(present) if present else None
+
+
+def import_iperf3(data: bytes, file: str, spec: dict, test) -> tuple[list, list[Problem], int]:
+    """iperf3 --json (UDP or TCP) → per-interval samples and one summary row per run."""
+    doc, problems = _doc(data, file)
+    if doc is None:
+        return [], problems, 0
+    udp = _protocol(doc) == "UDP"
     keys = base_keys(spec, test.id)
+    rows, n = [], 0
     for i, interval in enumerate(doc["intervals"]):
         n += 1
-        s = interval.get("sum", {}) if isinstance(interval, dict) else {}
-        start, bps, packets, seconds = number(s, "start"), number(s, "bits_per_second"), number(s, "packets"), number(s, "seconds")
-        if start is None or bps is None:
-            problems.append(Problem(file, None, f"intervals[{i}].sum", "interval without start or bits_per_second", "import.iperf3"))
+        s = _obj(_obj(interval).get("sum"))
+        if s.get("omitted") is True:
             continue
-        pps = packets / seconds if packets is not None and seconds else None
-        rows.append(row("samples", file, 0, {**keys, "t_s": Figure.parse(repr(start))}, {"tx_rate": (pps, "pps"), "tx_l2": (bps, "bps")}))
-    end = doc["end"]
-    udp = end.get("sum") if isinstance(end.get("sum"), dict) and "lost_packets" in end.get("sum", {}) else None
-    if udp is not None:
+        start, bps, seconds = number(s, "start"), number(s, "bits_per_second"), number(s, "seconds")
+        if start is None or bps is None:
+            problems.append(Problem(file, None, f"intervals[{i}].sum", "expected 'start' and 'bits_per_second' numbers", RULE))
+            continue
+        values: dict[str, tuple] = {"goodput": (bps, "bps")}
+        if udp:
+            packets = number(s, "packets")
+            rate = packets / seconds if packets is not None and seconds else None
+            values["tx_rate" if s.get("sender", True) else "rx_rate"] = (rate, "pps")
+        else:
+            streams = [_obj(x) for x in _obj(interval).get("streams", []) if isinstance(x, dict)]
+            rtts = [number(x, "rtt") for x in streams if number(x, "rtt") is not None]
+            values["retransmits"] = (_int(number(s, "retransmits")), "segments")
+            values["cwnd"] = (_int(_sum([number(x, "snd_cwnd") for x in streams])), "bytes")
+            values["rtt_avg"] = (_mean(rtts), "us")
+        rows.append(row("samples", file, 0, {**keys, "t_s": Figure.parse(repr(start))}, values))
+    summary, probs = (_udp_summary if udp else _tcp_summary)(doc["end"], file)
+    problems += probs
+    if summary:
         n += 1
-        sent, lost = number(udp, "packets"), number(udp, "lost_packets")
-        jitter = number(udp, "jitter_ms")
-        values = {
-            "tx": (int(sent) if sent is not None else None, "frames"),
-            "rx": (int(sent - lost) if sent is not None and lost is not None else None, "frames"),
-            "lost": (int(lost) if lost is not None else None, "frames"),
-            "duration": (number(udp, "seconds"), "s"),
-            "jitter_avg": (jitter, "ms"),
-            "out_of_sequence": (number(udp, "out_of_order"), "frames"),
-        }
-        rows.append(row("measurements", file, 0, {**keys, "trial": 1}, values))
+        rows.append(row("measurements", file, 0, {**keys, "trial": 1}, summary))
     return rows, problems, n
+
+
+def _mean(values: list) -> float | int | None:
+    """The mean, or the one value itself (as printed) when there is one."""
+    return None if not values else values[0] if len(values) == 1 else sum(values) / len(values)
+
+
+def _int(v: float | None) -> int | None:
+    return int(v) if v is not None else None
+
+
+def _udp_summary(end: dict, file: str) -> tuple[dict, list[Problem]]:
+    sent = _obj(end.get("sum_sent")) or _obj(end.get("sum"))
+    received = _obj(end.get("sum_received")) or _obj(end.get("sum"))
+    if not received or number(received, "packets") is None:
+        return {}, [Problem(file, None, "end.sum", "expected a UDP summary with 'packets' and 'lost_packets'", RULE)]
+    tx, lost = number(sent, "packets") or number(received, "packets"), number(received, "lost_packets")
+    ooo = _sum([number(_obj(_obj(s).get("udp")), "out_of_order") for s in end.get("streams", []) if isinstance(s, dict)])
+    return {
+        "tx": (_int(tx), "frames"),
+        "rx": (_int(tx - lost) if tx is not None and lost is not None else None, "frames"),
+        "lost": (_int(lost), "frames"),
+        "goodput": (number(received, "bits_per_second"), "bps"),
+        "interarrival_jitter": (number(received, "jitter_ms"), "ms"),
+        "out_of_sequence": (_int(ooo), "frames"),
+        "duration": (number(sent, "seconds") or number(received, "seconds"), "s"),
+    }, []
+
+
+def _tcp_summary(end: dict, file: str) -> tuple[dict, list[Problem]]:
+    sent, received = _obj(end.get("sum_sent")), _obj(end.get("sum_received"))
+    if number(received, "bits_per_second") is None:
+        return {}, [Problem(file, None, "end.sum_received", "expected a TCP summary with 'bits_per_second'", RULE)]
+    senders = [_obj(_obj(s).get("sender")) for s in end.get("streams", []) if isinstance(s, dict)]
+    mins = [number(s, "min_rtt") for s in senders if number(s, "min_rtt") is not None]
+    means = [number(s, "mean_rtt") for s in senders if number(s, "mean_rtt") is not None]
+    maxes = [number(s, "max_rtt") for s in senders if number(s, "max_rtt") is not None]
+    cwnds = [number(s, "max_snd_cwnd") for s in senders if number(s, "max_snd_cwnd") is not None]
+    return {
+        "goodput": (number(received, "bits_per_second"), "bps"),
+        "retransmits": (_int(number(sent, "retransmits")), "segments"),
+        "rtt_min": (min(mins) if mins else None, "us"),
+        "rtt_avg": (_mean(means), "us"),
+        "rtt_max": (max(maxes) if maxes else None, "us"),
+        "cwnd": (_int(max(cwnds)) if cwnds else None, "bytes"),
+        "duration": (number(sent, "seconds") or number(received, "seconds"), "s"),
+    }, []
 
 
 def sniff(head: bytes, name: str) -> float:
@@ -51,52 +132,62 @@ def sniff(head: bytes, name: str) -> float:
     return 0.95 if json_head_has(head, "start", "test_start") and (b'"iperf' in head or b'"intervals"' in head) else 0.0
 
 
+def _rate_text(bps: float) -> tuple[str, str]:
+    """("10m", "10 Mbit/s") for a target bitrate."""
+    for factor, suffix, unit in ((1e9, "g", "Gbit/s"), (1e6, "m", "Mbit/s"), (1e3, "k", "kbit/s")):
+        if bps >= factor:
+            v = bps / factor
+            text = f"{v:g}"
+            return text.replace(".", "-") + suffix, f"{text} {unit}"
+    return f"{int(bps)}", f"{int(bps)} bit/s"
+
+
 def describe(data: bytes, name: str) -> ImportPlan:
-    """One test per run: protocol, target bitrate, duration, iperf3 version and date from "start"."""
+    """One test per run: protocol, streams, target bitrate, duration, iperf3 version and date."""
     plan = ImportPlan("iperf3")
-    doc, plan.problems = parse_json(data, name)
+    doc, plan.problems = _doc(data, name)
     if doc is None:
         return plan
-    if not isinstance(doc, dict) or not isinstance(doc.get("start"), dict) or "end" not in doc:
-        plan.problems.append(Problem(name, None, "", "no 'start' and 'end': not iperf3 --json output", "import.iperf3"))
-        return plan
     start = doc["start"]
-    ts = start.get("test_start") if isinstance(start.get("test_start"), dict) else {}
-    proto = str(ts.get("protocol", "")).strip().upper() or "TCP"
+    ts = _obj(start.get("test_start"))
+    proto = _protocol(doc)
     rate = number(ts, "target_bitrate") or number(start, "target_bitrate")
-    test_id = f"{proto.lower()}-{_rate_slug(rate)}" if rate else proto.lower()
+    slug, text = _rate_text(rate) if rate else ("", "")
+    test_id = f"{proto.lower()}-{slug}" if slug else proto.lower()
     methodology = {"search": "fixed-rate", "trials": 1}
     if number(ts, "duration"):
         methodology["trial_duration_s"] = number(ts, "duration")
-    fields = {"title": f"iperf3 {proto}" + (f" at {_rate_slug(rate)}bit/s" if rate else ""), "rfc": ["vendor"],
-              "direction": "unidirectional", "methodology": methodology}
+    fields: dict = {"title": f"iperf3 {proto}" + (f" at {text}" if text else ""), "rfc": ["vendor"],
+                    "direction": "bidirectional" if ts.get("bidir") else "unidirectional"}
+    host = str(_obj(start.get("connecting_to")).get("host", "")).strip()
+    try:
+        fields["address_family"] = f"ipv{ipaddress.ip_address(host).version}"
+    except ValueError:
+        pass
+    streams = number(ts, "num_streams")
+    if streams and streams >= 1:
+        fields["flows"] = int(streams)
+    blksize = number(ts, "blksize")
+    what = f"{proto} with {int(streams or 1)} stream(s)" + (f", {int(blksize)}-byte {'datagrams' if proto == 'UDP' else 'writes'}" if blksize else "")
+    fields["description"] = f"iperf3 {what}" + (f", target {text}" if text else "") + ("; reverse mode (the server sent)" if ts.get("reverse") else "") + "."
+    fields["methodology"] = methodology
     plan.tests.append(TestPlan(test_id, fields))
     version = str(start.get("version", "")).strip()
     plan.instrument = {"vendor": "ESnet", "product": "iperf3"}
     if version:
         plan.instrument["software"] = [{"name": "iperf3", "version": version.removeprefix("iperf ").strip()}]
-    secs = number(start.get("timestamp", {}) if isinstance(start.get("timestamp"), dict) else {}, "timesecs")
+    secs = number(_obj(start.get("timestamp")), "timesecs")
     if secs:
-        import datetime
-
         day = datetime.datetime.fromtimestamp(secs, datetime.timezone.utc).date().isoformat()
         plan.campaign = {"start": day, "end": day}
-        plan.source = {"published": day}
-    plan.unstated = [f"tests.{test_id}.port_speed", f"tests.{test_id}.scenario", f"tests.{test_id}.topology", f"tests.{test_id}.ports"]
+        plan.source = {"published": day, "publication_kind": "test-run"}
     return plan
 
 
-def _rate_slug(bps: float) -> str:
-    for factor, suffix in ((1e9, "g"), (1e6, "m"), (1e3, "k")):
-        if bps >= factor and bps % factor == 0:
-            return f"{int(bps // factor)}{suffix}"
-    return f"{int(bps)}"
-
-
 IMPORTER = Importer(
-    summary="iperf3 --json (UDP or TCP) → per-interval samples and one summary row per run",
+    summary="iperf3 --json, UDP or TCP: goodput, loss, RFC 3550 jitter, retransmits, RTT, cwnd, per-interval samples",
     sniff=sniff,
     describe=describe,
     convert=import_iperf3,
-    examples=(),
+    examples=("docs/importers/examples/iperf3/udp.json", "docs/importers/examples/iperf3/tcp.json"),
 )

@@ -1,0 +1,201 @@
+"""`wirespeed import FORMAT FILE… --into SLUG`: native files into a result set, through the importers'
+`describe` (wirespeed.importers.contract), the plan merger and the one result-set writer.
+
+Everything is read, described and merged before anything is written; a problem with any file
+means nothing is written. The native files are copied into the set under native/ and declared
+under [files].native, so loading the set (and `make`) re-imports them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import stat
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from wirespeed.importers import importers
+from wirespeed.importers.contract import HEAD_BYTES, Importer, ImportPlan
+from wirespeed.importers import plan as planning
+from wirespeed.problems import InputError, Problem, display_path
+
+AUTO = "auto"
+
+
+@dataclass
+class Outcome:
+    """What an import did (or, with dry_run, would do)."""
+
+    folder: Path
+    created: bool
+    chosen: list[tuple[str, str]] = field(default_factory=list)  # (file, format) picked by auto
+    tests: list[str] = field(default_factory=list)
+    native: list[str] = field(default_factory=list)
+    unstated: list[str] = field(default_factory=list)
+    toml: str = ""
+    written: bool = False
+
+
+def read_native(path: Path) -> tuple[bytes | None, list[Problem]]:
+    """A native file's bytes: a plain file of an allowed type, within that type's size limit."""
+    from wirespeed.resultset.attachments import ALLOWED, file_type
+    from wirespeed.resultset.limits import describe, value
+
+    shown = display_path(path)
+    ftype = file_type(path.name)
+    if ftype is None:
+        return None, [Problem(shown, None, "", f"not a file type a result set may keep (allowed: {ALLOWED})", "import.file-type")]
+    try:
+        st = os.stat(path)
+    except OSError as exc:
+        return None, [Problem(shown, None, "", f"cannot be read: {exc.strerror}", "import.read")]
+    if not stat.S_ISREG(st.st_mode):
+        return None, [Problem(shown, None, "", "not a regular file", "import.read")]
+    limit = value(ftype.size_limit)
+    if st.st_size > limit:
+        return None, [Problem(shown, None, "", f"{st.st_size:,} bytes: more than the limit of {describe(ftype.size_limit)} for {ftype.what}", "limit.file-size")]
+    with open(path, "rb") as f:
+        data = f.read(limit + 1)
+    if len(data) > limit:
+        return None, [Problem(shown, None, "", f"more than the limit of {describe(ftype.size_limit)} for {ftype.what}", "limit.file-size")]
+    return data, []
+
+
+def detect(data: bytes, name: str, shown: str, found: dict[str, Importer]) -> tuple[str | None, list[Problem]]:
+    """The format whose importer is most confident about the file; a problem if none or a tie."""
+    head = data[:HEAD_BYTES]
+    scores = []
+    for fmt, imp in found.items():
+        try:
+            score = float(imp.sniff(head, name))
+        except Exception:  # noqa: BLE001 - a sniffer that breaks is a sniffer that says no
+            score = 0.0
+        if score > 0:
+            scores.append((score, fmt))
+    scores.sort(reverse=True)
+    if not scores:
+        return None, [Problem(shown, None, "", f"no importer recognises this file (formats: {', '.join(found)})", "import.unknown-format")]
+    if len(scores) > 1 and scores[0][0] == scores[1][0]:
+        tied = ", ".join(f for s, f in scores if s == scores[0][0])
+        return None, [Problem(shown, None, "", f"ambiguous: equally likely {tied}; name the format instead of auto", "import.ambiguous-format")]
+    return scores[0][1], []
+
+
+def _existing_natives(folder: Path, doc) -> dict[str, str]:
+    """sha256 → path of the native files the set already declares."""
+    out: dict[str, str] = {}
+    for entry in (doc.get("files", {}) or {}).get("native", []) or []:
+        p = folder / str(entry.get("path", ""))
+        if p.is_file() and not p.is_symlink():
+            data, probs = read_native(p)
+            if data is not None and not probs:
+                out[hashlib.sha256(data).hexdigest()] = str(entry["path"])
+    return out
+
+
+def import_files(fmt: str, paths: list[Path], root: Path, slug: str, dry_run: bool = False) -> Outcome:
+    """Describe every file with its importer, merge the plans into root/slug/result.toml and write the
+    set (unless dry_run). Raises InputError with one problem per finding; then nothing is written."""
+    from wirespeed.resultset.load import schema
+    from wirespeed.resultset.writer import WriteError, read_document, write_set
+    from wirespeed.scaffold import SLUG
+
+    found = importers()
+    if not SLUG.match(slug) or len(slug) > 80:
+        raise InputError([Problem(slug, None, "--into", "not a valid slug: lower-case letters, digits and single dashes, at most 80 characters", "import.slug")])
+    if fmt != AUTO and fmt not in found:
+        raise InputError([Problem(fmt, None, "FORMAT", f"no such importer (formats: {AUTO}, {', '.join(found)})", "import.unknown-format")])
+    folder = root / slug
+    try:
+        existing = read_document(folder)
+    except WriteError as exc:
+        raise InputError([Problem(display_path(folder / "result.toml"), None, "", str(exc).split(": ", 1)[-1], "import.existing-set")]) from None
+    doc = existing if existing is not None else planning.new_document(slug)
+    out = Outcome(folder, existing is None)
+    problems: list[Problem] = []
+    described: list[tuple[Path, bytes, ImportPlan]] = []
+    seen = _existing_natives(folder, doc) if existing is not None else {}
+    for path in paths:
+        shown = display_path(path)
+        data, probs = read_native(path)
+        if data is None:
+            problems += probs
+            continue
+        digest = hashlib.sha256(data).hexdigest()
+        if digest in seen:
+            problems.append(Problem(shown, None, "", f"duplicated run: the same file is already imported as {seen[digest]}", "import.duplicate"))
+            continue
+        seen[digest] = shown
+        chosen = fmt
+        if fmt == AUTO:
+            chosen, probs = detect(data, path.name, shown, found)
+            if chosen is None:
+                problems += probs
+                continue
+            out.chosen.append((shown, chosen))
+        plan = found[chosen].describe(data, shown)
+        problems += plan.problems
+        if not any(p.severity == "error" for p in plan.problems):
+            if not plan.tests:
+                problems.append(Problem(shown, None, "", f"{chosen}: the file holds no test", f"import.{chosen}"))
+                continue
+            described.append((path, data, plan))
+    if any(p.severity == "error" for p in problems):
+        raise InputError(problems)
+    files: dict[str, bytes] = {}
+    taken = {str(e.get("path")) for e in (doc.get("files", {}) or {}).get("native", []) or []}
+    if folder.is_dir():
+        taken |= {p.relative_to(folder).as_posix() for p in folder.rglob("*")}
+    wanted: list[str] = []
+    for path, data, plan in described:
+        rel = planning.native_name(path.name, taken)
+        taken.add(rel)
+        files[rel] = data
+        out.native.append(rel)
+        ids = planning.merge(doc, plan, rel)
+        out.tests += [t for t in ids if t not in out.tests]
+        renamed = {t.id: i for t, i in zip(plan.tests, ids)}
+        wanted += _named(doc, [_rename(n, renamed) for n in plan.unstated])
+    planning.finish(doc)
+    bad = planning.invalid(doc, schema())
+    if bad:
+        raise InputError([Problem(display_path(paths[0]) if len(paths) == 1 else slug, None, "", f"the files state a value result.toml cannot hold: {b}", "import.schema") for b in bad])
+    required = planning.unstated(doc, schema())
+    out.unstated = required + [w for w in dict.fromkeys(wanted) if w not in required]
+    from wirespeed.resultset.writer import dumps
+
+    out.toml = dumps(doc)
+    if not dry_run:
+        root.mkdir(parents=True, exist_ok=True)
+        write_set(folder, doc, files)
+        out.written = True
+    return out
+
+
+def _named(doc, names: list[str]) -> list[str]:
+    """An importer's unstated fields ("tests.<id>.port_speed", "dut.vendor") as validate names them,
+    left out when the document has them (the contributor may have written them already)."""
+    out = []
+    tests = [str(t.get("id")) for t in doc.get("tests", [])]
+    for name in names:
+        parts = name.split(".")
+        if parts[0] == "tests" and len(parts) >= 3 and parts[1] in tests:
+            i = tests.index(parts[1])
+            node, label = doc["tests"][i], f"tests[{i}]." + ".".join(parts[2:]) + f" (test {parts[1]})"
+            parts = parts[2:]
+        else:
+            node, label = doc, name
+        for p in parts:
+            node = node.get(p) if hasattr(node, "get") else None
+            if node is None:
+                break
+        if node is None:
+            out.append(label)
+    return out
+
+
+def _rename(name: str, renamed: dict[str, str]) -> str:
+    parts = name.split(".")
+    if parts[0] == "tests" and len(parts) >= 3 and parts[1] in renamed:
+        parts[1] = renamed[parts[1]]
+    return ".".join(parts)
