@@ -19,32 +19,42 @@ class Analysis:
     tx: dict
     rx: dict
     result: PairResult
-    method: str  # "pair: key" | "signature"
+    method: str  # "pair" | "signature"
     tx_frames: Frames
     rx_frames: Frames
 
 
-def analyse_pair(tx_path: str | os.PathLike, rx_path: str | os.PathLike, clock_offset: int | str | None = None,
-                 names: tuple[str, str] | None = None, chunk_bytes: int = CHUNK_BYTES, by_size: bool = True) -> Analysis:
+def _timed(f: Frames) -> None:
+    if (f.flags & decode.NO_TIME).all():
+        raise CaptureError(f.file, "", "no frame has a timestamp (simple packet blocks only)", "capture.no-time")
+
+
+def pair_of(tx: Frames, rx: Frames, clock_offset: int | str | None = None, by_size: bool = True) -> Analysis:
     """Frames captured before (tx) and after (rx) the device, matched by key."""
-    tx = read_frames(tx_path, names[0] if names else None, chunk_bytes)
-    rx = read_frames(rx_path, names[1] if names else None, chunk_bytes)
-    for f in (tx, rx):
-        if (f.flags & decode.NO_TIME).all():
-            raise CaptureError(f.file, "", "no frame has a timestamp (simple packet blocks only)", "capture.no-time")
+    _timed(tx), _timed(rx)
     idx = match(tx.key, rx.key)
     res = pair(tx.ts, tx.size, rx.ts, rx.size, idx, tx.file, rx.file, clock_offset, by_size)
-    return Analysis(one_capture(tx.ts, tx.size), one_capture(rx.ts, rx.size), res, "pair: key", tx, rx)
+    return Analysis(one_capture(tx.ts, tx.size), one_capture(rx.ts, rx.size), res, "pair", tx, rx)
 
 
-def analyse_signature(path: str | os.PathLike, clock_offset: int | str | None = None, name: str | None = None,
-                      chunk_bytes: int = CHUNK_BYTES, by_size: bool = True) -> Analysis:
+def signature_of(rx: Frames, clock_offset: int | str | None = None, by_size: bool = True) -> Analysis:
     """One capture whose frames carry the wirespeed signature (sequence number, transmit time)."""
-    rx = read_frames(path, name, chunk_bytes)
+    _timed(rx)
     tx_ts, idx = signature_index(rx.seq, rx.flags, rx.txts, decode.SIGNATURE)
     if tx_ts is None:
-        raise CaptureError(rx.file, "", "no frame carries the wirespeed signature (UDP payload starting \"WSPD\")", "capture.no-signature")
+        raise CaptureError(rx.file, "", "no frame carries the wirespeed signature with a transmit time "
+                           "(UDP payload \"WSPD\", sequence number, time)", "capture.no-signature")
     tx_size = np.zeros(tx_ts.size, np.uint16)
     tx_size[idx[idx >= 0]] = rx.size[idx >= 0]
     res = pair(tx_ts, tx_size, rx.ts, rx.size, idx, rx.file, rx.file, clock_offset, by_size)
     return Analysis({}, one_capture(rx.ts, rx.size), res, "signature", rx, rx)
+
+
+def analyse_pair(tx_path: str | os.PathLike, rx_path: str | os.PathLike, clock_offset: int | str | None = None,
+                 chunk_bytes: int = CHUNK_BYTES, by_size: bool = True) -> Analysis:
+    return pair_of(read_frames(tx_path, None, chunk_bytes), read_frames(rx_path, None, chunk_bytes), clock_offset, by_size)
+
+
+def analyse_signature(path: str | os.PathLike, clock_offset: int | str | None = None, chunk_bytes: int = CHUNK_BYTES,
+                      by_size: bool = True) -> Analysis:
+    return signature_of(read_frames(path, None, chunk_bytes), clock_offset, by_size)

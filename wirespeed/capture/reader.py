@@ -100,19 +100,31 @@ def read_frames(path: str | os.PathLike, name: str | None = None, chunk_bytes: i
         os.close(fd)
     try:
         buf = np.frombuffer(mm, dtype=np.uint8)
-        head = bytes(buf[:4])
-        if head in PCAP_MAGIC:
-            frames = _read_pcap(buf, file, *PCAP_MAGIC[head], chunk_bytes)
-        elif head == PCAPNG_SHB:
-            frames = _read_pcapng(buf, file, chunk_bytes)
-        else:
-            raise CaptureError(file, "byte 0", f"magic 0x{head.hex()} is neither pcap nor pcapng", "capture.format")
+        frames = _frames(buf, file, chunk_bytes)
         del buf
     finally:
         try:
             mm.close()
         except BufferError:  # a view is still alive in a traceback; the map goes with it
             pass
+    return frames
+
+
+def frames_from_bytes(data: bytes, file: str, chunk_bytes: int = CHUNK_BYTES) -> Frames:
+    """All frames of a capture already in memory (a result set's native file, read safely)."""
+    if len(data) < 4:
+        raise CaptureError(file, "byte 0", f"{len(data)} bytes: too short for a pcap or pcapng header", "capture.truncated")
+    return _frames(np.frombuffer(data, dtype=np.uint8), file, chunk_bytes)
+
+
+def _frames(buf: np.ndarray, file: str, chunk_bytes: int) -> Frames:
+    head = bytes(buf[:4])
+    if head in PCAP_MAGIC:
+        frames = _read_pcap(buf, file, *PCAP_MAGIC[head], chunk_bytes)
+    elif head == PCAPNG_SHB:
+        frames = _read_pcapng(buf, file, chunk_bytes)
+    else:
+        raise CaptureError(file, "byte 0", f"magic 0x{head.hex()} is neither pcap nor pcapng", "capture.format")
     if len(frames) == 0:
         raise CaptureError(file, "", "the capture holds no frames", "capture.empty")
     return frames

@@ -115,7 +115,8 @@ def import_files(fmt: str, paths: list[Path], root: Path, slug: str, dry_run: bo
     problems: list[Problem] = []
     described: list[tuple[Path, bytes, ImportPlan]] = []
     seen = _existing_natives(folder, doc) if existing is not None else {}
-    for path in paths:
+    paired = fmt != AUTO and len(paths) == 2 and found[fmt].describe_pair is not None
+    for path in paths[:1] if paired else paths:
         shown = display_path(path)
         data, probs = read_native(path)
         if data is None:
@@ -133,13 +134,22 @@ def import_files(fmt: str, paths: list[Path], root: Path, slug: str, dry_run: bo
                 problems += probs
                 continue
             out.chosen.append((shown, chosen))
-        plan = found[chosen].describe(data, shown)
+        second = None
+        if paired:
+            data2, probs = read_native(paths[1])
+            if data2 is None:
+                problems += probs
+                continue
+            second = (paths[1], data2)
+            plan = found[chosen].describe_pair(data, shown, data2, display_path(paths[1]))
+        else:
+            plan = found[chosen].describe(data, shown)
         problems += plan.problems
         if not any(p.severity == "error" for p in plan.problems):
             if not plan.tests:
                 problems.append(Problem(shown, None, "", f"{chosen}: the file holds no test", f"import.{chosen}"))
                 continue
-            described.append((path, data, plan))
+            described.append((path, data, plan, second))
     if any(p.severity == "error" for p in problems):
         raise InputError(problems)
     files: dict[str, bytes] = {}
@@ -147,12 +157,20 @@ def import_files(fmt: str, paths: list[Path], root: Path, slug: str, dry_run: bo
     if folder.is_dir():
         taken |= {p.relative_to(folder).as_posix() for p in folder.rglob("*")}
     wanted: list[str] = []
-    for path, data, plan in described:
+    for path, data, plan, second in described:
         rel = planning.native_name(path.name, taken)
         taken.add(rel)
         files[rel] = data
         out.native.append(rel)
         ids = planning.merge(doc, plan, rel)
+        if second is not None:  # a pair: one entry reads both files
+            rel2 = planning.native_name(second[0].name, taken)
+            taken.add(rel2)
+            files[rel2] = second[1]
+            out.native.append(rel2)
+            for entry in doc["files"]["native"]:
+                if entry.get("path") == rel:
+                    entry["pair"] = rel2
         out.tests += [t for t in ids if t not in out.tests]
         renamed = {t.id: i for t, i in zip(plan.tests, ids)}
         wanted += _named(doc, [_rename(n, renamed) for n in plan.unstated])
