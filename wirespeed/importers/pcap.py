@@ -50,15 +50,20 @@ def _analyse(tx: Frames, rx: Frames | None, offset) -> Analysis | None:
     return None
 
 
+def _round(v):
+    """Integers as they are; means and rates to 0.01 (of ns, frames/s or %): below any timestamp's resolution."""
+    return round(v, 2) if isinstance(v, float) else v
+
+
 def _rows(a: Analysis, file: str, test_id: str) -> list:
     rows = []
     for g in a.result.groups:
         keys = {"test": test_id, **({"frame_size": g.frame_size} if g.frame_size else {})}
-        values = {m: (v, UNITS[m]) for m, v in g.values.items() if m in UNITS}
+        values = {m: (_round(v), UNITS[m]) for m, v in g.values.items() if m in UNITS}
         rows.append(row("measurements", file, 0, {**keys, "trial": 1}, values))
         for s in g.samples:
             rows.append(row("samples", file, 0, {**keys, "t_s": Figure.parse(str(s["t_s"]))},
-                            {m: (s[m], UNITS[m]) for m in SAMPLE_METRICS if m in s}))
+                            {m: (_round(s[m]), UNITS[m]) for m in SAMPLE_METRICS if m in s}))
         for lo, hi, count in g.histogram:
             rows.append(row("histograms", file, 0, {**keys, "bucket_low_us": Figure.parse(f"{lo:g}"), "bucket_high_us": Figure.parse(f"{hi:g}")},
                             {"count": (count, "frames")}))
