@@ -87,7 +87,7 @@ def convert(data: bytes, file: str, spec: dict, test) -> tuple[list, list[Proble
     except CaptureError as exc:
         return [], [exc.problem], 0
     rows = _rows(a, file, test.id) if a else _single_rows(tx, file, test.id)
-    return rows, [], len(tx) + (len(rx) if rx is not None else 0)
+    return rows, [], len(rows)
 
 
 def _read_pair(file: str, spec: dict) -> tuple[bytes, str]:
