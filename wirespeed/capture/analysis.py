@@ -46,6 +46,12 @@ def signature_of(rx: Frames, clock_offset: int | str | None = None, by_size: boo
                            "(UDP payload \"WSPD\", sequence number, time)", "capture.no-signature")
     tx_size = np.zeros(tx_ts.size, np.uint16)
     tx_size[idx[idx >= 0]] = rx.size[idx >= 0]
+    sizes = np.unique(tx_size[tx_size > 0])
+    if (tx_size == 0).any():  # a lost frame's size is unknown: the one size of the test, or no grouping
+        if sizes.size == 1:
+            tx_size[tx_size == 0] = sizes[0]
+        else:
+            by_size = False
     res = pair(tx_ts, tx_size, rx.ts, rx.size, idx, rx.file, rx.file, clock_offset, by_size)
     return Analysis({}, one_capture(rx.ts, rx.size), res, "signature", rx, rx)
 

@@ -94,13 +94,13 @@ def scan_pcapng(buf, pos, stop, swap, if_base, n_if, resol, tsoff, snap, linktyp
         if pos + 12 > nbytes:
             return n, pos, TRUNCATED, skipped, acc
         btype = u32(buf, pos, swap)
+        if btype == 0x0A0D0D0A or btype == 1:  # a new section may change the byte order: Python reads it
+            return n, pos, NEEDS_PYTHON, skipped, acc
         blen = np.int64(u32(buf, pos + 4, swap))
         if blen < 12 or blen % 4 != 0 or blen > MAX_RECORD + 64:
             return n, pos, BAD_LENGTH, skipped, acc
         if pos + blen > nbytes:
             return n, pos, TRUNCATED, skipped, acc
-        if btype == 0x0A0D0D0A or btype == 1:
-            return n, pos, NEEDS_PYTHON, skipped, acc
         if btype == 6:  # enhanced packet block
             if blen < 32:
                 return n, pos, BAD_LENGTH, skipped, acc

@@ -1,0 +1,147 @@
+"""Capture pair figures against an independent pure-Python computation (struct parsing, dict matching,
+the RFC definitions written out directly), and the bulk HDR histogram against recording every value."""
+
+from __future__ import annotations
+
+import random
+import struct
+
+import numpy as np
+import pytest
+from hdrh.histogram import HdrHistogram
+
+from capture_files import T0, pcap, udp_frame
+from wirespeed.capture.analysis import pair_of, signature_of
+from wirespeed.capture.errors import CaptureError
+from wirespeed.capture.histogram import hdr, percentiles
+from wirespeed.capture.reader import frames_from_bytes
+
+
+def ref_parse(data: bytes):
+    """(ts_ns, wire size, key) per record: an independent reader for little-endian ns pcap + Ethernet/IPv4/UDP."""
+    assert data[:4] == b"\x4d\x3c\xb2\xa1"
+    out, p = [], 24
+    while p < len(data):
+        sec, ns, cap, wire = struct.unpack_from("<IIII", data, p)
+        frame = data[p + 16:p + 16 + cap]
+        p += 16 + cap
+        q = 12
+        while frame[q:q + 2] in (b"\x81\x00", b"\x88\xa8"):
+            q += 4
+        ip = frame[q + 2:]
+        ihl = (ip[0] & 15) * 4
+        udp = ip[ihl:]
+        key = (ip[12:16], ip[16:20], ip[4:6], ip[9], udp[0:4], udp[8:8 + 24])
+        out.append((sec * 10**9 + ns, wire + 4, key))
+    return out
+
+
+def ref_pair(tx, rx, offset=0):
+    """The figures, straight from the definitions (RFC 4737, RFC 3393, RFC 3550)."""
+    by_key: dict = {}
+    for i, (_, _, k) in enumerate(tx):
+        by_key.setdefault(k, []).append(i)
+    used, arrivals, dup, unmatched = set(), [], 0, 0
+    for ts, _, k in rx:
+        cands = by_key.get(k)
+        if not cands:
+            unmatched += 1
+            continue
+        free = [i for i in cands if i not in used]
+        if not free:
+            dup += 1
+            continue
+        used.add(free[0])
+        arrivals.append((free[0], ts - tx[free[0]][0] - offset))
+    seqs = [s for s, _ in arrivals]
+    lat = [d for _, d in arrivals]
+    next_exp, reordered, extents = seqs[0], 0, []
+    for i, s in enumerate(seqs):
+        if s >= next_exp:
+            next_exp = s + 1
+        else:
+            reordered += 1
+            extents.append(i - min(j for j in range(i) if seqs[j] > s))
+    delay = {s: d for s, d in arrivals}
+    ipdv = [abs(delay[i + 1] - delay[i]) for i in range(len(tx) - 1) if i in delay and i + 1 in delay]
+    j = 0.0
+    for a, b in zip(lat, lat[1:]):
+        j += (abs(b - a) - j) / 16
+    return {"tx": len(tx), "rx": len(arrivals), "lost": len(tx) - len(arrivals), "duplicate": dup, "unmatched": unmatched,
+            "reordered": reordered, "reorder_extent_max": max(extents, default=0), "latency_min": min(lat), "latency_max": max(lat),
+            "latency_avg": sum(lat) / len(lat), "ipdv_avg": sum(ipdv) / len(ipdv), "ipdv_max": max(ipdv), "interarrival_jitter": j,
+            "sorted": sorted(lat)}
+
+
+def make_pair(n=400, sizes=(64,), seed=3, base_latency=20_000):
+    rnd = random.Random(seed)
+    tx = [(T0 + i * 10_000, udp_frame(i, sizes[i % len(sizes)], ttl=64)) for i in range(n)]
+    rx = []
+    for i, (ts, _) in enumerate(tx):
+        if rnd.random() < 0.05:
+            continue                                                     # lost
+        arrive = ts + base_latency + rnd.randrange(0, 3_000) + (25_000 if i % 97 == 5 else 0)  # some overtaken by 2-3 frames
+        rx.append((arrive, udp_frame(i, sizes[i % len(sizes)], ttl=63, mac=b"\x02\x00\x00\x00\x00\x99")))
+        if rnd.random() < 0.02:
+            rx.append((arrive + 500, rx[-1][1]))                         # duplicated
+    rx.append((T0 + 5_000, udp_frame(9999, 64, src=bytes([198, 18, 9, 9]))))   # not part of the test
+    rx.sort(key=lambda r: r[0])
+    return pcap(tx), pcap(rx)
+
+
+def test_pair_matches_the_independent_computation():
+    tx_b, rx_b = make_pair()
+    a = pair_of(frames_from_bytes(tx_b, "tx.pcap"), frames_from_bytes(rx_b, "rx.pcap"))
+    ref = ref_pair(ref_parse(tx_b), ref_parse(rx_b))
+    (g,) = a.result.groups
+    assert g.frame_size == 64 and a.result.unmatched == ref["unmatched"] == 1 and a.result.clock_offset_ns == 0
+    for k in ("tx", "rx", "lost", "duplicate", "reordered", "reorder_extent_max", "latency_min", "latency_max", "ipdv_max"):
+        assert g.values[k] == ref[k], k
+    assert ref["reordered"] > 0 and ref["duplicate"] > 0 and ref["lost"] > 0
+    for k in ("latency_avg", "ipdv_avg", "interarrival_jitter"):
+        assert g.values[k] == pytest.approx(ref[k], rel=1e-9), k
+    lat = ref["sorted"]
+    for name, p in (("latency_p50", 50), ("latency_p90", 90), ("latency_p99", 99), ("latency_p99_9", 99.9)):
+        exact = lat[max(1, int(p / 100 * len(lat) + 0.5)) - 1]    # HdrHistogram's rank: round(p × n), at least 1
+        assert exact <= g.values[name] <= exact * (1 + 1 / 1024) + 1, name   # 3 significant digits
+    assert sum(c for _, _, c in g.histogram) == ref["rx"]
+    assert sum(r["tx"] for r in g.samples) == ref["tx"] and sum(r["rx"] for r in g.samples) == ref["rx"] + ref["duplicate"]
+
+
+def test_groups_per_frame_size_and_estimated_clock_offset():
+    tx_b, rx_b = make_pair(n=300, sizes=(64, 512, 1518), base_latency=-50_000 + 20_000)   # rx clock 50 µs behind
+    tx, rx = frames_from_bytes(tx_b, "tx.pcap"), frames_from_bytes(rx_b, "rx.pcap")
+    with pytest.raises(CaptureError) as err:
+        pair_of(tx, rx)
+    assert err.value.problem.rule == "capture.clock" and "\n" not in str(err.value)
+    a = pair_of(tx, rx, "min")
+    assert [g.frame_size for g in a.result.groups] == [64, 512, 1518]
+    rt, rr = ref_parse(tx_b), ref_parse(rx_b)
+    offset = a.result.clock_offset_ns
+    assert offset == min(ref_pair(rt, rr)["sorted"]) and "estimated" in a.result.clock_method
+    for g in a.result.groups:
+        ref = ref_pair([r for r in rt if r[1] == g.frame_size], [r for r in rr if r[1] == g.frame_size], offset)
+        for k in ("tx", "rx", "lost", "duplicate", "reordered", "latency_max", "ipdv_max"):
+            assert g.values[k] == ref[k], (g.frame_size, k)
+    assert min(g.values["latency_min"] for g in a.result.groups) == 0
+
+
+def test_signature_capture_uses_the_transmit_time_in_the_payload():
+    rows = [(T0 + 1_000_000 + i * 10_000 + (i % 7) * 100, udp_frame(i, 128, txts=T0 + i * 10_000)) for i in range(200) if i % 50 != 3]
+    a = signature_of(frames_from_bytes(pcap(rows), "one.pcap"))
+    (g,) = a.result.groups
+    assert g.values["tx"] == 200 and g.values["rx"] == 196 and g.values["lost"] == 4
+    assert g.values["latency_min"] == 1_000_000 and g.values["latency_max"] == 1_000_600
+
+
+def test_bulk_hdr_equals_recording_every_value():
+    rng = np.random.default_rng(11)
+    values = np.concatenate([rng.integers(0, 3000, 5000), rng.lognormal(11, 2, 20000).astype(np.int64)])
+    one = HdrHistogram(1, 3600 * 10**9, 3)
+    for v in values.tolist():
+        one.record_value(v)
+    bulk = hdr(values)
+    assert bulk.get_total_count() == one.get_total_count()
+    assert percentiles(bulk) == {k: int(one.get_value_at_percentile(p)) for k, p in
+                                 (("latency_p50", 50), ("latency_p90", 90), ("latency_p99", 99), ("latency_p99_9", 99.9), ("latency_p99_99", 99.99))}
+    assert bulk.get_max_value() == one.get_max_value() and bulk.get_min_value() == one.get_min_value()
