@@ -145,3 +145,36 @@ def test_bulk_hdr_equals_recording_every_value():
     assert percentiles(bulk) == {k: int(one.get_value_at_percentile(p)) for k, p in
                                  (("latency_p50", 50), ("latency_p90", 90), ("latency_p99", 99), ("latency_p99_9", 99.9), ("latency_p99_99", 99.99))}
     assert bulk.get_max_value() == one.get_max_value() and bulk.get_min_value() == one.get_min_value()
+
+
+def _strict_match(tx_keys, rx_keys):
+    by_key: dict = {}
+    for i, k in enumerate(tx_keys):
+        by_key.setdefault(k, []).append(i)
+    used, out = set(), []
+    for k in rx_keys:
+        cands = by_key.get(k)
+        free = [i for i in cands if i not in used] if cands else []
+        if not cands:
+            out.append(-1)
+        elif not free:
+            out.append(-2)
+        else:
+            used.add(free[0])
+            out.append(free[0])
+    return out
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_matching_equals_the_definition_with_far_overtakes_copies_and_repeated_keys(seed):
+    from wirespeed.capture.matching import match
+
+    rnd = random.Random(seed)
+    tx = [rnd.randrange(1, 400) if rnd.random() < 0.1 else 1000 + i for i in range(600)]   # some repeated keys
+    order = sorted(range(600), key=lambda i: i + (rnd.randrange(100, 300) if rnd.random() < 0.05 else rnd.random() * 3))
+    rx = [tx[i] for i in order if rnd.random() > 0.05]
+    for _ in range(20):
+        rx.insert(rnd.randrange(len(rx)), rx[rnd.randrange(len(rx))])       # copies, early or late
+    rx += [5_000_000 + i for i in range(5)]                                   # other traffic
+    got = match(np.array(tx, np.uint64), np.array(rx, np.uint64)).tolist()
+    assert got == _strict_match(tx, rx)

@@ -39,7 +39,7 @@ def u32(buf, p, swap):
     return np.uint32(buf[p]) | (np.uint32(buf[p + 1]) << 8) | (np.uint32(buf[p + 2]) << 16) | (np.uint32(buf[p + 3]) << 24)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def scan_pcap(buf, pos, stop, swap, nano, lt, ts, size, flags, key, seq, txts, room):
     """pcap records from pos: 16-byte header (sec, µs|ns, caplen, len) then caplen bytes.
     Returns (records, next position, status, a byte that keeps the prefetching loads alive)."""
@@ -80,7 +80,7 @@ def _ns(units, resol, offset_s):
     return np.int64(units // np.int64(10 ** (k - 9))) + offset_s * 1_000_000_000
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def scan_pcapng(buf, pos, stop, swap, if_base, n_if, resol, tsoff, snap, linktypes,
                 ts, size, flags, key, seq, txts, room):
     """Blocks of one section from pos: EPB and SPB become records, SHB/IDB return to Python,
