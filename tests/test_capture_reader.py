@@ -11,6 +11,7 @@ from wirespeed.capture import decode
 from wirespeed.capture.reader import frames_from_bytes, read_frames
 
 RECORDS = [(T0 + i * 1_234_567, udp_frame(i, 64 + 97 * i % 1400, txts=T0 + i)) for i in range(40)]
+BIG = [(T0 + i * 1000, udp_frame(i, 1518 if i % 50 == 7 else 64 + 37 * i % 1400, txts=T0 + i)) for i in range(300)]
 
 
 @pytest.mark.parametrize("nano", [True, False])
@@ -76,15 +77,17 @@ def test_truncated_snaplen_fields_past_caplen_are_unknown():
     assert enough.seq[0] == 77 and enough.key[0] == full.key[0] and not enough.flags[0] & decode.TRUNCATED
 
 
-@pytest.mark.parametrize("chunk", [17, 100, 1000, 4096])
+@pytest.mark.parametrize("chunk", [17, 100, 1000, 4096, 5000])
 def test_records_straddling_chunk_boundaries(tmp_path, chunk):
-    data = pcap(RECORDS)
+    data = pcap(BIG)
     path = tmp_path / "c.pcap"
     path.write_bytes(data)
+    assert len(data) > 4 * 5000                                  # several buffers of pread: records are cut and carried over
     whole, chunked = read_frames(path), read_frames(path, chunk_bytes=chunk)
     for name in ("ts", "size", "flags", "key", "seq", "txts"):
         assert (getattr(whole, name) == getattr(chunked, name)).all(), name
-    ng = pcapng_section([(1, 9)], [("epb", 0, ts, fr) for ts, fr in RECORDS])
+    assert whole.seq.tolist() == list(range(300))
+    ng = pcapng_section([(1, 9)], [("epb", 0, ts, fr) for ts, fr in BIG])
     a, b = frames_from_bytes(ng, "n"), frames_from_bytes(ng, "n", chunk_bytes=chunk)
     assert (a.key == b.key).all() and (a.ts == b.ts).all() and (a.key == whole.key).all()
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -58,10 +57,9 @@ def signature_of(rx: Frames, clock_offset: int | str | None = None, by_size: boo
 
 
 def read_pair(tx_path: str | os.PathLike, rx_path: str | os.PathLike, chunk_bytes: int = CHUNK_BYTES) -> tuple[Frames, Frames]:
-    """Both captures, read at the same time on two threads (the compiled scanners release the GIL)."""
-    with ThreadPoolExecutor(2) as pool:
-        tx, rx = pool.map(lambda p: read_frames(p, None, chunk_bytes), (tx_path, rx_path))
-    return tx, rx
+    """Both captures, one after the other. (Two threads — the scanners release the GIL — were slower
+    on the shared 2-core build machine: bench/README.md.)"""
+    return read_frames(tx_path, None, chunk_bytes), read_frames(rx_path, None, chunk_bytes)
 
 
 def analyse_pair(tx_path: str | os.PathLike, rx_path: str | os.PathLike, clock_offset: int | str | None = None,

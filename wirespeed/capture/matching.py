@@ -4,9 +4,10 @@ Semantics: each received frame, in arrival order, takes the first not-yet-matche
 (in capture order) with its key; if all frames of its key are matched already it is a DUPLICATE,
 if no transmit frame has its key it is UNMATCHED.
 
-A device mostly keeps the order, so pass 1 looks for each received frame's key in a short window of
-transmit frames after a cursor (all transmit frames before the cursor are matched already, so the
-first unmatched equal key in the window is the first overall). Frames not found there — duplicates,
+A device mostly keeps the order, so pass 1 looks for each received frame's key from a cursor up to
+WINDOW frames past the last match. Transmit frames before the cursor are matched, or were passed
+unmatched (lost, or far overtaken) and have their key marked in a bitmap; a received frame whose key
+is marked goes to pass 2, so the first unmatched equal key in the window is the first overall. Frames not found there — duplicates,
 frames of other traffic, frames overtaken by more than WINDOW — are resolved in pass 2 with a small
 hash table of their keys and one sequential scan of the transmit keys. Both passes read memory in
 order, which is what makes them fast; a hash table of every transmit frame would be random access.
@@ -20,17 +21,25 @@ from numba import njit
 UNMATCHED, DUPLICATE = -1, -2
 WINDOW = 64
 PENDING = -3
+SKIP_BITS = 1 << 20
+SKIP_MASK = np.uint64(SKIP_BITS - 1)
 
 
 @njit(cache=True, nogil=True)
 def _window_pass(tx_key, rx_key, owner, out):
     n_tx = tx_key.size
     c = 0
+    last = 0
     pending = 0
+    skipped = np.zeros(SKIP_BITS, np.bool_)  # keys of unmatched transmit frames the cursor passed
     for j in range(rx_key.size):
         k = rx_key[j]
+        if skipped[k & SKIP_MASK]:  # an earlier transmit frame may have this key: pass 2 decides
+            out[j] = PENDING
+            pending += 1
+            continue
         found = -1
-        for i in range(c, min(n_tx, c + WINDOW)):
+        for i in range(c, min(n_tx, max(c, last) + WINDOW)):
             if tx_key[i] == k and owner[i] < 0:
                 found = i
                 break
@@ -40,7 +49,12 @@ def _window_pass(tx_key, rx_key, owner, out):
             continue
         owner[found] = j
         out[j] = found
-        while c < n_tx and owner[c] >= 0:
+        last = found
+        # the cursor passes matched frames, and unmatched ones (lost, or overtaken by more than
+        # WINDOW) once matching has moved WINDOW beyond them
+        while c < n_tx and (owner[c] >= 0 or c < found - WINDOW):
+            if owner[c] < 0:
+                skipped[tx_key[c] & SKIP_MASK] = True
             c += 1
     return pending
 
