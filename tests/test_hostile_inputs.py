@@ -72,11 +72,12 @@ def symlink(link: Path, target: Path | str) -> None:
 
 
 def csv_rows(n: int, start: int = 0) -> bytes:
-    """n valid, distinct rows of packet-filtering.csv (frame sizes 64, 65, ...; rates far below line rate)."""
-    return "".join(f"filter-no-acl,{64 + start + i},0.001,31.7,0,0\n" for i in range(n)).encode()
+    """n valid, distinct rows of packet-filtering.csv (the declared frame sizes, trials 1, 2, ...; rates far below line rate)."""
+    sizes = (64, 128, 256, 512, 1024, 1500)
+    return "".join(f"filter-no-acl,{sizes[(start + i) % 6]},{(start + i) // 6 + 1},0.001,31.7,0,0\n" for i in range(n)).encode()
 
 
-HEADER = b"test,frame_size,throughput_mpps,latency_avg_us,lost_frames,out_of_sequence_frames\n"
+HEADER = b"test,frame_size,trial,throughput_mpps,latency_avg_us,lost_frames,out_of_sequence_frames\n"
 
 
 def traversal_table(s: Path) -> None:

@@ -67,10 +67,12 @@ def tool_versions() -> dict[str, str]:
     import jupytext
     import nbconvert
     import papermill
+    import pikepdf
     import vl_convert
 
     return {"python": sys.version.split()[0], "duckdb": duckdb.__version__, "altair": altair.__version__, "vega-lite": altair.SCHEMA_VERSION,
-            "vl-convert": vl_convert.__version__, "papermill": papermill.__version__, "nbconvert": nbconvert.__version__, "jupytext": jupytext.__version__}
+            "vl-convert": vl_convert.__version__, "papermill": papermill.__version__, "nbconvert": nbconvert.__version__, "jupytext": jupytext.__version__,
+            "pikepdf": f"{pikepdf.__version__} (qpdf {pikepdf.__libqpdf_version__})"}
 
 
 def _digest(components: dict[str, Any]) -> str:
@@ -152,6 +154,15 @@ def _relative(path: Path, root: str) -> str:
         return str(path.resolve())
 
 
+def _stabilise(executed: Path, job: Job, root: str, tmp: Path) -> None:
+    """Rewrite the executed notebook without run-specific data: stable cell ids, no clocks, the final output folder."""
+    from wirespeed.reproducible import stable_notebook
+
+    nb = json.loads(executed.read_text(encoding="utf-8"))
+    nb = stable_notebook(nb, job.name, {_relative(tmp, root): _relative(job.out_dir, root)})
+    atomic.write_text(executed, json.dumps(nb, indent=1, ensure_ascii=False, sort_keys=True) + "\n")
+
+
 def _execute(job: Job, root: str) -> dict[str, Any]:
     """Run one notebook into a temporary folder and swap it into place (in a worker process)."""
     import jupytext
@@ -179,6 +190,7 @@ def _execute(job: Job, root: str) -> dict[str, Any]:
             first = exc.source.strip().splitlines()[0][:60] if exc.source.strip() else ""
             return {"ok": False, "error": f"{job.slug}: notebook {job.notebook} failed in code cell {cell} ({first}): {exc.ename}: {exc.evalue}"}
         source.unlink()
+        _stabilise(executed, job, root, tmp)
         atomic.write_text(tmp / f"{job.name}.html", html_export(executed))
         atomic.write_text(tmp / "manifest.json", json.dumps({"key": job.key, "components": job.components}, indent=1, sort_keys=True) + "\n")
         atomic.swap_dir(tmp, job.out_dir)

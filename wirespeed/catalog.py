@@ -21,7 +21,7 @@ from wirespeed.checks import run_checks
 from wirespeed.columns import METRICS, TABLE_METRICS
 from wirespeed.consistency import agreements
 from wirespeed.derive import context, counts, derived
-from wirespeed.problems import Problem, display_path
+from wirespeed.problems import Problem, display_path, internal_problem
 from wirespeed.resultset.load import RESULT_FILE, load_many
 from wirespeed.resultset.model import ResultSet, Row
 from wirespeed.rfc2544 import Trial, throughput as rfc2544_throughput
@@ -226,8 +226,8 @@ def _trial_throughputs(rs: ResultSet) -> list[list]:
     groups: dict[tuple, list[tuple[Row, Trial]]] = {}
     for row in rs.measurements():
         k = row.keys
-        if "trial" not in k or "tx" not in row.cells or "rx" not in row.cells:
-            continue
+        if "trial" not in k or "tx" not in row.cells or "rx" not in row.cells or row.value("tx") < 1:
+            continue  # a trial that sent no frame has no loss rate (the frame-counts check reports it)
         test = rs.tests[row.test]
         ctx = context(rs, test, row)
         offered = row.value("offered_rate")
@@ -247,6 +247,17 @@ def _trial_throughputs(rs: ResultSet) -> list[list]:
                     res.fps if res else None, res.min_fps if res else None, res.max_fps if res else None,
                     res.trials if res else 0, ctx.line_rate_fps if ctx else None])
     return out
+
+
+def _failed(con, folder: Path, problem: Problem) -> SetReport:
+    """Record a set whose ingest failed unexpectedly as rejected as a whole (its old rows removed)."""
+    n = _count_data_lines(folder) if folder.is_dir() else 0
+    con.execute("BEGIN TRANSACTION")
+    _delete(con, folder.name)
+    con.execute("INSERT INTO rejects VALUES (?,?,?,?,?)", [folder.name, problem.file, None, f"whole result set rejected: {problem.message}", problem.rule])
+    con.execute("INSERT INTO findings VALUES (?,?,?,?,?,?,?)", [folder.name, problem.file, None, "", problem.message, problem.rule, "error"])
+    con.execute("COMMIT")
+    return SetReport(folder.name, display_path(folder), "rejected", n, 0, n, [problem])
 
 
 def ingest(folders: Iterable[Path], db: Path = DEFAULT_DB, progress: Callable[[str], None] | None = None, prune: bool = True) -> list[SetReport]:
@@ -288,6 +299,9 @@ def ingest(folders: Iterable[Path], db: Path = DEFAULT_DB, progress: Callable[[s
                 reports.append(SetReport(rs.slug, display_path(folder), "loaded", read, n_loaded, read - n_loaded,
                                          errors + check_errors, sum(p.severity == "warning" for p in all_problems)))
             con.execute("COMMIT")
+        except Exception as exc:  # noqa: BLE001 - one set's unexpected failure is reported on it; the others still load
+            con.execute("ROLLBACK")
+            reports.append(_failed(con, folder, internal_problem(folder / RESULT_FILE, "ingesting", exc)))
         except BaseException:
             con.execute("ROLLBACK")
             raise

@@ -209,7 +209,9 @@ def import_(format_name: str, files: tuple[Path, ...], slug: str, dry_run: bool,
         out.print(f"would {'create' if outcome.created else 'update'} {where} and add {', '.join(outcome.native)}:", markup=False)
         out.print(outcome.toml, markup=False)
     else:
-        out.print(f"{'created' if outcome.created else 'updated'} {where}: tests {', '.join(outcome.tests)}; native files {', '.join(outcome.native)}", markup=False)
+        out.print(f"{'created' if outcome.created else 'updated'} {where}: tests {', '.join(outcome.tests)}", markup=False)
+    for path, n in outcome.rows.items():
+        out.print(f"  {path}: {n} rows", markup=False)
     if outcome.unstated:
         out.print(f"The files do not state these fields; fill them in {where}, then run: wirespeed validate {outcome.folder}", markup=False)
         for name in outcome.unstated:

@@ -100,11 +100,11 @@ def counts(row: Row) -> dict[str, tuple[Estimate, str]]:
     """Loss figures from frame counts: lost = tx − rx, loss % = lost / tx."""
     out: dict[str, tuple[Estimate, str]] = {}
     tx, rx = estimate(row, "tx"), estimate(row, "rx")
-    if tx is not None and rx is not None and tx.value > 0:
+    if tx is not None and rx is not None and tx.lo > 0:
         lost = Estimate(tx.value - rx.value, tx.lo - rx.hi, tx.hi - rx.lo)
         out["lost"] = (lost, "tx − rx")
         out["loss"] = (Estimate(lost.value / tx.value * 100, lost.lo / tx.hi * 100, lost.hi / tx.lo * 100), "(tx − rx) ÷ tx")
     dur = estimate(row, "duration")
-    if rx is not None and dur is not None and dur.value > 0:
+    if rx is not None and dur is not None and dur.lo > 0:
         out["forwarding_rate"] = (Estimate(rx.value / dur.value, rx.lo / dur.hi, rx.hi / dur.lo), "rx ÷ duration")
     return out

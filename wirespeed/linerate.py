@@ -21,6 +21,8 @@ ETHERNET_MIN_FRAME = 64
 ETHERNET_MAX_FRAME = 1518
 JUMBO_MAX_FRAME = 9216
 
+MIN_PORT_BPS = 1e6  # the slowest port speed accepted (1M)
+MAX_PORT_BPS = 1.6e12  # the fastest (1.6 Tbit/s Ethernet, IEEE 802.3dj)
 SONET_COLUMN_BPS = 9 * 8 * 8000  # one column of an STS frame: 9 bytes, 8000 frames/s
 
 
@@ -52,11 +54,13 @@ def parse_speed(speed: str) -> Link:
     """'10G', '100G', '400G', '100M', 'OC-12c', 'STM-4' → Link."""
     if m := _SPEED.match(speed):
         bps = float(m.group(1)) * (1e9 if m.group(2) == "G" else 1e6)
+        if not MIN_PORT_BPS <= bps <= MAX_PORT_BPS:
+            raise ValueError(f"port speed {speed[:24]!r} is outside 1M to 1600G (no Ethernet port runs at that rate)")
         return Link("ethernet", bps, bps, speed)
     if (m := _OC.match(speed)) or (m := _STM.match(speed)):
         n = int(m.group(1)) * (3 if speed.startswith("STM") else 1)
         return Link("pos", 51.84e6 * n, sonet_payload_bps(n), speed)
-    raise ValueError(f"unknown port speed {speed!r} (use e.g. 10G, 100G, OC-12c, STM-4)")
+    raise ValueError(f"unknown port speed {speed[:24]!r} (use e.g. 10G, 100G, OC-12c, STM-4)")
 
 
 def frame_bytes(size: float, convention: str = "ethernet-frame", vlan_tags: int = 0) -> float:

@@ -10,6 +10,7 @@ from typing import Any
 
 from wirespeed import atomic, csvsafe
 from wirespeed.charts import compile_chart
+from wirespeed.reproducible import stable_pdf
 from wirespeed.tables import ResultTable
 
 
@@ -56,7 +57,7 @@ class Outputs:
         atomic.write_text(self.dir / "tables" / f"{table.id}.csv", table_csv(table))
         self.tables[table.id] = {"id": table.id, "title": table.title, "caption": table.caption, "test": table.test,
                                  "json": f"tables/{table.id}.json", "csv": f"tables/{table.id}.csv"}
-        return _Html(table_html(table))
+        return _Html(table_html(table), f"table {table.id}")
 
     def chart(self, defn: dict[str, Any] | None):
         """Compile a chart definition; write its Vega-Lite spec, SVG and PDF; returns the SVG for display."""
@@ -69,14 +70,14 @@ class Outputs:
             raise ValueError(f"chart id {cid!r} written twice")
         spec = compile_chart(defn)
         svg = vlc.vegalite_to_svg(spec)
-        pdf = vlc.vegalite_to_pdf(spec)
+        pdf = stable_pdf(vlc.vegalite_to_pdf(spec))  # vl-convert orders dictionary keys differently in every process
         base = self.dir / "charts" / cid
         atomic.write_text(base.with_suffix(".vl.json"), json.dumps(spec, indent=1, ensure_ascii=False) + "\n")
         atomic.write_text(base.with_suffix(".svg"), svg)
         atomic.write_bytes(base.with_suffix(".pdf"), pdf)
         self.charts[cid] = {"id": cid, "title": defn["title"], "caption": defn.get("caption", ""), "alt": defn["alt"],
                             "test": defn.get("test"), "spec": f"charts/{cid}.vl.json", "svg": f"charts/{cid}.svg", "pdf": f"charts/{cid}.pdf"}
-        return _Svg(svg)
+        return _Svg(svg, f"chart {cid}")
 
     def finish(self) -> None:
         """Write outputs.json: every table and chart this run produced."""
@@ -84,16 +85,24 @@ class Outputs:
 
 
 class _Html:
-    def __init__(self, html: str):
+    def __init__(self, html: str, label: str):
         self.html = html
+        self.label = label
+
+    def __repr__(self) -> str:  # the notebook's text/plain output: no memory address, so reruns write the same bytes
+        return f"<wirespeed {self.label}>"
 
     def _repr_html_(self) -> str:
         return self.html
 
 
 class _Svg:
-    def __init__(self, svg: str):
+    def __init__(self, svg: str, label: str):
         self.svg = svg
+        self.label = label
+
+    def __repr__(self) -> str:
+        return f"<wirespeed {self.label}>"
 
     def _repr_svg_(self) -> str:
         return self.svg

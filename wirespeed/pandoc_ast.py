@@ -60,6 +60,19 @@ def meta_bool(value: bool) -> dict[str, Any]:
     return {"t": "MetaBool", "c": value}
 
 
+CELL_CHARS = 1000  # a table row cannot break across pages: longer cells and captions are shortened (every valid cell is shorter)
+CAPTION_CHARS = 1000
+
+
+def shorten(text: str, most: int) -> str:
+    """At most `most` characters: cut at the last space before the limit (or at the limit) and end with an ellipsis."""
+    if len(text) <= most:
+        return text
+    cut = text[: most - 1]
+    space = cut.rfind(" ")
+    return (cut[:space] if space > most // 2 else cut).rstrip() + "…"
+
+
 def _cell(blocks: list[dict[str, Any]], align: str = "AlignDefault", rowspan: int = 1, colspan: int = 1) -> list[Any]:
     return [NO_ATTR, {"t": align}, rowspan, colspan, blocks]
 
@@ -72,10 +85,16 @@ def table(caption: list[dict[str, Any]], head_rows: list[list[tuple[str, str, in
     `short` is the caption shown in the list of tables.
     """
     colspecs = [[{"t": a}, {"t": "ColWidth", "c": w} if widths else {"t": "ColWidthDefault"}] for a, w in zip(aligns, widths or [0] * len(aligns))]
-    head = [NO_ATTR, [[NO_ATTR, [_cell([plain(t)], a, rs, cs) for t, a, rs, cs in row]] for row in head_rows]]
-    rows = [[NO_ATTR, [_cell([plain(t)] if t else [], a) for t, a in row]] for row in body]
-    short_caption = inlines(short) if short else None
+    head = [NO_ATTR, [[NO_ATTR, [_cell([plain(shorten(t, CELL_CHARS))], a, rs, cs) for t, a, rs, cs in row]] for row in head_rows]]
+    rows = [[NO_ATTR, [_cell([plain(shorten(t, CELL_CHARS))] if t else [], a) for t, a in row]] for row in body]
+    if sum(len(i["c"]) for i in caption if i.get("t") == "Str") > CAPTION_CHARS:
+        caption = inlines(shorten(_text(caption), CAPTION_CHARS))
+    short_caption = inlines(shorten(short, CAPTION_CHARS)) if short else None
     return {"t": "Table", "c": [[ident, [], []], [short_caption, [plain(caption)]], colspecs, head, [[NO_ATTR, 0, [], rows]], [NO_ATTR, []]]}
+
+
+def _text(inl: list[dict[str, Any]]) -> str:
+    return "".join(i["c"] if i["t"] == "Str" else " " if i["t"] == "Space" else _text(i["c"]) if i["t"] in ("Strong", "Emph") else "" for i in inl)
 
 
 def _expand(row: list[tuple[str, str, int, int]]) -> list[tuple[str, str, int, int]]:
@@ -116,3 +135,35 @@ def figure(image_path: str, caption: list[dict[str, Any]], alt: str, ident: str 
 
 def document(meta: dict[str, Any], blocks: list[dict[str, Any]], api_version: list[int]) -> dict[str, Any]:
     return {"pandoc-api-version": api_version, "meta": meta, "blocks": blocks}
+
+
+BREAK_LONGER_THAN = 20  # a Str longer than this (an unbroken run of text) gets break opportunities
+BREAK_CHUNK = 10  # … every this many characters
+_BREAK = {"t": "RawInline", "c": ["latex", "\\allowbreak{}"]}
+_KEEP = {"Image", "Code", "CodeBlock", "RawInline", "RawBlock", "Math"}  # not text LaTeX sets as a paragraph
+
+
+def breakable(node: Any) -> Any:
+    """A copy of an AST fragment (blocks, inlines or metadata) where every long Str can break across lines.
+
+    XeLaTeX cannot break a string without spaces: a long one runs off the page, or, in a table or on
+    the title page, overflows TeX's dimensions ("Dimension too large") or crashes it. The pieces are
+    joined by `\\allowbreak{}`, which prints nothing; text extracted from the PDF stays the same.
+    """
+    if isinstance(node, list):
+        out: list[Any] = []
+        for item in node:
+            if isinstance(item, dict) and item.get("t") == "Str" and len(item["c"]) > BREAK_LONGER_THAN:
+                text = item["c"]
+                for i in range(0, len(text), BREAK_CHUNK):
+                    if i:
+                        out.append(dict(_BREAK))
+                    out.append({"t": "Str", "c": text[i:i + BREAK_CHUNK]})
+            else:
+                out.append(breakable(item))
+        return out
+    if isinstance(node, dict):
+        if node.get("t") in _KEEP:
+            return node
+        return {k: breakable(v) for k, v in node.items()}
+    return node

@@ -21,7 +21,21 @@ class Problem:
         where = f"{self.file}:{self.line}" if self.line else self.file
         field = f" {self.field}:" if self.field else ""
         tag = "" if self.severity == "error" else f"{self.severity}: "
-        return f"{where}:{field} {tag}{self.message} [{self.rule}]"
+        return one_line(f"{where}:{field} {tag}{self.message} [{self.rule}]")
+
+
+def one_line(text: str) -> str:
+    """Text with every control, format or separator character shown as an escape: a problem stays one inert line."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() or c == " " else f"\\u{ord(c):04x}" if ord(c) <= 0xFFFF else f"\\U{ord(c):08x}" for c in text)
+
+
+def internal_problem(file: Path | str, step: str, exc: BaseException) -> Problem:
+    """An unexpected failure while handling one input, as one line naming the file (rule: internal)."""
+    detail = str(exc)
+    detail = detail if len(detail) <= 200 else detail[:200] + "…"
+    return Problem(display_path(file), None, "", f"internal error while {step}: {type(exc).__name__}: {detail}", "internal")
 
 
 class InputError(Exception):

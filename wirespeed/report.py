@@ -11,15 +11,17 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import tempfile
+import time
 from concurrent.futures import as_completed
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from wirespeed import articles, atomic, interrupts
+from wirespeed import articles, atomic, interrupts, latex
 from wirespeed import pandoc_ast as A
 from wirespeed.codehash import code_closure
 
@@ -28,6 +30,8 @@ OUT = Path("build/reports")
 READER = "markdown-raw_tex-raw_attribute-raw_html-tex_math_dollars-tex_math_single_backslash-citations"
 FILTERS = ["meta.lua", "boxes.lua", "landscape.lua", "appendix.lua", "tables.lua"]
 LANDSCAPE_COLUMNS = 11
+TITLE_PAGE_CHARS = 200  # longer titles are shortened on the title page (printed in full at the start of the text)
+HEADER_CHARS = 100  # and in the running header
 DERIVED_MARK = "†"
 FLAG_MARK = "‡"
 
@@ -360,8 +364,8 @@ def metadata(d: dict[str, Any], article: articles.Article | None) -> dict[str, A
     title = (article.front.get("title") if article else None) or d["title"]
     rfcs = sorted({r for t in d["tests"] for r in t["rfc"] if r.isdigit()})
     meta = {
-        "title": A.meta_inlines(title),
-        "subtitle": A.meta_inlines(d["title"]) if article else A.meta_inlines(f"Results published by {src['publisher']}"),
+        "title": A.meta_inlines(A.shorten(title, TITLE_PAGE_CHARS)),
+        "subtitle": A.meta_inlines(A.shorten(d["title"], TITLE_PAGE_CHARS)) if article else A.meta_inlines(f"Results published by {src['publisher']}"),
         "publisher": A.meta_inlines("wirespeed"),
         "product": A.meta_inlines(f"{dut['vendor']} {dut['model']}"),
         "report-number": A.meta_inlines(d["slug"]),
@@ -378,10 +382,19 @@ def metadata(d: dict[str, Any], article: articles.Article | None) -> dict[str, A
              f"are ours; the test results and their conditions are the source's. ")
             + "Product names are trademarks of their owners."),
     }
+    if len(title) > HEADER_CHARS:  # the running header is one line (an hbox): a long title would overflow TeX's dimensions
+        meta["header-left"] = A.meta_inlines(A.shorten(title, HEADER_CHARS))
     if src.get("commissioned_by"):
         meta["commissioned-by"] = A.meta_inlines(src["commissioned_by"])
         meta["titlepage-commissioned-label"] = A.meta_string("Tests commissioned by")
     return meta
+
+
+def full_titles(d: dict[str, Any], article: articles.Article | None) -> list[dict[str, Any]]:
+    """A paragraph with the full title (and subtitle) when the title page shows them shortened."""
+    title = (article.front.get("title") if article else None) or d["title"]
+    long = [(label, text) for label, text in (("Full title:", title), ("Full result set title:", d["title"] if article else "")) if len(text) > TITLE_PAGE_CHARS]
+    return [A.para([A.strong(label), {"t": "Space"}, *A.inlines(text)]) for label, text in long]
 
 
 @dataclass
@@ -396,9 +409,11 @@ class ReportJob:
 
 
 def _tree_hash(root: Path) -> str:
+    """Hash of what a build reads under reports/: the template and its parts, the filters, defaults.yaml (not the docs or examples)."""
     h = hashlib.sha256()
-    for p in sorted(root.rglob("*")):
-        if p.is_file() and "examples" not in p.relative_to(root).parts:
+    read = [root / "defaults.yaml", *(root / "template").rglob("*"), *(root / "filters").rglob("*")]
+    for p in sorted(read):
+        if p.is_file():
             h.update(p.relative_to(root).as_posix().encode() + b"\0" + p.read_bytes())
     return h.hexdigest()
 
@@ -447,26 +462,46 @@ def build(job: ReportJob, root: str) -> dict[str, Any]:
         api = _api_version()
         blocks = article_blocks(article, doc) if article else generated_blocks(doc)
         blocks += appendix_blocks(data)
-        ast = A.document(metadata(data, article), blocks, api)
+        ast = A.document(A.breakable(metadata(data, article)), A.breakable(full_titles(data, article) + blocks), api)
         with tempfile.TemporaryDirectory(prefix=f"wirespeed-report-{job.slug}-") as tmp:
-            src = Path(tmp) / "report.json"
-            src.write_text(json.dumps(ast, ensure_ascii=False), encoding="utf-8")
-            pdf = Path(tmp) / "report.pdf"
-            tpl = TEMPLATE_ROOT.resolve()
-            cmd = [str(pandoc()), "--from", "json", str(src), "--template", str(tpl / "template" / "wirespeed.latex"),
-                   "--metadata-file", str(tpl / "defaults.yaml"), *[f"--lua-filter={tpl / 'filters' / f}" for f in FILTERS],
-                   "--resource-path", f"{job.charts_dir.resolve()}:{tpl}", "--pdf-engine=xelatex", "--pdf-engine-opt=-no-shell-escape", "-o", str(pdf)]
-            env = {**os.environ, "openin_any": "p", "openout_any": "p", "SOURCE_DATE_EPOCH": "0", "FORCE_SOURCE_DATE": "1"}
-            proc = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=tmp)
-            if proc.returncode != 0 or not pdf.is_file():
-                lines = [l for l in (proc.stderr or proc.stdout).splitlines() if l.strip()][-8:]
-                return {"ok": False, "error": f"{job.slug}: pandoc/xelatex failed: " + " | ".join(lines)}
+            pdf = typeset(ast, Path(tmp), job.charts_dir, source_date_epoch(data, article))
             atomic.write_bytes(job.out, pdf.read_bytes())
         atomic.write_text(job.out.with_name(f"{job.slug}.manifest.json"), json.dumps({"key": job.key, "components": job.components,
                                                                                        "tables": doc.tables_used, "charts": doc.charts_used}, indent=1, sort_keys=True) + "\n")
         return {"ok": True}
     except (ReportError, articles.ArticleError) as exc:
         return {"ok": False, "error": str(exc)}
+    except latex.LatexError as exc:
+        return {"ok": False, "error": f"{job.slug}: {exc}"}
+
+
+def source_date_epoch(data: dict[str, Any], article: articles.Article | None) -> str:
+    """The report's date (the article's, else the source's publication date) as SOURCE_DATE_EPOCH: never the clock."""
+    import datetime as dt
+
+    text = str((article.front.get("date") if article else None) or data["source"]["published"])
+    m = re.match(r"(\d{4})(?:-(\d{2}))?(?:-(\d{2}))?", text)
+    try:
+        day = dt.date(int(m.group(1)), int(m.group(2) or 1), int(m.group(3) or 1)) if m else dt.date(1970, 1, 1)
+    except ValueError:
+        day = dt.date(1970, 1, 1)
+    return str(int(dt.datetime(day.year, day.month, day.day, tzinfo=dt.timezone.utc).timestamp()))
+
+
+def typeset(ast: dict[str, Any], workdir: Path, charts_dir: Path, epoch: str, template_root: Path = TEMPLATE_ROOT) -> Path:
+    """Pandoc AST → report.tex (pandoc, template, filters; figures extracted beside it) → report.pdf (XeLaTeX), in workdir."""
+    deadline = time.monotonic() + latex.timeout_s()
+    (workdir / "report.json").write_text(json.dumps(ast, ensure_ascii=False), encoding="utf-8")
+    tpl = template_root.resolve()
+    cmd = [str(pandoc()), "--from", "json", "report.json", "--to", "latex", "--template", str(tpl / "template" / "wirespeed.latex"),
+           "--metadata-file", str(tpl / "defaults.yaml"), *[f"--lua-filter={tpl / 'filters' / f}" for f in FILTERS],
+           "--resource-path", f"{charts_dir.resolve()}:{tpl}", "--extract-media=media", "-o", "report.tex"]
+    env = {**os.environ, "openin_any": "p", "openout_any": "p", "SOURCE_DATE_EPOCH": epoch, "FORCE_SOURCE_DATE": "1"}
+    proc = latex.run(cmd, workdir, env, deadline, "pandoc")
+    if proc.returncode != 0 or not (workdir / "report.tex").is_file():
+        lines = [l.strip() for l in proc.stderr.splitlines() if l.strip()]
+        raise latex.LatexError("pandoc failed: " + (" | ".join(lines[:3]) or f"exit {proc.returncode}"))
+    return latex.xelatex(workdir, "report.tex", env, deadline)
 
 
 def run(slugs: list[str] | None = None, jobs: int | None = None, progress: Callable[[ReportJob, int, int], None] | None = None, out: Path = OUT,

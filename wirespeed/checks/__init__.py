@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from wirespeed.problems import Problem, display_path
+from wirespeed.problems import Problem, display_path, internal_problem
 from wirespeed.resultset.model import ResultSet, Row
 
 
@@ -51,8 +51,13 @@ def run_checks(rs: ResultSet) -> list[Problem]:
     problems: list[Problem] = []
     used: set[int] = set()
     rfile = display_path(rs.path / "result.toml")
-    for _name, check in registry("checks").items():
-        for f in check(rs):
+    for name, check in registry("checks").items():
+        try:
+            findings = list(check(rs))
+        except Exception as exc:  # noqa: BLE001 - a failing check is reported on its set; the other checks still run
+            problems.append(internal_problem(rs.path / "result.toml", f"running check {name}", exc))
+            continue
+        for f in findings:
             idx = acknowledged_by(f, rs)
             if idx is None:
                 problems.append(f.problem(default_file=rfile))

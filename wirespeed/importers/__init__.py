@@ -32,4 +32,37 @@ def run_importer(spec: dict, path: Path, tests: dict, data: bytes | None = None)
     test = tests.get(spec["test"])
     if test is None:
         return [], [Problem(file, None, "test", f"unknown test id {spec['test']!r}", "import.unknown-test")], 0
-    return importer(path.read_bytes() if data is None else data, file, spec, test)
+    rows, problems, n = importer(path.read_bytes() if data is None else data, file, spec, test)
+    return checked(rows, problems, file) + (n,)
+
+
+def checked(rows: list, problems: list[Problem], file: str) -> tuple[list, list[Problem]]:
+    """The rows an importer made, held to the rules of a CSV cell (wirespeed.resultset.csvtable):
+    a metric the table kind does not take, a negative value or one above the metric's maximum
+    leaves the row out with one problem."""
+    from decimal import Decimal
+
+    from wirespeed.columns import METRICS, TABLE_METRICS
+
+    kept, problems = [], list(problems)
+    for row in rows:
+        bad = None
+        for metric, cell in row.cells.items():
+            m = METRICS.get(metric)
+            if m is None or metric not in TABLE_METRICS[row.kind]:
+                bad = Problem(file, None, metric, f"{metric!r} is not a column of {row.kind} tables", "import.column")
+            elif cell.figure.value < 0:
+                bad = Problem(file, None, metric, f"negative value {cell.figure.text}: {m.label.lower()} cannot be negative", "csv.negative")
+            elif m.max_value is not None and cell.figure.value > Decimal(str(m.max_value)):
+                bad = Problem(file, None, metric, f"{cell.figure.text} {cell.unit.symbol} is above the possible maximum of {m.max_value:g}", "csv.range")
+            if bad:
+                break
+        if bad:
+            problems.append(Problem(bad.file, bad.line, bad.field, f"{bad.message} ({_where(row)})", bad.rule))
+        else:
+            kept.append(row)
+    return kept, problems
+
+
+def _where(row) -> str:
+    return ", ".join(f"{k} {v.text if hasattr(v, 'text') else v}" for k, v in row.keys.items())

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import math
+import re
 from decimal import Decimal
 from typing import Any
 
@@ -12,6 +14,9 @@ from wirespeed.resultset.csvtable import decode_utf8
 from wirespeed.resultset.model import Cell, Row
 from wirespeed.resultset.nesting import json_depth_problem
 from wirespeed.units import UNITS
+
+
+NAN = re.compile(r"([:\[,]\s*)-?nan\b", re.IGNORECASE)
 
 
 def parse_json(data: bytes, file: str) -> tuple[Any, list[Problem]]:
@@ -25,9 +30,16 @@ def parse_json(data: bytes, file: str) -> tuple[Any, list[Problem]]:
     try:
         return json.loads(text), []
     except json.JSONDecodeError as exc:
-        return None, [Problem(file, exc.lineno, "", f"not valid JSON: {exc.msg}", "import.json")]
+        if NAN.search(text):  # iperf3 and others print C's "-nan"/"nan" as a bare value: read it as null
+            try:
+                return json.loads(NAN.sub(r"\1null", text)), []
+            except json.JSONDecodeError:
+                pass
+        return None, [Problem(file, exc.lineno, "", f"not valid JSON: {exc.msg} (column {exc.colno})", "import.json")]
     except RecursionError:  # last resort: the depth scanner above is the rule
         return None, [Problem(file, None, "", "nested deeper than the parser can follow", "limit.depth")]
+    except ValueError as exc:  # an integer of more than 4300 digits
+        return None, [Problem(file, None, "", f"JSON cannot be read: {str(exc)[:160]}", "import.json")]
 
 
 def cell(value: float | int, unit: str) -> Cell:
@@ -42,15 +54,24 @@ def row(kind: str, file: str, line: int, keys: dict[str, Any], values: dict[str,
     return Row(kind, file, line, keys, {m: cell(v, u) for m, (v, u) in values.items() if v is not None})
 
 
-def number(obj: dict, key: str) -> float | int | None:
-    """A finite number from a JSON object, or None ("-nan", missing, or not a number)."""
-    v = obj.get(key)
+def number(obj: Any, key: str) -> float | int | None:
+    """A number from a JSON object, or None when "-nan", missing, not a number, negative or beyond
+    1e±30 (nothing a tool measures). An integer stays an integer: 275 is printed 275, not 275.0."""
+    v = obj.get(key) if isinstance(obj, dict) else None
     if isinstance(v, bool) or not isinstance(v, (int, float)):
         return None
-    if isinstance(v, int):
-        return v  # as the tool wrote it: 275 stays 275, not 275.0
-    f = float(v)
-    return f if f == f and abs(f) != float("inf") else None
+    try:
+        f = float(v)
+    except OverflowError:
+        return None
+    if not (plausible(f) and f >= 0):
+        return None
+    return v if isinstance(v, int) else f
+
+
+def plausible(f: float | None) -> bool:
+    """A finite value within the magnitudes a CSV cell may hold (zero, or 1e-30 to 1e30)."""
+    return f is not None and math.isfinite(f) and (f == 0 or 1e-30 <= abs(f) < 1e30)
 
 
 def base_keys(spec: dict, test_id: str) -> dict[str, Any]:

@@ -55,7 +55,10 @@ Convert = Callable[[bytes, str, dict, "TestSpec"], "tuple[list[Row], list[Proble
 `data` is the file's bytes (already read safely), `file` its display path for problems, `spec` the
 `[files].native` entry (path, importer, test and the optional frame_size, variant, direction, part),
 `test` the resolved TestSpec of `spec["test"]`. Returns only the rows of that test (a file holding
-several tests is declared once per test), the problems found, and how many records it read."""
+several tests is declared once per test), the problems found, and how many records it read.
+`wirespeed import` also calls it before writing, with a draft test (wirespeed.importers.importing.
+DraftTest: id, meta, methodology, imixes; no link, as the port speed may not be known yet): the
+conversion must need no more than those."""
 
 
 @dataclass
@@ -116,7 +119,9 @@ class Importer:
     describe_pair: Callable[[bytes, str, bytes, str], ImportPlan] | None = None
     """Optional, for formats whose files come in pairs (pcap: before and after the device):
     `describe_pair(data1, name1, data2, name2)`; `wirespeed import FORMAT FILE1 FILE2` then declares
-    ONE [files].native entry with path = FILE1 and pair = FILE2."""
+    ONE [files].native entry with path = FILE1 and pair = FILE2. Its `convert` reads the pair from the
+    set folder (safely, like every set file), or, during `wirespeed import` before the set is written,
+    from spec["pair_data"] (bytes) and spec["pair_shown"] (the name for problems)."""
     examples: tuple[str, ...] = ()
     """Example files of the format (repository-relative paths, under docs/importers/examples/):
     its documentation, and the test input of `wirespeed import auto`."""

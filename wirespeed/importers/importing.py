@@ -29,6 +29,7 @@ class Outcome:
     folder: Path
     created: bool
     chosen: list[tuple[str, str]] = field(default_factory=list)  # (file, format) picked by auto
+    rows: dict[str, int] = field(default_factory=dict)  # native path → rows it yields
     tests: list[str] = field(default_factory=list)
     native: list[str] = field(default_factory=list)
     unstated: list[str] = field(default_factory=list)
@@ -157,16 +158,19 @@ def import_files(fmt: str, paths: list[Path], root: Path, slug: str, dry_run: bo
     if folder.is_dir():
         taken |= {p.relative_to(folder).as_posix() for p in folder.rglob("*")}
     wanted: list[str] = []
+    sources: dict[str, str] = {}
     for path, data, plan, second in described:
         rel = planning.native_name(path.name, taken)
         taken.add(rel)
         files[rel] = data
+        sources[rel] = display_path(path)
         out.native.append(rel)
         ids = planning.merge(doc, plan, rel)
         if second is not None:  # a pair: one entry reads both files
             rel2 = planning.native_name(second[0].name, taken)
             taken.add(rel2)
             files[rel2] = second[1]
+            sources[rel2] = display_path(second[0])
             out.native.append(rel2)
             for entry in doc["files"]["native"]:
                 if entry.get("path") == rel:
@@ -175,6 +179,9 @@ def import_files(fmt: str, paths: list[Path], root: Path, slug: str, dry_run: bo
         renamed = {t.id: i for t, i in zip(plan.tests, ids)}
         wanted += _named(doc, [_rename(n, renamed) for n in plan.unstated])
     planning.finish(doc)
+    problems = _converted(doc, files, sources, found, out)
+    if any(p.severity == "error" for p in problems):
+        raise InputError(problems)
     bad = planning.invalid(doc, schema())
     if bad:
         raise InputError([Problem(display_path(paths[0]) if len(paths) == 1 else slug, None, "", f"the files state a value result.toml cannot hold: {b}", "import.schema") for b in bad])
@@ -217,3 +224,39 @@ def _rename(name: str, renamed: dict[str, str]) -> str:
     if parts[0] == "tests" and len(parts) >= 3 and parts[1] in renamed:
         parts[1] = renamed[parts[1]]
     return ".".join(parts)
+
+
+@dataclass
+class DraftTest:
+    """A test as the draft states it, for checking a file's rows before anything is written: the
+    id, the declared fields (meta), the methodology merged over the set's, and the IMIX ids."""
+
+    id: str
+    meta: dict
+    methodology: dict
+    imixes: dict
+
+
+def _converted(doc, files: dict[str, bytes], sources: dict[str, str], found: dict[str, Importer], out: Outcome) -> list[Problem]:
+    """Run each new native entry's conversion on its file, as loading the set will: its problems
+    stop the import; its row count is reported."""
+    from wirespeed.importers import checked
+
+    plain = planning._plain(doc)
+    defaults = plain.get("methodology", {})
+    tests = {t.get("id"): t for t in plain.get("tests", [])}
+    problems: list[Problem] = []
+    for spec in plain.get("files", {}).get("native", []):
+        if spec["path"] not in files:
+            continue
+        t = tests.get(spec["test"], {})
+        method = {**defaults, **t.get("methodology", {})}
+        draft = DraftTest(spec["test"], t, method, {i.get("id"): i for i in method.get("imix", []) if isinstance(i, dict)})
+        shown = sources[spec["path"]]
+        if spec.get("pair") in files:  # a pair's second file, not written yet: handed over in memory
+            spec = {**spec, "pair_data": files[spec["pair"]], "pair_shown": sources[spec["pair"]]}
+        rows, probs, _n = found[spec["importer"]].convert(files[spec["path"]], shown, spec, draft)
+        rows, probs = checked(rows, probs, shown)
+        problems += probs
+        out.rows[spec["path"]] = out.rows.get(spec["path"], 0) + len(rows)
+    return problems

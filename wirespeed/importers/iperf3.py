@@ -12,7 +12,7 @@ import datetime
 import ipaddress
 
 from wirespeed.figures import Figure
-from wirespeed.importers.common import base_keys, json_head_has, number, parse_json, row
+from wirespeed.importers.common import base_keys, json_head_has, number, parse_json, plausible, row
 from wirespeed.importers.contract import Importer, ImportPlan, TestPlan
 from wirespeed.problems import Problem
 
@@ -23,6 +23,10 @@ def _obj(value) -> dict:
     return value if isinstance(value, dict) else {}
 
 
+def _list(value) -> list:
+    return value if isinstance(value, list) else []
+
+
 def _doc(data: bytes, file: str) -> tuple[dict | None, list[Problem]]:
     doc, problems = parse_json(data, file)
     if doc is None:
@@ -30,7 +34,7 @@ def _doc(data: bytes, file: str) -> tuple[dict | None, list[Problem]]:
     if not isinstance(doc, dict) or not isinstance(doc.get("start"), dict) or not isinstance(doc.get("end"), dict) or not isinstance(doc.get("intervals"), list):
         return None, [Problem(file, None, "", "not iperf3 --json output: expected an object with 'start', 'intervals' and 'end'", RULE)]
     if doc.get("error"):
-        return None, [Problem(file, None, "error", f"iperf3 reported an error: {doc['error']}", RULE)]
+        return None, [Problem(file, None, "error", f"iperf3 reported an error: {str(doc['error'])[:200]}", RULE)]
     return doc, []
 
 
@@ -64,9 +68,10 @@ def import_iperf3(data: bytes, file: str, spec: dict, test) -> tuple[list, list[
         if udp:
             packets = number(s, "packets")
             rate = packets / seconds if packets is not None and seconds else None
+            rate = rate if plausible(rate) else None
             values["tx_rate" if s.get("sender", True) else "rx_rate"] = (rate, "pps")
         else:
-            streams = [_obj(x) for x in _obj(interval).get("streams", []) if isinstance(x, dict)]
+            streams = [_obj(x) for x in _list(_obj(interval).get("streams")) if isinstance(x, dict)]
             rtts = [number(x, "rtt") for x in streams if number(x, "rtt") is not None]
             values["retransmits"] = (_int(number(s, "retransmits")), "segments")
             values["cwnd"] = (_int(_sum([number(x, "snd_cwnd") for x in streams])), "bytes")
@@ -95,7 +100,7 @@ def _udp_summary(end: dict, file: str) -> tuple[dict, list[Problem]]:
     if not received or number(received, "packets") is None:
         return {}, [Problem(file, None, "end.sum", "expected a UDP summary with 'packets' and 'lost_packets'", RULE)]
     tx, lost = number(sent, "packets") or number(received, "packets"), number(received, "lost_packets")
-    ooo = _sum([number(_obj(_obj(s).get("udp")), "out_of_order") for s in end.get("streams", []) if isinstance(s, dict)])
+    ooo = _sum([number(_obj(_obj(s).get("udp")), "out_of_order") for s in _list(end.get("streams")) if isinstance(s, dict)])
     return {
         "tx": (_int(tx), "frames"),
         "rx": (_int(tx - lost) if tx is not None and lost is not None else None, "frames"),
@@ -111,7 +116,7 @@ def _tcp_summary(end: dict, file: str) -> tuple[dict, list[Problem]]:
     sent, received = _obj(end.get("sum_sent")), _obj(end.get("sum_received"))
     if number(received, "bits_per_second") is None:
         return {}, [Problem(file, None, "end.sum_received", "expected a TCP summary with 'bits_per_second'", RULE)]
-    senders = [_obj(_obj(s).get("sender")) for s in end.get("streams", []) if isinstance(s, dict)]
+    senders = [_obj(_obj(s).get("sender")) for s in _list(end.get("streams")) if isinstance(s, dict)]
     mins = [number(s, "min_rtt") for s in senders if number(s, "min_rtt") is not None]
     means = [number(s, "mean_rtt") for s in senders if number(s, "mean_rtt") is not None]
     maxes = [number(s, "max_rtt") for s in senders if number(s, "max_rtt") is not None]

@@ -46,7 +46,9 @@ def _runs(doc, file: str) -> tuple[list[tuple[str, dict, dict]], list[Problem]]:
 
 
 def _chains(run: dict) -> dict[str, dict]:
-    chains = keyed(run, "benchmarks", "network", "service_chain") or {}
+    chains = keyed(run, "benchmarks", "network", "service_chain")
+    if not isinstance(chains, dict):
+        return {}
     return {str(k).strip(): v for k, v in chains.items() if isinstance(v, dict)}
 
 
@@ -101,7 +103,7 @@ def _search_rows(block: dict, keys: dict, file: str, where: str) -> tuple[list, 
 
 
 def _rates(direction: dict) -> dict:
-    tx, rx = direction.get("tx") or {}, direction.get("rx") or {}
+    tx, rx = (direction.get(k) if isinstance(direction.get(k), dict) else {} for k in ("tx", "rx"))
     return {"tx_rate": (lenient(tx.get("rate_pps")), "pps"), "rx_rate": (lenient(rx.get("rate_pps")), "pps"),
             "tx_l1": (lenient(tx.get("rate_bps")), "bps"), "rx_l1": (lenient(rx.get("rate_bps")), "bps")}
 
@@ -170,7 +172,7 @@ def import_nfvbench(data: bytes, file: str, spec: dict, test) -> tuple[list, lis
                         continue
                     seen[ident] = at
                     rows += got
-    return rows, problems, n
+    return rows, problems, max(n, len(rows) + sum(p.severity == "error" for p in problems))
 
 
 def sniff(head: bytes, name: str) -> float:
@@ -232,6 +234,8 @@ def describe(data: bytes, name: str) -> ImportPlan:
                 continue
             tests[test_id] = TestPlan(test_id, fields, [{"part": chain}])
             plan.unstated += [f"tests.{test_id}.port_speed", f"tests.{test_id}.ports", f"tests.{test_id}.topology", f"tests.{test_id}.scenario"]
+            if any(isinstance(f, str) for f in frames):
+                plan.unstated.append(f"tests.{test_id}.methodology.imix")  # NFVbench names its IMIX but not its mix
         for d in (run.get("date"), rec.get("start_date"), rec.get("stop_date")):
             if isinstance(d, str) and re.match(r"^\d{4}-\d{2}-\d{2}", d.strip()):
                 dates.append(d.strip()[:10])

@@ -81,7 +81,9 @@ def convert(data: bytes, file: str, spec: dict, test) -> tuple[list, list[Proble
     try:
         tx = frames_from_bytes(data, file)
         rx = None
-        if "pair" in spec:
+        if "pair_data" in spec:  # at import time the set is not written yet
+            rx = frames_from_bytes(spec["pair_data"], spec.get("pair_shown", spec["pair"]))
+        elif "pair" in spec:
             rx = frames_from_bytes(*_read_pair(file, spec))
         a = _analyse(tx, rx, _offset(spec))
     except CaptureError as exc:

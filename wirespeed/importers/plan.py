@@ -32,10 +32,10 @@ def new_document(slug: str) -> TOMLDocument:
     doc["format_version"] = 1
     doc["slug"] = slug
     doc["status"] = "draft"
-    doc["source"] = tomlkit.table()
+    doc["source"] = tomlkit.table(is_super_table=False)
     doc["source"]["kind"] = "imported"
-    doc["dut"] = tomlkit.table()
-    doc["instrument"] = tomlkit.table()
+    doc["dut"] = tomlkit.table(is_super_table=False)
+    doc["instrument"] = tomlkit.table(is_super_table=False)
     return doc
 
 
@@ -61,7 +61,7 @@ def _fill(table, stated: dict[str, Any]) -> None:
 
 def _section(doc: TOMLDocument, name: str):
     if name not in doc:
-        doc[name] = tomlkit.table()
+        doc[name] = tomlkit.table(is_super_table=False)
     return doc[name]
 
 
@@ -93,7 +93,7 @@ def _merge_test(table, stated: dict[str, Any]) -> None:
 
 
 def _test_table(test_id: str, stated: dict[str, Any]):
-    t = tomlkit.table()
+    t = tomlkit.table(is_super_table=False)
     t["id"] = test_id
     for key, value in stated.items():
         if key not in ("methodology", "variants"):
@@ -102,7 +102,7 @@ def _test_table(test_id: str, stated: dict[str, Any]):
         t["variants"] = tomlkit.inline_table()
         t["variants"].update(stated["variants"])
     if stated.get("methodology"):
-        t["methodology"] = tomlkit.table()
+        t["methodology"] = tomlkit.table(is_super_table=False)
         t["methodology"].update(stated["methodology"])
     return t
 

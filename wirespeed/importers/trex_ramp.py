@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import PurePath
 
-from wirespeed.importers.common import base_keys, json_head_has, number, parse_json, row
+from wirespeed.importers.common import base_keys, json_head_has, number, parse_json, plausible, row
 from wirespeed.importers.contract import Importer, ImportPlan, TestPlan
 from wirespeed.problems import Problem
 
@@ -22,14 +22,16 @@ def import_trex_ramp(data: bytes, file: str, spec: dict, test) -> tuple[list, li
     try:
         ordered = sorted(stats.items(), key=lambda kv: float(kv[0]))
     except ValueError:
-        return [], [Problem(file, None, "stats", "sample keys must be numbers (seconds)", "import.trex-ramp")], 0
+        ordered = []
+    if not ordered or not all(k.isascii() and plausible(float(k)) and float(k) >= 0 for k, _ in ordered):
+        return [], [Problem(file, None, "stats", "sample keys must be numbers of seconds (0 to 1e30)", "import.trex-ramp")], 0
     t0 = float(ordered[0][0])
     for key, sample in ordered:
         n += 1
         if not isinstance(sample, dict):
             problems.append(Problem(file, None, f"stats.{key}", "sample is not an object", "import.trex-ramp"))
             continue
-        ports = {p: v for p, v in sample.items() if p.isdigit() and isinstance(v, dict)}
+        ports = {p: v for p, v in sample.items() if p.isascii() and p.isdigit() and len(p) <= 4 and isinstance(v, dict)}
         if not ports:
             problems.append(Problem(file, None, f"stats.{key}", "sample has no per-port statistics", "import.trex-ramp"))
             continue
@@ -110,5 +112,5 @@ IMPORTER = Importer(
     sniff=sniff,
     describe=describe,
     convert=import_trex_ramp,
-    examples=(),
+    examples=("docs/importers/examples/trex-ramp/ramp.json",),
 )

@@ -11,12 +11,16 @@ from typing import Any, BinaryIO
 
 from wirespeed.columns import KEYS, METRICS, REQUIRED_KEYS, TABLE_METRICS
 from wirespeed.figures import Figure, FigureSyntaxError
+from wirespeed.linerate import streams
+from wirespeed.numbers import out_of_bounds
 from wirespeed.problems import Problem
 from wirespeed.resultset import limits
 from wirespeed.resultset.model import Cell, Row, TestSpec
+from wirespeed.resultset.text import check_cell, describe, mixed_script
 from wirespeed.units import CANONICAL, UNITS, split_column
 
 DIRECTIONS = ("unidirectional", "bidirectional")
+MAX_FRAME_SIZE = 65535  # the largest IP packet; Ethernet frames are checked against 16,000 bytes by the frame-size check
 
 
 def decode_utf8(data: bytes, file: str) -> tuple[str | None, list[Problem]]:
@@ -42,6 +46,9 @@ class _Columns:
         self.problems: list[Problem] = []
         seen: dict[str, int] = {}
         for i, raw in enumerate(header):
+            if (bad := check_cell(raw, file, 1, f"column {i + 1}")) is not None:
+                self.problems.append(bad)
+                continue
             name = raw.strip()
             if name != raw:
                 self.problems.append(Problem(file, 1, name, "column name has surrounding spaces", "csv.header"))
@@ -84,10 +91,17 @@ def _number(text: str, file: str, line: int, col: str) -> tuple[Figure | None, P
         fig = Figure.parse(text)
     except FigureSyntaxError:
         hint = " (no thousands separators or units in cells)" if any(c in text for c in ",% ") else ""
-        return None, Problem(file, line, col, f"not a number: {text!r}{hint}", "csv.non-numeric")
+        return None, Problem(file, line, col, f"not a number: {_shown(text)}{hint}", "csv.non-numeric")
     if not math.isfinite(float(fig.value)):
-        return None, Problem(file, line, col, f"not a finite number: {text!r}", "csv.non-numeric")
+        return None, Problem(file, line, col, f"not a finite number: {_shown(text)}", "csv.non-numeric")
+    if (why := out_of_bounds(fig)) is not None:
+        return None, Problem(file, line, col, f"{_shown(text)}: {why}", "csv.magnitude")
     return fig, None
+
+
+def _shown(text: str) -> str:
+    """A cell as quoted in a message, cut short when long."""
+    return repr(text) if len(text) <= 60 else repr(text[:60]) + "…"
 
 
 def _key(name: str, text: str, kind: str, tests: dict[str, TestSpec], row_keys: dict[str, Any], file: str, line: int):
@@ -95,31 +109,37 @@ def _key(name: str, text: str, kind: str, tests: dict[str, TestSpec], row_keys: 
     ktype = KEYS[kind][name][0]
     if ktype == "test":
         if text not in tests:
-            return None, Problem(file, line, name, f"unknown test id {text!r} (declared: {', '.join(sorted(tests)) or 'none'})", "csv.unknown-test")
+            return None, Problem(file, line, name, f"unknown test id {_shown(text)} (declared: {', '.join(sorted(tests)) or 'none'})", "csv.unknown-test")
         return text, None
     if ktype == "frame_size":
-        if text.isdigit():
-            size = int(text)
-            if size < 1:
-                return None, Problem(file, line, name, "frame size must be at least 1 byte", "csv.range")
+        if text.isascii() and text.isdigit():
+            size = int(text) if len(text) <= 9 else MAX_FRAME_SIZE + 1
+            if size < 1 or size > MAX_FRAME_SIZE:
+                return None, Problem(file, line, name, f"frame size must be 1 to {MAX_FRAME_SIZE:,} bytes", "csv.range")
             return size, None
         test = tests.get(row_keys.get("test", ""))
         if test is not None and text in test.imixes:
             return text, None
-        return None, Problem(file, line, name, f"frame size {text!r} is neither a whole number of bytes nor an IMIX id of the test", "csv.frame-size")
+        return None, Problem(file, line, name, f"frame size {_shown(text)} is neither a whole number of bytes nor an IMIX id of the test", "csv.frame-size")
     if ktype == "direction":
         if text not in DIRECTIONS:
-            return None, Problem(file, line, name, f"direction must be one of {', '.join(DIRECTIONS)}, not {text!r}", "csv.enum")
+            return None, Problem(file, line, name, f"direction must be one of {', '.join(DIRECTIONS)}, not {_shown(text)}", "csv.enum")
+        test = tests.get(row_keys.get("test", ""))
+        if test is not None:
+            try:
+                streams(test.meta["topology"], test.meta["ports"], text, test.meta.get("receivers"))
+            except ValueError as exc:
+                return None, Problem(file, line, name, f"{text} traffic is impossible for test {test.id!r}: {exc}", "csv.direction")
         return text, None
     if ktype == "variant":
         test = tests.get(row_keys.get("test", ""))
         declared = (test.meta.get("variants") or {}) if test else {}
         if test is not None and text not in declared:
-            return None, Problem(file, line, name, f"variant {text!r} is not declared in tests.variants of test {test.id!r}", "csv.unknown-variant")
+            return None, Problem(file, line, name, f"variant {_shown(text)} is not declared in tests.variants of test {test.id!r}", "csv.unknown-variant")
         return text, None
     if ktype == "integer":
-        if not text.isdigit() or int(text) < 1:
-            return None, Problem(file, line, name, f"must be a whole number from 1, not {text!r}", "csv.non-numeric")
+        if not (text.isascii() and text.isdigit()) or len(text) > 9 or int(text) < 1:
+            return None, Problem(file, line, name, f"must be a whole number from 1 to 999,999,999, not {_shown(text)}", "csv.non-numeric")
         return int(text), None
     if ktype in ("percent", "seconds", "microseconds"):
         fig, prob = _number(text, file, line, name)
@@ -130,6 +150,8 @@ def _key(name: str, text: str, kind: str, tests: dict[str, TestSpec], row_keys: 
             rng = "in (0, 100]" if ktype == "percent" else "0 or more"
             return None, Problem(file, line, name, f"must be {rng}, not {text}", "csv.range")
         return fig, None
+    if (m := mixed_script(text)) is not None:
+        return None, Problem(file, line, name, f"{m[0]!r} mixes {m[1]} letters ({describe(m[2])}): a look-alike of another name", "text.mixed-script")
     return text, None
 
 
@@ -214,7 +236,10 @@ def read_table(kind: str, data: bytes | BinaryIO, file: str, tests: dict[str, Te
         if len(record) != len(header):
             problems.append(Problem(file, line, "", f"ragged row: {len(record)} cells, header has {len(header)}", "csv.ragged-row"))
             continue
-        row_problems: list[Problem] = []
+        row_problems = [p for i, c in enumerate(record) if (p := check_cell(c, file, line, header[i])) is not None]
+        if row_problems:  # refused characters: the row is not read further
+            problems.extend(row_problems)
+            continue
         keys: dict[str, Any] = {}
         for i in sorted(cols.keys, key=lambda i: cols.keys[i] != "test"):
             name, cell = cols.keys[i], record[i].strip()

@@ -15,14 +15,16 @@ import jsonschema
 
 from wirespeed.imix import PROFILES, Imix
 from wirespeed.linerate import parse_speed
-from wirespeed.problems import InputError, Problem, display_path
+from wirespeed.problems import InputError, Problem, display_path, internal_problem
 from wirespeed.resultset.csvtable import decode_utf8, read_table, row_identity
 from wirespeed.resultset.declared import TABLE_KINDS, check_content, declared_files, layout_problems, read_file, unsafe_problem
 from wirespeed.resultset.limits import describe, value
 from wirespeed.resultset.model import ResultSet, Row, TestSpec
 from wirespeed.resultset.nesting import structure_problems, toml_depth_problem
 from wirespeed.resultset.paths import is_path_field, path_problems
+from wirespeed.resultset.semantics import check_dates, check_frame_sizes, check_native_specs, check_numbers
 from wirespeed.resultset.setfolder import SetFolder, UnsafeFile
+from wirespeed.resultset.text import check_document
 from wirespeed.resultset.upgrade import FormatVersionError, upgrade
 
 RESULT_FILE = "result.toml"
@@ -32,6 +34,11 @@ RESULT_FILE = "result.toml"
 def schema() -> dict[str, Any]:
     """The JSON Schema of result.toml, format 1."""
     return json.loads(resources.files("wirespeed.schema").joinpath("result.v1.schema.json").read_text("utf-8"))
+
+
+@lru_cache(maxsize=1)
+def _validator() -> jsonschema.Draft202012Validator:
+    return jsonschema.Draft202012Validator(schema())
 
 
 def _plain(value: Any) -> Any:
@@ -188,6 +195,8 @@ def _load(setdir: SetFolder) -> tuple[ResultSet | None, list[Problem]]:
         return None, [Problem(file, line, "", f"TOML syntax: {msg}", "toml.syntax")]
     except RecursionError:  # last resort: the depth scanner above is the rule
         return None, [Problem(file, None, "", f"nested deeper than the limit of {describe('depth')}", "limit.depth")]
+    except ValueError as exc:  # e.g. an integer of more than 4300 digits
+        return None, [Problem(file, None, "", f"TOML cannot be read: {str(exc)[:160]}", "toml.syntax")]
     problems = structure_problems(doc, file)
     if problems:
         return None, problems
@@ -197,12 +206,15 @@ def _load(setdir: SetFolder) -> tuple[ResultSet | None, list[Problem]]:
     except FormatVersionError as exc:
         return None, [Problem(file, None, "format_version", str(exc), "format.version")]
     bad_paths = path_problems(doc, file)
-    errors = sorted(jsonschema.Draft202012Validator(schema()).iter_errors(doc), key=lambda e: list(map(str, e.absolute_path)))
+    early = bad_paths + check_document(doc, file) + check_numbers(doc, file)
+    errors = sorted(_validator().iter_errors(doc), key=lambda e: list(map(str, e.absolute_path)))
     errors = [e for e in errors if not (bad_paths and e.validator == "pattern" and is_path_field(e.absolute_path))]
-    if errors or bad_paths:
-        return None, bad_paths + [_schema_problem(e, file) for e in errors]
+    if errors or early:
+        flagged = {p.field for p in early}
+        return None, early + [p for e in errors if (p := _schema_problem(e, file)).field not in flagged]
     tests, problems = _resolve_tests(doc, file)
     problems += _semantic_meta(doc, folder, tests, file)
+    problems += check_dates(doc, schema(), file) + check_frame_sizes(doc, tests, file) + check_native_specs(doc, tests, file)
     declared = declared_files(doc)
     problems += layout_problems(folder, present, declared, file) + too_big
     if any(p.rule.startswith(("layout", "limit")) for p in problems):
@@ -260,7 +272,10 @@ def load_many(folders: list[Path]) -> list[tuple[Path, ResultSet | None, list[Pr
     out = []
     slugs: dict[str, Path] = {}
     for folder in folders:
-        rs, problems = load(folder)
+        try:
+            rs, problems = load(folder)
+        except Exception as exc:  # noqa: BLE001 - one set's unexpected failure must not hide the others
+            rs, problems = None, [internal_problem(Path(folder) / RESULT_FILE, "loading", exc)]
         if rs is not None:
             if rs.slug in slugs:
                 problems.append(Problem(display_path(Path(folder) / RESULT_FILE), None, "slug", f"duplicate slug {rs.slug!r}: also used by {display_path(slugs[rs.slug])}", "semantic.duplicate-slug"))

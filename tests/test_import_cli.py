@@ -1,0 +1,279 @@
+"""`wirespeed import`: auto-detection over every importer's example files, the draft it writes and
+the one list of fields left to fill in, merging into an existing set, and bad input that leaves
+the set exactly as it was. The end-to-end test builds imported sets into a page and a PDF."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+import tomlkit
+
+from conftest import ARCHIVE, ROOT, WIRESPEED, run_cli
+from wirespeed.importers import importers
+from wirespeed.importers.importing import detect
+from wirespeed.resultset import writer
+
+EX = ROOT / "docs" / "importers" / "examples"
+UDP, TCP = EX / "iperf3" / "udp.json", EX / "iperf3" / "tcp.json"
+NFV = EX / "nfvbench" / "ndr-pdr.json"
+CSIT, MRR = EX / "csit" / "ndrpdr-64b-1c.info.json", EX / "csit" / "mrr-64b-1c.info.json"
+
+
+def _import(tmp: Path, *args: str):
+    return run_cli("import", *args, "--root", str(tmp / "results"), cwd=tmp)
+
+
+def _snapshot(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()} if folder.exists() else {}
+
+
+def _examples() -> list[tuple[str, str]]:
+    return [(name, ex) for name, imp in importers().items() for ex in imp.examples]
+
+
+def test_every_importer_declares_example_files_that_exist():
+    for name, imp in importers().items():
+        assert imp.examples, f"importer {name} declares no example file"
+        for ex in imp.examples:
+            assert (ROOT / ex).is_file() and ex.startswith("docs/importers/examples/"), ex
+
+
+@pytest.mark.parametrize("name,example", _examples())
+def test_auto_picks_the_right_importer_for_every_example(name, example):
+    path = ROOT / example
+    assert detect(path.read_bytes(), path.name, example, importers()) == (name, [])
+
+
+def test_auto_says_which_importer_it_chose(tmp_path):
+    proc = _import(tmp_path, "auto", str(UDP), str(NFV), str(CSIT), "--into", "mixed-2024", "--dry-run")
+    assert proc.returncode == 0, proc.stderr
+    assert f"auto: {UDP} is iperf3" in proc.stdout and f"auto: {NFV} is nfvbench" in proc.stdout and f"auto: {CSIT} is csit" in proc.stdout
+    assert not (tmp_path / "results").exists()
+
+
+def test_auto_refuses_an_unrelated_file_and_names_the_formats(tmp_path):
+    other = tmp_path / "baseline.csv"
+    shutil.copyfile(ARCHIVE / "cisco-7600-osm-acl-2001" / "baseline.csv", other)
+    proc = _import(tmp_path, "auto", str(other), "--into", "x-set")
+    assert proc.returncode == 1
+    formats = ", ".join(importers())
+    assert proc.stderr.splitlines() == [f"baseline.csv: no importer recognises this file (formats: {formats}) [import.unknown-format]", "nothing written"]
+    assert not (tmp_path / "results").exists()
+    proc = _import(tmp_path, "spirent-9000", str(UDP), "--into", "x-set")
+    assert proc.returncode == 1 and f"no such importer (formats: auto, {formats})" in proc.stderr
+
+
+def test_plugins_lists_every_importer_with_a_line():
+    proc = run_cli("plugins", "importers")
+    assert proc.returncode == 0
+    lines = proc.stdout.splitlines()
+    for name, imp in importers().items():
+        assert any(re.fullmatch(rf"\s+{re.escape(name)}\s+{re.escape(imp.summary)}", line) for line in lines), name
+
+
+def test_import_writes_a_draft_and_one_list_of_unstated_fields(tmp_path):
+    proc = _import(tmp_path, "iperf3", str(UDP), str(TCP), "--into", "lo-iperf3-2026")
+    assert proc.returncode == 0, proc.stderr
+    folder = tmp_path / "results" / "lo-iperf3-2026"
+    assert (folder / "native" / "udp.json").read_bytes() == UDP.read_bytes()
+    doc = tomlkit.parse((folder / "result.toml").read_text())
+    assert doc["status"] == "draft" and doc["source"]["kind"] == "imported" and doc["instrument"]["software"][0]["version"] == "3.12"
+    assert [dict(n) for n in doc["files"]["native"]] == [{"path": "native/udp.json", "importer": "iperf3", "test": "udp-10m"},
+                                                        {"path": "native/tcp.json", "importer": "iperf3", "test": "tcp-100m"}]
+    listed = proc.stdout.split("then run: wirespeed validate")[1].splitlines()[1:]
+    unstated = [line.strip().split(" (test ")[0] for line in listed]
+    assert unstated == ["dut.model", "dut.vendor", "licence", "source.publisher", "title", "tests[0].port_speed", "tests[0].ports", "tests[0].scenario",
+                        "tests[0].topology", "tests[1].port_speed", "tests[1].ports", "tests[1].scenario", "tests[1].topology"]
+    check = run_cli("validate", str(folder), cwd=tmp_path)
+    assert check.returncode == 1
+    fields = [re.match(r"\S+: (\S+): missing required field '\w+' \[schema.required\]$", line) for line in check.stdout.splitlines()]
+    assert all(fields) and sorted(m.group(1) for m in fields) == sorted(unstated)  # validate fails on exactly those, nothing else
+
+
+def test_dry_run_prints_and_writes_nothing(tmp_path):
+    proc = _import(tmp_path, "csit", str(CSIT), "--into", "vpp-csit-2024", "--dry-run")
+    assert proc.returncode == 0, proc.stderr
+    assert "would create" in proc.stdout and '{path = "native/ndrpdr-64b-1c.info.json", importer = "csit", test = "ethip4-ip4base-ndrpdr-1t1c", frame_size = 64}' in proc.stdout
+    assert not (tmp_path / "results").exists()
+
+
+def test_update_merges_and_keeps_what_the_contributor_wrote(tmp_path):
+    assert _import(tmp_path, "auto", str(CSIT), "--into", "vpp-csit-2024").returncode == 0
+    toml = tmp_path / "results" / "vpp-csit-2024" / "result.toml"
+    text = toml.read_text().replace('status = "draft"', 'status = "draft"\ntitle = "VPP on X710, by hand"  # the contributor\'s own words')
+    toml.write_text(text.replace('[dut]', '[dut]\nvendor = "Acme"\nmodel = "R1"'))
+    bigger = json.loads(CSIT.read_bytes())
+    bigger["tags"] = ["1518B" if t == "64B" else t for t in bigger["tags"]]
+    for bound in ("ndr", "pdr"):
+        for side in ("lower", "upper"):
+            b = bigger["result"][bound][side]
+            b["rate"]["value"] = 800000.0
+            b["bandwidth"]["value"] = 800000.0 * 1538 * 8
+    (tmp_path / "info-1518.json").write_text(json.dumps(bigger))
+    proc = _import(tmp_path, "auto", str(MRR), str(tmp_path / "info-1518.json"), "--into", "vpp-csit-2024")
+    assert proc.returncode == 0, proc.stderr
+    doc = tomlkit.parse(toml.read_text())
+    assert "# the contributor's own words" in toml.read_text() and doc["title"] == "VPP on X710, by hand" and doc["dut"]["vendor"] == "Acme"
+    assert [t["id"] for t in doc["tests"]] == ["ethip4-ip4base-ndrpdr-1t1c", "ethip4-ip4base-mrr-1t1c"]
+    assert doc["tests"][0]["methodology"]["frame_sizes"] == [64, 1518]  # the 1518-byte file extends the same test
+    assert [(n["path"], n["test"], n.get("frame_size")) for n in doc["files"]["native"]] == [
+        ("native/ndrpdr-64b-1c.info.json", "ethip4-ip4base-ndrpdr-1t1c", 64), ("native/mrr-64b-1c.info.json", "ethip4-ip4base-mrr-1t1c", 64),
+        ("native/info-1518.json", "ethip4-ip4base-ndrpdr-1t1c", 1518)]
+    assert "dut.vendor" not in proc.stdout and "title\n" not in proc.stdout and "tests[1].direction (test ethip4-ip4base-mrr-1t1c)" in proc.stdout
+
+
+def test_bad_input_leaves_the_set_as_it_was(tmp_path):
+    assert _import(tmp_path, "auto", str(NFV), "--into", "pvp-2024").returncode == 0
+    folder = tmp_path / "results" / "pvp-2024"
+    before = _snapshot(folder)
+    cut = tmp_path / "cut.json"
+    cut.write_bytes(UDP.read_bytes()[:1500])
+    cases = [
+        ((str(NFV),), "auto", [f"{NFV}: duplicated run: the same file is already imported as native/ndr-pdr.json [import.duplicate]"]),
+        ((str(TCP), str(cut)), "iperf3", None),
+        ((str(UDP),), "csit", [f"{UDP}: expected a CSIT test-case info.json: an object with 'test_id', 'tags' and 'result' [import.csit]"]),
+        ((str(UDP), str(UDP)), "iperf3", [f"{UDP}: duplicated run: the same file is already imported as {UDP} [import.duplicate]"]),
+    ]
+    for files, fmt, expected in cases:
+        proc = _import(tmp_path, fmt, *files, "--into", "pvp-2024")
+        assert proc.returncode == 1 and proc.stderr.splitlines()[-1] == "nothing written", proc.stderr
+        lines = proc.stderr.splitlines()[:-1]
+        if expected is None:
+            assert len(lines) == 1 and re.match(r"cut.json:\d+: not valid JSON: .* \[import.json\]$", lines[0]), lines
+        else:
+            assert lines == expected
+        assert _snapshot(folder) == before
+    assert [p.name for p in folder.parent.iterdir()] == ["pvp-2024"]  # no temporary folder left behind
+
+
+def test_the_writer_leaves_nothing_half_written(tmp_path, monkeypatch):
+    folder = tmp_path / "s"
+    writer.write_set(folder, 'format_version = 1\n# kept\n', {"native/a.json": b"{}"})
+    before = _snapshot(folder)
+
+    def broken(tmp, target):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(writer.atomic, "swap_dir", broken)
+    with pytest.raises(OSError):
+        writer.write_set(folder, writer.read_document(folder), {"native/b.json": b"[]"})
+    assert _snapshot(folder) == before and [p.name for p in tmp_path.iterdir()] == ["s"]
+    with pytest.raises(writer.WriteError):
+        writer.write_set(folder, "x = [", {})
+    with pytest.raises(writer.WriteError):
+        writer.write_set(folder, "x = 1", {"../escape.json": b""})
+    assert _snapshot(folder) == before
+
+
+# --- end to end: import → fill in → ingest → analyse → site → report ------------------------------
+
+SITE_SOURCES = ["config.toml", "layouts", "static", "assets", "notebooks", "reports"]
+SETS = {"lo-iperf3-2026": [UDP, TCP], "pvp-nfvbench-2024": [NFV], "vpp-csit-2024": [CSIT]}
+# figure as the file states it → as the page and the PDF print it
+FIGURES = {"lo-iperf3-2026": "9,928,371.18033359", "pvp-nfvbench-2024": "11,904,762", "vpp-csit-2024": "18,500,000.0"}
+
+
+def _fill(toml: Path) -> None:
+    """What a contributor adds after the import: the fields the files do not state."""
+    doc = tomlkit.parse(toml.read_text())
+    doc["title"], doc["licence"], doc["status"] = f"Imported {doc['slug']}", "CC0-1.0", "published"
+    doc["source"]["publisher"] = "wirespeed test suite"
+    doc["dut"]["vendor"], doc["dut"]["model"] = "Example", "Device under test"
+    for t in doc["tests"]:
+        for key, value in (("scenario", "ipv4-routing"), ("topology", "port-pairs"), ("ports", 2), ("port_speed", "10G"), ("direction", "bidirectional")):
+            if key not in t:
+                t[key] = value
+    toml.write_text(tomlkit.dumps(doc))
+
+
+@pytest.mark.slow
+def test_imported_sets_build_into_a_page_and_a_pdf(tmp_path):
+    for name in SITE_SOURCES:
+        src = ROOT / name
+        (shutil.copytree if src.is_dir() else shutil.copyfile)(src, tmp_path / name)
+    (tmp_path / "node_modules").symlink_to(ROOT / "node_modules")
+    # the site's pages, without the review articles of the seed sets this archive does not hold
+    shutil.copytree(ROOT / "content", tmp_path / "content", ignore=lambda d, names: [n for n in names if d.endswith("reviews") and n != "_index.md"])
+    for slug, files in SETS.items():
+        proc = run_cli("import", "auto", *map(str, files), "--into", slug, cwd=tmp_path)
+        assert proc.returncode == 0, proc.stderr
+        _fill(tmp_path / "data" / "results" / slug / "result.toml")
+    assert run_cli("validate", cwd=tmp_path).returncode == 0
+    for step in (["ingest"], ["analyse"], ["site", "--data-only"], ["report"], ["site"]):
+        proc = subprocess.run([*WIRESPEED, *step], cwd=tmp_path, capture_output=True, text=True, timeout=1200)
+        assert proc.returncode == 0 and "Traceback" not in proc.stderr, f"wirespeed {' '.join(step)}:\n{proc.stdout}\n{proc.stderr}"
+    for slug, figure in FIGURES.items():
+        page = (tmp_path / "public" / "results" / slug / "index.html").read_text()
+        assert figure in page, slug
+        pdf = subprocess.run(["pdftotext", "-layout", str(tmp_path / "build" / "reports" / f"{slug}.pdf"), "-"], capture_output=True, text=True, check=True).stdout
+        assert figure in pdf, slug
+    # the TCP run's figures are goodput, RTT and congestion window, charted per interval
+    charts = tmp_path / "build" / "analysis" / "lo-iperf3-2026" / "loadtest" / "charts"
+    assert {"tcp-100m-goodput-samples.svg", "tcp-100m-rtt-avg-samples.svg", "tcp-100m-cwnd-samples.svg", "udp-10m-goodput-samples.svg"} <= {p.name for p in charts.iterdir()}
+
+
+def _damaged(example: Path):
+    """The example cut short at a few places and, for JSON, with each value replaced by the wrong kind."""
+    data = example.read_bytes()
+    for cut in (1, len(data) // 3, len(data) - 2):
+        yield data[:cut]
+    try:
+        base = json.loads(data)
+    except ValueError:
+        return
+
+    def walk(node, path=()):
+        yield path
+        items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+        for k, v in items:
+            yield from walk(v, (*path, k))
+
+    for path in list(walk(base))[1:]:
+        for wrong in ([], "x", None, -1):
+            doc = json.loads(data)
+            node = doc
+            for k in path[:-1]:
+                node = node[k]
+            node[path[-1]] = wrong
+            yield json.dumps(doc).encode()
+
+
+@pytest.mark.parametrize("name,example", _examples())
+def test_importers_never_raise_on_damaged_input(name, example):
+    """Every problem is a line, never a traceback: describe and convert survive damaged examples."""
+    from wirespeed.importers import checked
+
+    imp = importers()[name]
+    plan = imp.describe((ROOT / example).read_bytes(), "x")
+
+    class Draft:
+        imixes: dict = {}
+
+        def __init__(self, test_id):
+            self.id = test_id
+
+    for data in _damaged(ROOT / example):
+        imp.describe(data, "x")
+        for t in plan.tests:
+            for extra in t.native:
+                rows, problems, _n = imp.convert(data, "x", {"path": "x", "importer": name, "test": t.id, **extra}, Draft(t.id))
+                checked(rows, problems, "x")
+
+
+def test_rows_are_checked_before_anything_is_written(tmp_path):
+    doc = json.loads(NFV.read_bytes())
+    doc["benchmarks"]["network"]["service_chain"]["PVP"]["result"]["result"]["1518"]["ndr"]["stats"]["overall"]["drop_percentage"] = 180.5
+    bad = tmp_path / "nfv.json"
+    bad.write_text(json.dumps(doc))
+    proc = _import(tmp_path, "nfvbench", str(bad), "--into", "pvp-2024")
+    assert proc.returncode == 1
+    assert proc.stderr.splitlines() == ["nfv.json: loss: 180.5 % is above the possible maximum of 100 (test pvp, frame_size 1518, variant ndr) [csv.range]",
+                                        "nothing written"]
+    assert not (tmp_path / "results").exists()
+    ok = _import(tmp_path, "nfvbench", str(NFV), "--into", "pvp-2024")
+    assert ok.returncode == 0 and "  native/ndr-pdr.json: 12 rows" in ok.stdout.splitlines()

@@ -1,0 +1,137 @@
+"""Byte-identical rebuilds: two full builds from clean, in two working folders, give the same public/
+file for file and byte for byte; a report rebuilds only when something it reads changed.
+
+Nothing is left out of the comparison: executed notebooks (cell ids, clocks, temporary paths),
+chart PDFs (vl-convert's dictionary order) and PDF reports (dates, /ID) are made stable by the build.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT, run_cli
+from wirespeed.reproducible import stable_notebook
+
+# What a build reads from the repository; linked read-only into each working folder.
+LINKED = ["config.toml", "package.json", "package-lock.json", "layouts", "content", "static", "assets", "notebooks", "reports", "node_modules"]
+STEPS = [["ingest"], ["analyse"], ["site", "--data-only"], ["report"], ["site"]]
+SMALL_SET = "keysight-ixnetwork-ve-dpdk-400g-2022"
+
+
+def clean_build(work: Path) -> Path:
+    """A full build from nothing in `work` (the CLI works relative to its current folder); returns public/."""
+    work.mkdir()
+    for name in LINKED:
+        (work / name).symlink_to(ROOT / name)
+    shutil.copytree(ROOT / "data", work / "data", symlinks=False)  # result sets are data the build may refuse as symlinks: copied
+    for step in STEPS:
+        run_cli(*step, cwd=work, check=True)
+    return work / "public"
+
+
+def tree(root: Path) -> dict[str, str]:
+    return {p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def report_counts(work: Path, *slugs: str) -> tuple[int, int]:
+    out = run_cli("report", *slugs, cwd=work, check=True).stdout
+    m = re.search(r"(\d+) reports built, (\d+) up to date", out)
+    assert m, out
+    return int(m.group(1)), int(m.group(2))
+
+
+@pytest.fixture(scope="module")
+def two_builds(tmp_path_factory) -> tuple[Path, Path]:
+    base = tmp_path_factory.mktemp("reproducible")
+    first = clean_build(base / "first")
+    second = clean_build(base / "second")
+    return first, second
+
+
+@pytest.mark.slow
+def test_two_clean_builds_give_identical_public_trees(two_builds):
+    first, second = (tree(p) for p in two_builds)
+    assert first, "the build wrote nothing to public/"
+    assert any(name.endswith(".pdf") and name.startswith("reports/") for name in first), "no PDF report in public/"
+    assert any(name.endswith(".ipynb") for name in first), "no executed notebook in public/"
+    only = sorted(set(first) ^ set(second))
+    assert not only, f"files in only one build: {only[:10]}"
+    differ = sorted(name for name in first if first[name] != second[name])
+    assert not differ, f"{len(differ)} files differ between two clean builds, e.g. public/{differ[0]}: {differ[:10]}"
+
+
+@pytest.mark.slow
+def test_pdf_reports_carry_the_report_date_not_the_clock(two_builds):
+    pdf = two_builds[0] / "reports" / f"{SMALL_SET}.pdf"
+    info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True, check=True).stdout
+    assert re.search(r"^CreationDate:\s+.*2022", info, re.M), info
+
+
+@pytest.mark.slow
+def test_reports_rebuild_only_when_their_own_inputs_change(two_builds):
+    work = two_builds[1].parent
+    assert report_counts(work) == (0, 6), "an unchanged build rebuilt reports"
+    # re-running one set's notebook writes the same bytes: no report rebuilds
+    manifest = next((work / "build" / "analysis" / SMALL_SET).glob("*/manifest.json"))
+    manifest.unlink()
+    out = run_cli("analyse", cwd=work, check=True).stdout
+    assert out.startswith("1 notebook runs executed"), out
+    run_cli("site", "--data-only", cwd=work, check=True)
+    assert report_counts(work) == (0, 6), "re-running one notebook rebuilt reports"
+    # a change in one result set rebuilds that set's report and no other
+    toml = work / "data" / "results" / SMALL_SET / "result.toml"
+    text = toml.read_text(encoding="utf-8")
+    toml.write_text(text.replace('title = "Keysight IxNetwork VE software traffic generator', 'title = "Keysight IxNetwork VE (retitled) software traffic generator', 1), encoding="utf-8")
+    before = tree(work / "build" / "reports")
+    for step in STEPS[:3]:
+        run_cli(*step, cwd=work, check=True)
+    assert report_counts(work) == (1, 5)
+    after = tree(work / "build" / "reports")
+    assert sorted(n for n in after if after[n] != before.get(n)) == [f"{SMALL_SET}.manifest.json", f"{SMALL_SET}.pdf"]
+
+
+RENDER = """
+import hashlib, sys
+import vl_convert as vlc
+from wirespeed.reproducible import stable_pdf
+spec = {"$schema": "https://vega.github.io/schema/vega-lite/v6.json", "title": "Throughput", "width": 300, "height": 200,
+        "data": {"values": [{"size": s, "mfps": m, "set": k} for s, m, k in [(64, 14.9, "a"), (512, 2.35, "a"), (64, 7.4, "b"), (1518, 0.81, "b")]]},
+        "mark": {"type": "line", "point": True},
+        "encoding": {"x": {"field": "size", "type": "quantitative"}, "y": {"field": "mfps", "type": "quantitative"}, "color": {"field": "set"}}}
+raw = vlc.vegalite_to_pdf(spec)
+print(hashlib.sha256(stable_pdf(raw)).hexdigest(), hashlib.sha256(vlc.vegalite_to_svg(spec).encode()).hexdigest(), hashlib.sha256(raw).hexdigest())
+"""
+
+
+def test_chart_pdf_and_svg_bytes_do_not_depend_on_the_process():
+    """vl-convert's own PDF changes with the process's hash seed; the stable PDF and the SVG do not."""
+    runs = [subprocess.run([sys.executable, "-c", RENDER], capture_output=True, text=True, check=True, env={"PATH": "/usr/bin:/bin", "PYTHONHASHSEED": seed}).stdout.split()
+            for seed in ("1", "2", "3", "4")]
+    assert len({r[0] for r in runs}) == 1, "stable PDF differs between processes"
+    assert len({r[1] for r in runs}) == 1, "SVG differs between processes"
+
+
+def test_executed_notebook_is_normalised():
+    nb = {"metadata": {"papermill": {"start_time": "2026-11-23T02:33:17", "end_time": "x", "duration": 4.0, "input_path": "build/a/.nb.x1y2/source.ipynb",
+                                     "output_path": "build/a/.nb.x1y2/nb.ipynb", "parameters": {"output_dir": "build/a/.nb.x1y2"}, "version": "2.7.0"}},
+          "cells": [{"id": "23d06bd3", "cell_type": "markdown", "metadata": {}, "source": "# T"},
+                    {"id": "b0f7d497", "cell_type": "code", "source": 'output_dir = "build/a/.nb.x1y2"', "execution_count": 1,
+                     "metadata": {"execution": {"iopub.execute_input": "2026-11-23T02:33:18Z"}, "papermill": {"duration": 0.1, "status": "completed"}, "tags": ["injected-parameters"]},
+                     "outputs": [{"output_type": "execute_result", "data": {"text/plain": ["<wirespeed.outputs._Html at 0x7f3928ce6c50>"]}}]}]}
+    out = stable_notebook(nb, "nb", {"build/a/.nb.x1y2": "build/a/nb"})
+    text = json.dumps(out)
+    assert "x1y2" not in text and "2026" not in text and "0x7f" not in text and "duration" not in text
+    assert out["metadata"]["papermill"] == {"parameters": {"output_dir": "build/a/nb"}, "version": "2.7.0"}
+    assert out["cells"][1]["source"] == 'output_dir = "build/a/nb"' and out["cells"][1]["metadata"] == {"tags": ["injected-parameters"]}
+    assert out["cells"][1]["outputs"][0]["data"]["text/plain"] == ["<wirespeed.outputs._Html>"]
+    ids = [c["id"] for c in out["cells"]]
+    assert ids == [c["id"] for c in stable_notebook(nb, "nb", {})["cells"]] and len(set(ids)) == 2
+    assert all(re.fullmatch(r"[A-Za-z0-9_-]{1,64}", i) for i in ids)

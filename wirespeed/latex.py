@@ -1,0 +1,132 @@
+"""Running pandoc and XeLaTeX for a report: a deadline, reruns until cross-references settle, the
+first LaTeX error as the message, and a PDF whose bytes depend only on its inputs.
+
+XeLaTeX runs in the report's own temporary folder on relative file names: xdvipdfmx derives the
+PDF's /ID from SOURCE_DATE_EPOCH and the file names, so a fixed date and fixed names give a fixed ID.
+Every tool runs in its own process group (killed whole at the deadline) and dies with its parent.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import hashlib
+import os
+import re
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+TIMEOUT_ENV = "WIRESPEED_REPORT_TIMEOUT"
+DEFAULT_TIMEOUT_S = 120.0
+MAX_RUNS = 4
+# files whose content feeds the next run (contents, lists, labels, LastPage, bookmarks)
+_CROSSREF = (".aux", ".toc", ".lot", ".lof", ".out")
+_PR_SET_PDEATHSIG = 1
+
+
+class LatexError(RuntimeError):
+    """pandoc or XeLaTeX failed or ran out of time; the message is one line."""
+
+
+def timeout_s() -> float:
+    """Seconds one report may take (pandoc and every XeLaTeX run together): WIRESPEED_REPORT_TIMEOUT, default 120."""
+    raw = os.environ.get(TIMEOUT_ENV, "")
+    try:
+        value = float(raw) if raw.strip() else DEFAULT_TIMEOUT_S
+    except ValueError:
+        raise LatexError(f"{TIMEOUT_ENV}={raw!r} is not a number of seconds") from None
+    if value <= 0:
+        raise LatexError(f"{TIMEOUT_ENV}={raw!r} must be more than 0 seconds")
+    return value
+
+
+def _die_with_parent() -> None:  # runs in the child between fork and exec
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (OSError, AttributeError):
+        pass
+
+
+def run(cmd: list[str], cwd: Path, env: dict[str, str], deadline: float, name: str) -> subprocess.CompletedProcess:
+    """Run one tool until it exits or the deadline passes (then its whole process group is killed)."""
+    left = deadline - time.monotonic()
+    if left <= 0:
+        raise LatexError(f"{name} timed out after {_fmt(timeout_s())} s")
+    proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, errors="replace", process_group=0, preexec_fn=_die_with_parent)
+    try:
+        out, err = proc.communicate(timeout=left)
+    except subprocess.TimeoutExpired:
+        _kill_group(proc)
+        raise LatexError(f"{name} timed out after {_fmt(timeout_s())} s") from None
+    except BaseException:
+        _kill_group(proc)
+        raise
+    return subprocess.CompletedProcess(cmd, proc.returncode, out, err)
+
+
+def _kill_group(proc: subprocess.Popen) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    proc.communicate()
+
+
+def _fmt(seconds: float) -> str:
+    return f"{seconds:g}"
+
+
+def first_error(log: str) -> str | None:
+    """The first TeX error of a log: its `! …` line and the `l.N …` line that shows where, on one line."""
+    lines = log.splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith("! "):
+            message = line[2:].strip()
+            # a message may continue on the next lines until an empty line or the context
+            for more in lines[i + 1:i + 4]:
+                if not more.strip() or more.startswith(("l.", "<", "See ", "Type ")) or more.startswith("!"):
+                    break
+                message += " " + more.strip()
+            where = next((m for m in (re.match(r"l\.(\d+) ?(.*)", x) for x in lines[i + 1:i + 40]) if m), None)
+            if where:
+                context = where.group(2).strip()
+                return f"! {message} (report.tex line {where.group(1)}{': ' + context[-80:] if context else ''})"
+            return f"! {message}"
+    return None
+
+
+def _crossref_state(workdir: Path, stem: str) -> str:
+    h = hashlib.sha256()
+    for ext in _CROSSREF:
+        p = workdir / f"{stem}{ext}"
+        h.update(ext.encode() + b"\0" + (p.read_bytes() if p.is_file() else b"-") + b"\0")
+    return h.hexdigest()
+
+
+def xelatex(workdir: Path, tex: str, env: dict[str, str], deadline: float) -> Path:
+    """Typeset `tex` (a file name in workdir) until its cross-references stop changing; returns the PDF."""
+    stem = tex.removesuffix(".tex")
+    cmd = ["xelatex", "-no-shell-escape", "-interaction=nonstopmode", "-halt-on-error", tex]
+    before = _crossref_state(workdir, stem)
+    for _ in range(MAX_RUNS):
+        proc = run(cmd, workdir, env, deadline, "xelatex")
+        log_file = workdir / f"{stem}.log"
+        log = log_file.read_text(encoding="utf-8", errors="replace") if log_file.is_file() else proc.stdout
+        if proc.returncode != 0:
+            cause = first_error(log)
+            if cause:
+                raise LatexError(f"xelatex failed: {cause}")
+            if proc.returncode < 0:
+                raise LatexError(f"xelatex crashed ({signal.Signals(-proc.returncode).name}) with no TeX error in its log")
+            tail = [l for l in (proc.stdout + proc.stderr).splitlines() if l.strip()][-1:]
+            raise LatexError(f"xelatex failed (exit {proc.returncode}): {' '.join(tail)}")
+        after = _crossref_state(workdir, stem)
+        if after == before:
+            break
+        before = after
+    pdf = workdir / f"{stem}.pdf"
+    if not pdf.is_file():
+        raise LatexError("xelatex wrote no PDF")
+    return pdf
