@@ -128,7 +128,8 @@ def collect(out: Path, frames: int, rate: float, sizes=SIZES) -> dict:
                  "kernel": platform.release(), "started_unix": int(started),
                  "tcpdump_version": subprocess.run(["tcpdump", "--version"], capture_output=True, text=True).stdout.splitlines()[0]}
         (out / "run.json").write_text(json.dumps(facts, indent=1) + "\n")
-        (out / "setup-commands.txt").write_text("\n".join(log) + "\n")
+        text = "\n".join(log).replace(sys.executable, "python3").replace(f"{out}/", "OUT/")
+        (out / "setup-commands.txt").write_text(text + "\n")
         return facts
     finally:
         cleanup()
