@@ -189,4 +189,5 @@ IMPORTER = Importer(
     describe=describe,
     convert=convert,
     describe_pair=describe_pair,
+    examples=("docs/importers/examples/pcap/signature-rx.pcap",),
 )
