@@ -122,10 +122,15 @@ def _plan(a: Analysis | None, frames: Frames, names: list[str]) -> ImportPlan:
     af = "ipv6" if ((frames.flags & IPV6) != 0).mean() > 0.5 else "ipv4"
     sizes = sorted(g.frame_size for g in a.result.groups if g.frame_size) if a else []
     names = [Path(n).name for n in names]
-    what = {"pair": f"a capture pair, {names[0]} before and {names[1]} after the device, frames matched by a hash of "
-                    "the bytes a router does not change (IP addresses, identification, protocol, UDP ports, the first 24 payload bytes)",
-            "signature": f"one capture, {names[0]}, whose frames carry the wirespeed signature (sequence number and transmit time "
-                         "in the UDP payload); latency = capture time − transmit time"}.get(a.method if a else "", f"one capture, {names[0]}: counts and rates only")
+    method_name = a.method if a else ""
+    if method_name == "pair":
+        what = (f"a capture pair, {names[0]} before and {names[1]} after the device, frames matched by a hash of the bytes "
+                "a router does not change (IP addresses, identification, protocol, UDP ports, the first 24 payload bytes)")
+    elif method_name == "signature":
+        what = (f"one capture, {names[0]}, whose frames carry the wirespeed signature (sequence number and transmit time "
+                "in the UDP payload); latency = capture time − transmit time")
+    else:
+        what = f"one capture, {names[0]}: counts and rates only"
     notes = [f"Imported from {what}."]
     if a:
         r = a.result
