@@ -29,7 +29,7 @@ def test_udp_summary_and_intervals():
                    "out_of_sequence": "0", "duration": "2.000214"}
     assert summary.cells["interarrival_jitter"].unit.name == "ms" and summary.keys == {"test": "t1", "trial": 1}
     samples = [r for r in rows if r.kind == "samples"]
-    assert [r.keys["t_s"].text for r in samples] == ["0", "1.001532"]
+    assert [r.keys["t_s"].text for r in samples] == ["0.0", "1.001532"]
     assert samples[0].cells["goodput"].figure.text == "9729095.42878207" and samples[0].value("tx_rate") == 1218 / 1.001531958580017
     assert all("tx_l2" not in r.cells and "rx_l2" not in r.cells for r in rows)  # goodput is not a layer-2 rate
 

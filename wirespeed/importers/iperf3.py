@@ -76,7 +76,7 @@ def import_iperf3(data: bytes, file: str, spec: dict, test) -> tuple[list, list[
             values["retransmits"] = (_int(number(s, "retransmits")), "segments")
             values["cwnd"] = (_int(_sum([number(x, "snd_cwnd") for x in streams])), "bytes")
             values["rtt_avg"] = (_mean(rtts), "us")
-        rows.append(row("samples", file, 0, {**keys, "t_s": Figure.parse(repr(start))}, values))
+        rows.append(row("samples", file, 0, {**keys, "t_s": Figure.parse(repr(float(start)))}, values))
     summary, probs = (_udp_summary if udp else _tcp_summary)(doc["end"], file)
     problems += probs
     if summary:
