@@ -96,3 +96,27 @@ def test_import_pair_writes_a_set_that_loads(tmp_path):
     (m,) = [r for r in rows if r.kind == "measurements"]
     assert m.cells["tx"].figure.value == 100 and m.cells["rx"].figure.value == 99 and m.cells["lost"].figure.value == 1
     assert m.cells["latency_min"].figure.value == 3_000 and m.cells["latency_max"].figure.value == 3_099
+
+
+def test_damaged_captures_give_problems_never_exceptions():
+    """Random byte damage to a real capture (the importer's example): every outcome is rows or one-line
+    problems naming the file — never an exception, never an allocation sized by a damaged field."""
+    import random
+
+    from wirespeed.importers.pcap import convert, describe
+
+    data = (Path(__file__).resolve().parent.parent / "docs/importers/examples/pcap/signature-rx.pcap").read_bytes()
+    test = type("Test", (), {"id": "capture"})()
+    rnd, rules = random.Random(7), set()
+    for _ in range(300):
+        m = bytearray(data)
+        for _ in range(rnd.randrange(1, 20)):
+            m[rnd.randrange(len(m))] = rnd.randrange(256)
+        if rnd.random() < 0.3:
+            m = m[:rnd.randrange(len(m))]
+        plan = describe(bytes(m), "x.pcap")
+        _rows, probs, _n = convert(bytes(m), "x.pcap", {"path": "x.pcap"}, test)
+        for p in plan.problems + probs:
+            assert p.file == "x.pcap" and "\n" not in str(p), str(p)
+            rules.add(p.rule)
+    assert {"capture.truncated", "capture.duration"} <= rules

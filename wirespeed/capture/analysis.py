@@ -33,14 +33,27 @@ def pair_of(tx: Frames, rx: Frames, clock_offset: int | str | None = None, by_si
     """Frames captured before (tx) and after (rx) the device, matched by key."""
     _timed(tx), _timed(rx)
     idx = match(tx.key, rx.key)
-    res = pair(tx.ts, tx.size, rx.ts, rx.size, idx, tx.file, rx.file, clock_offset, by_size)
+    res = _named(lambda: pair(tx.ts, tx.size, rx.ts, rx.size, idx, tx.file, rx.file, clock_offset, by_size), rx.file)
     return Analysis(one_capture(tx.ts, tx.size), one_capture(rx.ts, rx.size), res, "pair", tx, rx)
+
+
+def _named(run, file: str):
+    """Run a computation; a CaptureError without a file gets this one."""
+    try:
+        return run()
+    except CaptureError as exc:
+        if exc.problem.file:
+            raise
+        raise CaptureError(file, exc.problem.field, exc.problem.message, exc.problem.rule) from None
 
 
 def signature_of(rx: Frames, clock_offset: int | str | None = None, by_size: bool = True) -> Analysis:
     """One capture whose frames carry the wirespeed signature (sequence number, transmit time)."""
     _timed(rx)
     tx_ts, idx = signature_index(rx.seq, rx.flags, rx.txts, decode.SIGNATURE)
+    if idx is None and tx_ts is not None:
+        raise CaptureError(rx.file, "", f"the signature's sequence numbers span {tx_ts:,} values for {len(rx):,} frames: "
+                           "not the numbering of one test", "capture.signature")
     if tx_ts is None:
         raise CaptureError(rx.file, "", "no frame carries the wirespeed signature with a transmit time "
                            "(UDP payload \"WSPD\", sequence number, time)", "capture.no-signature")
@@ -52,7 +65,7 @@ def signature_of(rx: Frames, clock_offset: int | str | None = None, by_size: boo
             tx_size[tx_size == 0] = sizes[0]
         else:
             by_size = False
-    res = pair(tx_ts, tx_size, rx.ts, rx.size, idx, rx.file, rx.file, clock_offset, by_size)
+    res = _named(lambda: pair(tx_ts, tx_size, rx.ts, rx.size, idx, rx.file, rx.file, clock_offset, by_size), rx.file)
     return Analysis({}, one_capture(rx.ts, rx.size), res, "signature", rx, rx)
 
 

@@ -28,6 +28,7 @@ from wirespeed.capture.matching import DUPLICATE, UNMATCHED
 NS = 1_000_000_000
 L1_OVERHEAD = 20  # preamble + start delimiter + inter-frame gap, bytes
 MAX_GROUPS = 32
+MAX_SECONDS = 100_000  # one-second samples of one test: the row limit of a table (resultset/limits.py)
 
 
 @dataclass
@@ -113,6 +114,9 @@ def samples(t0: int, tx_ts, tx_size, rx_ts, rx_size, rx_lat) -> list[dict]:
     """One row a second from t0: frames, rates (L1 counts 20 bytes a frame more) and latency."""
     end = max(int(tx_ts.max()) if tx_ts.size else t0, int(rx_ts.max()) if rx_ts.size else t0)
     nb = (end - t0) // NS + 1
+    if nb > MAX_SECONDS:
+        raise CaptureError("", "timestamps", f"the frames span {nb:,} s: more than {MAX_SECONDS:,} one-second samples "
+                           "(a damaged timestamp, or captures of different days)", "capture.duration")
     none = np.full(tx_ts.size, -1, np.int64)
     tc, tb, _, _, _ = _bins(tx_ts, tx_size.astype(np.int64), none, t0, nb)
     rc, rb, ls, lc, lm = _bins(rx_ts, rx_size.astype(np.int64), rx_lat, t0, nb)
@@ -235,6 +239,8 @@ def signature_index(seq: np.ndarray, flags: np.ndarray, txts: np.ndarray, signat
         return None, None
     lo, hi = int(seq[has].min()), int(seq[has].max())
     n = hi - lo + 1
+    if n > 16 * int(has.sum()) + 1024:
+        return n, None  # far more numbers than frames: not the sequence of one test
     tx_ts = np.full(n, -1, np.int64)
     rx_idx = np.where(has, seq - lo, UNMATCHED).astype(np.int64)
     first = rx_idx[has][::-1]
