@@ -82,6 +82,7 @@ serve: site
 build: setup validate site summary
 
 bench: setup
+	$(BIN)/pip install -q -e '.[bench]'
 	$(BIN)/python bench/run.py
 
 # What the tests need beyond `setup`: a Chromium and actionlint.

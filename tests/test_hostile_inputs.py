@@ -261,7 +261,8 @@ def test_one_hostile_set_does_not_hide_the_others(archive_copy: Path):
     os.symlink("/proc/self/environ", archive_copy / SLUG / "env.txt")
     proc = run("validate", *(str(p) for p in result_folders(archive_copy)))
     assert proc.returncode == 1
-    assert "6 result sets: 5 valid, 1 invalid" in proc.stderr, proc.stderr
+    n = len(result_folders(archive_copy))
+    assert f"{n} result sets: {n - 1} valid, 1 invalid" in proc.stderr, proc.stderr
 
 
 def test_big_csv_is_refused_before_it_is_read_under_a_memory_limit(good_set: Path):

@@ -119,6 +119,12 @@ class Importer:
     """Read a whole file into an ImportPlan, for `wirespeed import`."""
     convert: Convert
     """Turn the file of one `[files].native` entry into rows, when a result set is loaded."""
+    describe_pair: Callable[[bytes, str, bytes, str], ImportPlan] | None = None
+    """Optional, for formats whose files come in pairs (pcap: before and after the device):
+    `describe_pair(data1, name1, data2, name2)`; `wirespeed import FORMAT FILE1 FILE2` then declares
+    ONE [files].native entry with path = FILE1 and pair = FILE2. Its `convert` reads the pair from the
+    set folder (safely, like every set file), or, during `wirespeed import` before the set is written,
+    from spec["pair_data"] (bytes) and spec["pair_shown"] (the name for problems)."""
     examples: tuple[str, ...] = ()
     """Example files of the format (repository-relative paths, under docs/importers/examples/):
     its documentation, and the test input of `wirespeed import auto`."""

@@ -126,7 +126,8 @@ def import_files(fmt: str, paths: list[Path], root: Path, slug: str, dry_run: bo
     problems: list[Problem] = []
     described: list[tuple[Path, bytes, ImportPlan]] = []
     seen = _existing_natives(folder, doc) if existing is not None else {}
-    for path in paths:
+    paired = fmt != AUTO and len(paths) == 2 and found[fmt].describe_pair is not None
+    for path in paths[:1] if paired else paths:
         shown = display_path(path)
         data, probs = read_native(path)
         if data is None:
@@ -144,7 +145,16 @@ def import_files(fmt: str, paths: list[Path], root: Path, slug: str, dry_run: bo
                 problems += probs
                 continue
             out.chosen.append((shown, chosen))
-        plan = found[chosen].describe(data, shown)
+        second = None
+        if paired:
+            data2, probs = read_native(paths[1])
+            if data2 is None:
+                problems += probs
+                continue
+            second = (paths[1], data2)
+            plan = found[chosen].describe_pair(data, shown, data2, display_path(paths[1]))
+        else:
+            plan = found[chosen].describe(data, shown)
         problems += plan.problems
         if not any(p.severity == "error" for p in plan.problems):
             if not plan.tests:
@@ -159,7 +169,7 @@ def import_files(fmt: str, paths: list[Path], root: Path, slug: str, dry_run: bo
                     problems.append(Problem(shown, None, "", f"duplicated run: the same file is already imported as {seen[kept]}", "import.duplicate"))
                     continue
                 seen[kept] = shown
-            described.append((path, data, plan))
+            described.append((path, data, plan, second))
     if any(p.severity == "error" for p in problems):
         raise InputError(problems)
     files: dict[str, bytes] = {}
@@ -168,7 +178,7 @@ def import_files(fmt: str, paths: list[Path], root: Path, slug: str, dry_run: bo
         taken |= {p.relative_to(folder).as_posix() for p in folder.rglob("*")}
     wanted: list[str] = []
     sources: dict[str, str] = {}
-    for path, data, plan in described:
+    for path, data, plan, second in described:
         name, data = plan.converted or (path.name, data)  # a converted file is kept instead of the original
         rel = planning.native_name(name, taken)
         taken.add(rel)
@@ -176,6 +186,15 @@ def import_files(fmt: str, paths: list[Path], root: Path, slug: str, dry_run: bo
         sources[rel] = display_path(path)
         out.native.append(rel)
         ids = planning.merge(doc, plan, rel)
+        if second is not None:  # a pair: one entry reads both files
+            rel2 = planning.native_name(second[0].name, taken)
+            taken.add(rel2)
+            files[rel2] = second[1]
+            sources[rel2] = display_path(second[0])
+            out.native.append(rel2)
+            for entry in doc["files"]["native"]:
+                if entry.get("path") == rel:
+                    entry["pair"] = rel2
         out.tests += [t for t in ids if t not in out.tests]
         renamed = {t.id: i for t, i in zip(plan.tests, ids)}
         wanted += _named(doc, [_rename(n, renamed) for n in plan.unstated])
@@ -254,6 +273,8 @@ def _converted(doc, files: dict[str, bytes], sources: dict[str, str], found: dic
         method = {**defaults, **t.get("methodology", {})}
         draft = DraftTest(spec["test"], t, method, {i.get("id"): i for i in method.get("imix", []) if isinstance(i, dict)})
         shown = sources[spec["path"]]
+        if spec.get("pair") in files:  # a pair's second file, not written yet: handed over in memory
+            spec = {**spec, "pair_data": files[spec["pair"]], "pair_shown": sources[spec["pair"]]}
         rows, probs, _n = found[spec["importer"]].convert(files[spec["path"]], shown, spec, draft)
         rows, probs = checked(rows, probs, shown)
         problems += probs

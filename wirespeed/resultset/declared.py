@@ -27,6 +27,8 @@ def declared_files(doc: dict) -> dict[str, tuple[str, str]]:
             out[p] = (kind, f"files.{kind}[{i}]")
     for i, n in enumerate(files.get("native", [])):
         out[n["path"]] = ("native", f"files.native[{i}].path")
+        if "pair" in n:  # read by the importer with path; checked and published as an attachment
+            out[n["pair"]] = ("attachment", f"files.native[{i}].pair")
     for i, a in enumerate(files.get("attachments", [])):
         out[a["path"]] = ("attachment", f"files.attachments[{i}].path")
     return out

@@ -63,6 +63,8 @@ def declared_paths(doc: Any) -> Iterator[tuple[str, Any]]:
             for i, item in enumerate(items):
                 if isinstance(item, dict) and "path" in item:
                     yield f"files.{kind}[{i}].path", item["path"]
+                if kind == "native" and isinstance(item, dict) and "pair" in item:
+                    yield f"files.{kind}[{i}].pair", item["pair"]
 
 
 def path_problems(doc: Any, file: str) -> list[Problem]:
@@ -87,4 +89,4 @@ def is_path_field(schema_path: list) -> bool:
     parts = list(schema_path)
     if len(parts) < 3 or parts[0] != "files":
         return False
-    return (parts[1] in TABLE_KINDS and len(parts) == 3) or (parts[1] in ("native", "attachments") and parts[-1] == "path")
+    return (parts[1] in TABLE_KINDS and len(parts) == 3) or (parts[1] in ("native", "attachments") and parts[-1] in ("path", "pair"))

@@ -1,0 +1,85 @@
+"""The capture engine's entry points: a pair of captures, or one capture carrying the signature."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+import numpy as np
+
+from wirespeed.capture import decode
+from wirespeed.capture.errors import CaptureError
+from wirespeed.capture.matching import match
+from wirespeed.capture.metrics import PairResult, one_capture, pair, signature_index
+from wirespeed.capture.reader import CHUNK_BYTES, Frames, read_frames
+
+
+@dataclass
+class Analysis:
+    tx: dict
+    rx: dict
+    result: PairResult
+    method: str  # "pair" | "signature"
+    tx_frames: Frames
+    rx_frames: Frames
+
+
+def _timed(f: Frames) -> None:
+    if (f.flags & decode.NO_TIME).all():
+        raise CaptureError(f.file, "", "no frame has a timestamp (simple packet blocks only)", "capture.no-time")
+
+
+def pair_of(tx: Frames, rx: Frames, clock_offset: int | str | None = None, by_size: bool = True) -> Analysis:
+    """Frames captured before (tx) and after (rx) the device, matched by key."""
+    _timed(tx), _timed(rx)
+    idx = match(tx.key, rx.key)
+    res = _named(lambda: pair(tx.ts, tx.size, rx.ts, rx.size, idx, tx.file, rx.file, clock_offset, by_size), rx.file)
+    return Analysis(one_capture(tx.ts, tx.size), one_capture(rx.ts, rx.size), res, "pair", tx, rx)
+
+
+def _named(run, file: str):
+    """Run a computation; a CaptureError without a file gets this one."""
+    try:
+        return run()
+    except CaptureError as exc:
+        if exc.problem.file:
+            raise
+        raise CaptureError(file, exc.problem.field, exc.problem.message, exc.problem.rule) from None
+
+
+def signature_of(rx: Frames, clock_offset: int | str | None = None, by_size: bool = True) -> Analysis:
+    """One capture whose frames carry the wirespeed signature (sequence number, transmit time)."""
+    _timed(rx)
+    tx_ts, idx = signature_index(rx.seq, rx.flags, rx.txts, decode.SIGNATURE)
+    if idx is None and tx_ts is not None:
+        raise CaptureError(rx.file, "", f"the signature's sequence numbers span {tx_ts:,} values for {len(rx):,} frames: "
+                           "not the numbering of one test", "capture.signature")
+    if tx_ts is None:
+        raise CaptureError(rx.file, "", "no frame carries the wirespeed signature with a transmit time "
+                           "(UDP payload \"WSPD\", sequence number, time)", "capture.no-signature")
+    tx_size = np.zeros(tx_ts.size, np.uint16)
+    tx_size[idx[idx >= 0]] = rx.size[idx >= 0]
+    sizes = np.unique(tx_size[tx_size > 0])
+    if (tx_size == 0).any():  # a lost frame's size is unknown: the one size of the test, or no grouping
+        if sizes.size == 1:
+            tx_size[tx_size == 0] = sizes[0]
+        else:
+            by_size = False
+    res = _named(lambda: pair(tx_ts, tx_size, rx.ts, rx.size, idx, rx.file, rx.file, clock_offset, by_size), rx.file)
+    return Analysis({}, one_capture(rx.ts, rx.size), res, "signature", rx, rx)
+
+
+def read_pair(tx_path: str | os.PathLike, rx_path: str | os.PathLike, chunk_bytes: int = CHUNK_BYTES) -> tuple[Frames, Frames]:
+    """Both captures, one after the other. (Two threads — the scanners release the GIL — were slower
+    on the shared 2-core build machine: bench/README.md.)"""
+    return read_frames(tx_path, None, chunk_bytes), read_frames(rx_path, None, chunk_bytes)
+
+
+def analyse_pair(tx_path: str | os.PathLike, rx_path: str | os.PathLike, clock_offset: int | str | None = None,
+                 chunk_bytes: int = CHUNK_BYTES, by_size: bool = True) -> Analysis:
+    return pair_of(*read_pair(tx_path, rx_path, chunk_bytes), clock_offset, by_size)
+
+
+def analyse_signature(path: str | os.PathLike, clock_offset: int | str | None = None, chunk_bytes: int = CHUNK_BYTES,
+                      by_size: bool = True) -> Analysis:
+    return signature_of(read_frames(path, None, chunk_bytes), clock_offset, by_size)

@@ -1,0 +1,198 @@
+"""pcap / pcapng captures → measurements, per-second samples and latency histograms (wirespeed.capture).
+
+Two ways in:
+- a capture pair, taken before and after the device: `wirespeed import pcap TX RX --into SLUG`
+  declares one [files].native entry {path = TX, pair = RX}; frames are matched by a hash of the
+  bytes a router leaves alone (wirespeed/capture/decode.py);
+- one capture whose frames carry the wirespeed signature (UDP payload "WSPD", sequence number,
+  transmit time in ns): latency is the capture time minus the transmit time in the payload.
+A single capture without the signature gives frame counts and rates only.
+
+Rows per transmit frame size: one measurements row (trial 1), one samples row a second (from the
+first transmitted frame), and the non-empty latency histogram buckets. The clock offset between the
+two capture points is `clock_offset_ns` of the entry (absent: one clock, offset 0) and is stated
+in the test's methodology notes written at import.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from wirespeed.capture.analysis import Analysis, pair_of, signature_of
+from wirespeed.capture.decode import IPV6, SIGNATURE
+from wirespeed.capture.errors import CaptureError
+from wirespeed.capture.metrics import NS, one_capture
+from wirespeed.capture.reader import Frames, frames_from_bytes
+from wirespeed.figures import Figure
+from wirespeed.importers.common import row
+from wirespeed.importers.contract import Importer, ImportPlan, TestPlan
+from wirespeed.problems import Problem
+
+RULE = "import.pcap"
+UNITS = {"tx": "frames", "rx": "frames", "lost": "frames", "duplicate": "frames", "reordered": "frames", "loss": "pct",
+         "duration": "ns", "tx_rate": "pps", "rx_rate": "pps", "tx_l1": "bps", "rx_l1": "bps",
+         "latency_min": "ns", "latency_avg": "ns", "latency_max": "ns", "latency_p50": "ns", "latency_p90": "ns",
+         "latency_p99": "ns", "latency_p99_9": "ns", "latency_p99_99": "ns", "ipdv_avg": "ns", "ipdv_max": "ns",
+         "interarrival_jitter": "ns"}
+SAMPLE_METRICS = ("tx", "rx", "tx_rate", "rx_rate", "tx_l1", "rx_l1", "latency_avg", "latency_max")
+
+
+def _offset(spec: dict):
+    v = spec.get("clock_offset_ns")
+    return v if v == "min" or isinstance(v, int) else None
+
+
+def _analyse(tx: Frames, rx: Frames | None, offset) -> Analysis | None:
+    if rx is not None:
+        return pair_of(tx, rx, offset)
+    if ((tx.flags & SIGNATURE) != 0).any() and (tx.txts >= 0).any():
+        return signature_of(tx, offset)
+    return None
+
+
+def _round(v):
+    """Integers as they are; means and rates to 0.01 (of ns, frames/s or %): below any timestamp's resolution."""
+    return round(v, 2) if isinstance(v, float) else v
+
+
+def _rows(a: Analysis, file: str, test_id: str) -> list:
+    rows = []
+    for g in a.result.groups:
+        keys = {"test": test_id, **({"frame_size": g.frame_size} if g.frame_size else {})}
+        values = {m: (_round(v), UNITS[m]) for m, v in g.values.items() if m in UNITS}
+        rows.append(row("measurements", file, 0, {**keys, "trial": 1}, values))
+        for s in g.samples:
+            rows.append(row("samples", file, 0, {**keys, "t_s": Figure.parse(str(s["t_s"]))},
+                            {m: (_round(s[m]), UNITS[m]) for m in SAMPLE_METRICS if m in s}))
+        for lo, hi, count in g.histogram:
+            rows.append(row("histograms", file, 0, {**keys, "bucket_low_us": Figure.parse(f"{lo:g}"), "bucket_high_us": Figure.parse(f"{hi:g}")},
+                            {"count": (count, "frames")}))
+    return rows
+
+
+def _single_rows(f: Frames, file: str, test_id: str) -> list:
+    s = one_capture(f.ts, f.size)
+    values = {"rx": (s["frames"], "frames"), "duration": (s["duration_ns"], "ns"), "rx_rate": (s["rate_pps"], "pps"), "rx_l1": (s["l1_bps"], "bps")}
+    return [row("measurements", file, 0, {"test": test_id, "trial": 1}, values)]
+
+
+def convert(data: bytes, file: str, spec: dict, test) -> tuple[list, list[Problem], int]:
+    """The rows of one [files].native entry: a pair (path + pair) or one capture."""
+    try:
+        tx = frames_from_bytes(data, file)
+        rx = None
+        if "pair_data" in spec:  # at import time the set is not written yet
+            rx = frames_from_bytes(spec["pair_data"], spec.get("pair_shown", spec["pair"]))
+        elif "pair" in spec:
+            rx = frames_from_bytes(*_read_pair(file, spec))
+        a = _analyse(tx, rx, _offset(spec))
+    except CaptureError as exc:
+        return [], [exc.problem], 0
+    rows = _rows(a, file, test.id) if a else _single_rows(tx, file, test.id)
+    return rows, [], len(rows)
+
+
+def _read_pair(file: str, spec: dict) -> tuple[bytes, str]:
+    """The pair's bytes, read like every set file: no symbolic link followed, within the size limit."""
+    from wirespeed.resultset.setfolder import SetFolder, UnsafeFile
+
+    folder = Path(file)
+    for _ in Path(spec["path"]).parts:
+        folder = folder.parent
+    shown = str(folder / spec["pair"])
+    try:
+        with SetFolder(folder) as setdir:
+            data, _st = setdir.read(spec["pair"], "file_size.pcap", "a packet capture")
+    except UnsafeFile as exc:
+        raise CaptureError(shown, "", exc.message, exc.rule) from None
+    return data, shown
+
+
+def sniff(head: bytes, name: str) -> float:
+    """pcap (µs or ns, either byte order) or pcapng magic."""
+    return 1.0 if head[:4] in (b"\xd4\xc3\xb2\xa1", b"\xa1\xb2\xc3\xd4", b"\x4d\x3c\xb2\xa1", b"\xa1\xb2\x3c\x4d", b"\x0a\x0d\x0d\x0a") else 0.0
+
+
+def _ms(ns: float) -> str:
+    return f"{ns / 1e6:,.3f} ms"
+
+
+def _plan(a: Analysis | None, frames: Frames, names: list[str]) -> ImportPlan:
+    plan = ImportPlan("pcap")
+    af = "ipv6" if ((frames.flags & IPV6) != 0).mean() > 0.5 else "ipv4"
+    sizes = sorted(g.frame_size for g in a.result.groups if g.frame_size) if a else []
+    names = [Path(n).name for n in names]
+    method_name = a.method if a else ""
+    if method_name == "pair":
+        what = (f"a capture pair, {names[0]} before and {names[1]} after the device, frames matched by a hash of the bytes "
+                "a router does not change (IP addresses, identification, protocol, UDP ports, the first 24 payload bytes)")
+    elif method_name == "signature":
+        what = (f"one capture, {names[0]}, whose frames carry the wirespeed signature (sequence number and transmit time "
+                "in the UDP payload); latency = capture time − transmit time")
+    else:
+        what = f"one capture, {names[0]}: counts and rates only"
+    notes = [f"Imported from {what}."]
+    if a:
+        r = a.result
+        notes.append(f"Clock offset between the capture points: {r.clock_offset_ns} ns ({r.clock_method}).")
+        extents = [g.values.get("reorder_extent_max", 0) for g in r.groups]
+        notes.append(f"Largest reordering extent (RFC 4737): {max(extents)}; received frames matching no transmitted frame: {r.unmatched}.")
+        for side, s in (("before", a.tx), ("after", a.rx)):
+            if s.get("gap_mean_ns") is not None:
+                notes.append(f"Inter-arrival {side} the device: min {s['gap_min_ns']:,} ns, median {s['gap_p50_ns']:,.0f} ns, "
+                             f"mean {s['gap_mean_ns']:,.0f} ns, max {_ms(s['gap_max_ns'])}, standard deviation {s['gap_std_ns']:,.0f} ns.")
+    method = {"trials": 1, "search": "fixed-rate", "frame_size_convention": "ethernet-frame", "notes": " ".join(notes)}
+    if sizes:
+        method["frame_sizes"] = sizes
+    fields = {"title": "Latency, loss and reordering from packet captures" if a else "Frame counts and rates from a packet capture",
+              "rfc": ["4737", "3393"] if a else ["vendor"], "direction": "unidirectional", "address_family": af, "methodology": method}
+    plan.tests = [TestPlan("capture", fields, [{}])]
+    plan.instrument = {"product": "packet capture (pcap/pcapng)", "software": [{"name": "wirespeed capture engine", "version": "0.1.0"}]}
+    t0 = frames.ts[frames.ts >= 0]
+    if t0.size:
+        import datetime as dt
+        day = dt.datetime.fromtimestamp(int(t0.min()) // NS, dt.timezone.utc).date().isoformat()
+        plan.campaign = {"start": day, "end": day}
+        plan.source = {"published": day, "publication_kind": "test-run"}
+    plan.unstated += ["tests.capture.port_speed", "tests.capture.ports", "tests.capture.topology", "tests.capture.scenario", "dut.vendor", "dut.model"]
+    return plan
+
+
+def describe(data: bytes, name: str) -> ImportPlan:
+    try:
+        f = frames_from_bytes(data, name)
+        a = _analyse(f, None, None)
+    except CaptureError as exc:
+        return ImportPlan("pcap", problems=[exc.problem])
+    return _plan(a, f, [name])
+
+
+def describe_pair(data: bytes, name: str, data2: bytes, name2: str) -> ImportPlan:
+    try:
+        tx, rx = frames_from_bytes(data, name), frames_from_bytes(data2, name2)
+        entry, warn = {}, []
+        try:
+            a = pair_of(tx, rx)
+        except CaptureError as exc:
+            if exc.problem.rule != "capture.clock":
+                raise
+            a, entry = pair_of(tx, rx, "min"), {"clock_offset_ns": "min"}
+            warn = [Problem(name2, None, "", "frames arrive before they were sent: the capture clocks differ, so the offset is "
+                            "estimated as the smallest latency (clock_offset_ns = \"min\"); set the known offset in result.toml if there is one",
+                            "capture.clock", "warning")]
+    except CaptureError as exc:
+        return ImportPlan("pcap", problems=[exc.problem])
+    plan = _plan(a, tx, [name, name2])
+    plan.tests[0].native = [entry]
+    plan.problems += warn
+    return plan
+
+
+IMPORTER = Importer(
+    summary="pcap/pcapng captures: a pair before/after the device, or one capture with the wirespeed signature → latency (HDR percentiles), loss, reordering, IPDV, jitter per frame size",
+    sniff=sniff,
+    describe=describe,
+    convert=convert,
+    describe_pair=describe_pair,
+    examples=("docs/importers/examples/pcap/signature-rx.pcap",),
+)
