@@ -390,6 +390,15 @@ def schema(markdown: bool) -> None:
     click.echo(to_markdown(load_schema()) if markdown else json.dumps(load_schema(), indent=2, ensure_ascii=False))
 
 
+@cli.command()
+@click.option("--markdown", is_flag=True, help="Print the column reference (docs/columns.md) instead.")
+def columns(markdown: bool) -> None:
+    """List the CSV columns: key columns and <metric>_<unit> value columns per table kind, with their units."""
+    from wirespeed import columndoc
+
+    click.echo(columndoc.markdown() if markdown else "\n".join(columndoc.lines()))
+
+
 def main() -> None:
     """Entry point: run the CLI; unexpected failures become one line, not a traceback."""
     try:
