@@ -53,8 +53,9 @@ def markdown(slugs: list[str], archive: Path, db: Path, status_root: Path = sets
                 problems = None
             failed = {step: setstatus.read(slug, status_root)[step] for step in setstatus.failed_steps(slug, root=status_root)}
             errors = [p for p in problems or [] if p.severity == "error"]
-            state = "removed" if problems is None else ("invalid" if errors else ("failed: " + ", ".join(failed) if failed else "builds"))
-            bad += state not in ("builds", "removed")
+            state = ("removed" if problems is None else "invalid" if errors else "failed: " + ", ".join(failed) if failed
+                     else "builds" if slug in known else "valid, not built (no catalog entry: run make)")
+            bad += state.startswith(("invalid", "failed"))
             lines += [f"## {_cell(slug)} — {state}", "", _cell(title), ""]
             if slug in known and not errors:
                 heads = _headlines(con, slug)
