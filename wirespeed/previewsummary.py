@@ -25,7 +25,14 @@ def _headlines(con, slug: str, most: int = 6) -> list[tuple[str, str]]:
     summary = set_summary(con, slug)
     figs = figures(summary)
     mark_headlines(figs, summary["meta"]["tests"])
-    chosen = [f for f in figs.values() if f.get("headline")] or [f for f in figs.values() if not f["derived"]]
+    chosen = [f for f in figs.values() if f.get("headline")]
+    if not chosen:  # no throughput to headline (a ramp, latency, CPU): each test's largest published value of each metric
+        best: dict[tuple[str, str], dict] = {}
+        for fid, f in figs.items():
+            test, metric = fid.split("/")[:2]
+            if not f["derived"] and isinstance(f["value"], (int, float)) and (f["value"] > best.get((test, metric), {"value": float("-inf")})["value"]):
+                best[(test, metric)] = f
+        chosen = list(best.values())
     return [(f["label"], f"{f['text']} {f['unit']}".strip()) for f in chosen[:most]]
 
 
