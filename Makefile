@@ -54,32 +54,42 @@ $(VENV)/.installed: pyproject.toml
 	$(BIN)/pip install -q -e '.[test]'
 	touch $@
 
+# A step that fails for some result sets names each in one line and leaves it out; the other sets go on.
+# Alone (`make analyse`) a failed step fails make at once; within `make` (KEEP_GOING=1) it is recorded
+# in build/failed-steps, the later steps still publish the other sets, and the build fails at the end.
+step = $(1) || { mkdir -p build; echo "$(1)" >> build/failed-steps; [ -n "$(KEEP_GOING)" ] || exit 1; }
+
 validate: python-env
-	$(WIRESPEED) validate
+	@$(call step,$(WIRESPEED) validate)
 
 ingest: python-env
-	$(WIRESPEED) ingest
+	@$(call step,$(WIRESPEED) ingest)
 
 summary: ingest
-	$(WIRESPEED) summary
+	@$(call step,$(WIRESPEED) summary)
 
 analyse: ingest
-	$(WIRESPEED) analyse
+	@$(call step,$(WIRESPEED) analyse)
 
 site-data: analyse
-	$(WIRESPEED) site --data-only
+	@$(call step,$(WIRESPEED) site --data-only)
 
 reports: site-data
-	$(WIRESPEED) report
+	@$(call step,$(WIRESPEED) report)
 
 site: reports
-	$(WIRESPEED) site
+	@$(call step,$(WIRESPEED) site)
 
 serve: site
 	@echo "serving public/ on http://127.0.0.1:8000/ (Ctrl-C stops)"
 	$(BIN)/python -m http.server --directory public --bind 127.0.0.1 8000
 
-build: setup validate site summary
+build: setup
+	@rm -f build/failed-steps
+	@$(MAKE) --no-print-directory KEEP_GOING=1 validate site summary
+	@if [ -s build/failed-steps ]; then \
+	  echo "make: these steps failed for some result sets (each named above, with its log; the others are in public/):" >&2; \
+	  sed 's/^/  /' build/failed-steps >&2; exit 1; fi
 
 bench: setup
 	$(BIN)/pip install -q -e '.[bench]'

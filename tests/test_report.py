@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ARCHIVE, ROOT
+from conftest import ARCHIVE, EXAMPLES, ROOT
 from pipeline import build
 
 REPORTS = ROOT / "build" / "reports"
@@ -49,7 +49,7 @@ def test_report_tables_match_the_site_data_cell_for_cell(reports, slug):
     manifest = json.loads((reports / f"{slug}.manifest.json").read_text())
     text = text_of(reports / f"{slug}.pdf")
     lines = [squash(l) for l in text.splitlines()]
-    assert manifest["tables"], slug
+    assert manifest["tables"] or slug not in EXAMPLES, slug  # every example prints tables; a contributed set may have none
     for tid in manifest["tables"]:
         for row in data["tables"][tid]["rows"]:
             cells = [c for c in row if c]

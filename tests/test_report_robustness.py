@@ -100,7 +100,11 @@ def test_the_report_error_names_the_result_set(tmp_path, monkeypatch):
         build("site-data")
     job = report.ReportJob(SET, "k", {}, data_file, ROOT / "build" / "site-static" / "results" / SET / "charts", None, tmp_path / "out.pdf")
     res = report.build(job, str(ROOT))
-    assert res == {"ok": False, "error": f"{SET}: xelatex failed: ! Dimension too large (report.tex line 7: x)"}
+    log = tmp_path.parent / "logs" / SET / "report-pdf.log"  # beside the reports folder, as build/logs is beside build/reports
+    assert res["ok"] is False
+    assert res["error"] == (f"{SET}: report failed in the generated report (template {report.TEMPLATE_ROOT / 'template'}): "
+                            f"xelatex failed: ! Dimension too large (report.tex line 7: x) (left out of the site and reports; full traceback: {log})")
+    assert "Dimension too large (report.tex line 7: x)" in log.read_text(encoding="utf-8")
     assert not (tmp_path / "out.pdf").exists()
 
 

@@ -125,12 +125,12 @@ def test_jumbo_rows_accepted_with_declaration(ks: Path):
     assert "0 warnings" in proc.stderr
 
 
-def test_undeclared_frame_size_is_a_warning_naming_the_row(ks: Path):
+def test_undeclared_frame_size_is_an_error_naming_the_row(ks: Path):
     edit(ks / "throughput.csv", "multi-flow,64,~112,~75\n", "multi-flow,64,~112,~75\nmulti-flow,1024,1.0,\n")
     proc = run_cli("validate", str(ks))
-    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.returncode == 1, proc.stdout + proc.stderr
     line = next(l for l in proc.stdout.splitlines() if "[undeclared-frame-size]" in l)
-    assert "throughput.csv:7: frame_size: warning: frame size 1024" in line
+    assert "throughput.csv:7: frame_size: frame size 1024" in line
 
 
 def test_partial_dates_and_future_embargo_are_accepted(ks: Path):

@@ -16,7 +16,7 @@ from urllib.parse import urlparse
 
 import pytest
 
-from conftest import ROOT
+from conftest import EXAMPLES, ROOT
 from pipeline import build
 
 pytestmark = pytest.mark.browser
@@ -105,7 +105,7 @@ def test_charts_render_svg_marks(site, server, browser):
     for slug, data in sets(site).items():
         page = w.goto(f"/results/{slug}/")
         n = page.locator("figure.result-chart").count()
-        assert n >= 1, slug
+        assert n >= 1 or slug not in EXAMPLES, slug  # every example draws a chart; a contributed set may draw none
         for i in range(n):  # charts upgrade when they come into view
             page.locator("figure.result-chart").nth(i).scroll_into_view_if_needed()
             page.wait_for_timeout(50)

@@ -103,11 +103,15 @@ def run_job(workflow: str, job_name: str, workspace: Path, origin, shims: Path, 
             assert step["with"]["path"] == "public" and (workspace / "public").is_dir()
         elif action == "actions/deploy-pages":
             context[f"steps.{step['id']}.outputs.page_url"] = PAGES_URL + "/"
+        elif action == "actions/cache":
+            assert step["with"]["path"].strip() and step["with"]["key"].strip()
+        elif action == "actions/upload-artifact":
+            assert (workspace / step["with"]["path"]).is_dir(), step["with"]["path"]
         elif action:
             pytest.fail(f"{workflow}: no stub for {action}")
         else:
             env = {**os.environ, "PATH": f"{shims}:{os.environ['PATH']}", "GITHUB_WORKSPACE": str(workspace),
-                   "RUNNER_TEMP": str(workspace.parent)}
+                   "RUNNER_TEMP": str(workspace.parent), "GITHUB_STEP_SUMMARY": str(workspace.parent / "step-summary.md")}
             env.update({k: resolve(v, context) for k, v in step.get("env", {}).items()})
             cwd = workspace / step.get("working-directory", ".")
             proc = subprocess.run(["bash", "-e", "-c", step["run"]], cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
@@ -125,6 +129,20 @@ def test_pull_request_validation_runs(tmp_path, origin, shims):
     run_job("validate-pr.yml", "validate", tmp_path / "ws", origin, shims, context)
     pr = tmp_path / "ws" / "pr"
     assert not (pr / "Makefile").exists() and (pr / "data" / "results").is_dir()  # the pull request's data only
+
+
+def test_pull_request_preview_runs(tmp_path, origin, shims):
+    """The preview job copies the changed set from the pull request's data into the base's checkout,
+    runs the base's `make` there and writes the base's `wirespeed summary --markdown` to the job summary."""
+    _, base, head = origin
+    context = {"github.event.pull_request.base.sha": base, "github.event.pull_request.head.sha": head}
+    run_job("validate-pr.yml", "preview", tmp_path / "ws", origin, shims, context)
+    ws = tmp_path / "ws"
+    assert "# changed by the pull request" in (ws / "base" / "data" / "results" / "cisco-7600-osm-acl-2001" / "result.toml").read_text(encoding="utf-8")
+    assert not (ws / "pr" / "Makefile").exists()
+    summary = (tmp_path / "step-summary.md").read_text(encoding="utf-8")
+    assert summary.startswith("# Result sets in this pull request")
+    assert "## cisco-7600-osm-acl-2001 — valid, not built" in summary and "No problems." in summary  # `make` is a dry run here
 
 
 def test_publish_runs(tmp_path, origin, shims):

@@ -265,7 +265,7 @@ def test_the_base_wirespeed_validates_the_changed_sets(tmp_path):
     added = commit(repo, "add a set")
     proc = validate_changed(repo, base, added)
     assert proc.returncode == 1, proc.stdout + proc.stderr
-    assert "data/results/café set/result.toml: slug:" in proc.stdout and "2 result sets: 1 valid, 1 invalid" in proc.stderr
+    assert "data/results/café set/result.toml:2: slug:" in proc.stdout and "2 result sets: 1 valid, 1 invalid" in proc.stderr
 
     git(repo, "checkout", "-q", base)
     git(repo, "rm", "-q", "-r", "data/results/cisco-7600-osm-acl-2001")

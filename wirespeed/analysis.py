@@ -15,12 +15,13 @@ import os
 import re
 import shutil
 import sys
+import traceback
 from concurrent.futures import as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from wirespeed import atomic, interrupts
+from wirespeed import atomic, interrupts, setstatus
 from wirespeed.codehash import code_closure
 
 NOTEBOOKS = Path("notebooks")
@@ -50,6 +51,7 @@ class Plan:
     run: list[Job] = field(default_factory=list)
     fresh: list[Job] = field(default_factory=list)
     stale_dirs: list[Path] = field(default_factory=list)
+    slugs: list[str] = field(default_factory=list)  # every set planned, also those no notebook applies to
 
 
 def read_notebook(path: Path) -> tuple[dict[str, Any], str]:
@@ -98,7 +100,7 @@ def plan(catalog: Path, slugs: list[str] | None = None, notebooks_dir: Path = NO
     for nb in notebooks:
         meta, code = read_notebook(nb)
         per_nb[nb] = (meta.get("applies_when"), hashlib.sha256(nb.read_bytes()).hexdigest(), code_closure(code))
-    result = Plan()
+    result = Plan(slugs=list(wanted))
     for slug in wanted:
         content, engine = sets[slug]
         applicable = set()
@@ -163,6 +165,17 @@ def _stabilise(executed: Path, job: Job, root: str, tmp: Path) -> None:
     atomic.write_text(executed, json.dumps(nb, indent=1, ensure_ascii=False, sort_keys=True) + "\n")
 
 
+def out_root_logs(out_root: Path) -> Path:
+    """The logs folder beside an analysis output root (build/analysis → build/logs)."""
+    return out_root.parent / "logs"
+
+
+def _failed(job: Job, what: str, cause: str, log: Path) -> dict[str, Any]:
+    """A worker's report of a failed run: one line for the person, the parts for build/status."""
+    failure = {"what": what, "cause": cause, "log": str(log)}
+    return {"ok": False, "failure": failure, "error": setstatus.line(job.slug, "analyse", failure)}
+
+
 def _execute(job: Job, root: str) -> dict[str, Any]:
     """Run one notebook into a temporary folder and swap it into place (in a worker process)."""
     import jupytext
@@ -188,7 +201,8 @@ def _execute(job: Job, root: str) -> dict[str, Any]:
             code = [c.source for c in nb.cells if c.cell_type == "code"]
             cell = code.index(exc.source) + 1 if exc.source in code else exc.exec_count
             first = exc.source.strip().splitlines()[0][:60] if exc.source.strip() else ""
-            return {"ok": False, "error": f"{job.slug}: notebook {job.notebook} failed in code cell {cell} ({first}): {exc.ename}: {exc.evalue}"}
+            log = setstatus.write_log(job.slug, "analyse", job.name, "\n".join(exc.traceback or [f"{exc.ename}: {exc.evalue}"]), out_root_logs(job.out_dir.parent.parent))
+            return _failed(job, f"notebook {job.notebook}, code cell {cell} ({first})", f"{exc.ename}: {exc.evalue}", log)
         source.unlink()
         _stabilise(executed, job, root, tmp)
         atomic.write_text(tmp / f"{job.name}.html", html_export(executed))
@@ -196,7 +210,8 @@ def _execute(job: Job, root: str) -> dict[str, Any]:
         atomic.swap_dir(tmp, job.out_dir)
         return {"ok": True}
     except Exception as exc:  # noqa: BLE001 - a worker reports, the parent decides
-        return {"ok": False, "error": f"{job.slug}: notebook {job.notebook}: {type(exc).__name__}: {exc}"}
+        log = setstatus.write_log(job.slug, "analyse", job.name, traceback.format_exc(), out_root_logs(job.out_dir.parent.parent))
+        return _failed(job, f"notebook {job.notebook}", f"{type(exc).__name__}: {exc}", log)
     finally:
         if tmp.exists():
             shutil.rmtree(tmp, ignore_errors=True)
@@ -205,6 +220,7 @@ def _execute(job: Job, root: str) -> dict[str, Any]:
 def write_index(slug: str, out_root: Path = OUT_ROOT) -> dict[str, Any]:
     """Merge the outputs of every notebook of a result set into index.json (paths relative to the set's folder)."""
     set_dir = out_root / slug
+    set_dir.mkdir(parents=True, exist_ok=True)  # a set no notebook applies to has an empty index
     index: dict[str, Any] = {"slug": slug, "tables": {}, "charts": {}, "notebooks": []}
     for nb_dir in sorted(d for d in set_dir.iterdir() if d.is_dir() and not d.name.startswith(".")):
         outputs = json.loads((nb_dir / "outputs.json").read_text())
@@ -225,7 +241,7 @@ def run(catalog: Path, slugs: list[str] | None = None, jobs: int | None = None, 
     for d in p.stale_dirs:
         shutil.rmtree(d, ignore_errors=True)
     errors: list[str] = []
-    failed: set[str] = set()
+    failed: dict[str, dict[str, str]] = {}
     root = str(Path.cwd())
     if p.run:
         workers = max(1, min(jobs or os.cpu_count() or 1, len(p.run)))
@@ -235,13 +251,20 @@ def run(catalog: Path, slugs: list[str] | None = None, jobs: int | None = None, 
                 res = fut.result()
                 if not res["ok"]:
                     errors.append(res["error"])
-                    failed.add(futures[fut].slug)
+                    failed.setdefault(futures[fut].slug, res["failure"])
                 if progress:
                     progress(futures[fut], i, len(p.run))
-    for slug in sorted({j.slug for j in p.run + p.fresh} - failed):
-        write_index(slug, out_root)
+    for slug in sorted(set(p.slugs) - set(failed)):
+        try:
+            write_index(slug, out_root)
+        except (AnalysisError, OSError, ValueError, KeyError) as exc:  # one set's outputs do not fit together: that set fails alone
+            log = setstatus.write_log(slug, "analyse", "index", traceback.format_exc(), out_root_logs(out_root))
+            failed[slug] = {"what": "merging the notebooks' outputs (index.json)", "cause": str(exc), "log": str(log)}
+            errors.append(setstatus.line(slug, "analyse", failed[slug]))
     for slug in failed:  # a result set with a failed notebook has no index: nothing downstream uses half its outputs
         (out_root / slug / "index.json").unlink(missing_ok=True)
+    for slug in p.slugs:
+        setstatus.record(slug, "analyse", failed.get(slug), out_root.parent / "status")
     return p, errors
 
 

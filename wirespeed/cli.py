@@ -141,11 +141,26 @@ def show(slug: str, as_json: bool, db: Path) -> None:
 
 
 @cli.command()
+@click.argument("slugs", nargs=-1)
+@click.option("--markdown", is_flag=True, help="For SLUGS: a Markdown summary (headline figures, every problem, failed steps), e.g. for a pull request's job summary; exits 1 when one of them has an error.")
 @click.option("--db", type=click.Path(path_type=Path), default=Path("build/wirespeed.duckdb"), show_default=True, help="Catalog file.")
-def summary(db: Path) -> None:
-    """One line per result set in the catalog: tests, rows, and how many published figures the engine reproduces."""
+def summary(slugs: tuple[str, ...], markdown: bool, db: Path) -> None:
+    """One line per result set in the catalog: tests, rows, how many published figures the engine reproduces, and whether every build step succeeded."""
+    from wirespeed import setstatus
     from wirespeed.catalog import connect
 
+    if markdown:
+        from wirespeed.previewsummary import markdown as to_markdown
+
+        if not slugs:
+            raise click.UsageError("--markdown needs the SLUGS of the result sets to summarise")
+        text, bad = to_markdown(list(slugs), ARCHIVE, db, db.parent / "status")
+        click.echo(text, nl=False)
+        if bad:
+            sys.exit(1)
+        return
+    if slugs:
+        raise click.UsageError("SLUGS go with --markdown; without it every set in the catalog is listed")
     con = connect(db)
     rows = con.execute(
         "SELECT s.slug, s.status, (SELECT count(*) FROM tests t WHERE t.slug = s.slug),"
@@ -157,11 +172,16 @@ def summary(db: Path) -> None:
         " FROM result_sets s ORDER BY s.slug").fetchall()
     con.close()
     table = Table(title="wirespeed catalog", title_justify="left", header_style="bold")
-    for col in ("Result set", "Status", "Tests", "Rows", "Published figures", "Reproduced", "Disagree", "Errata", "Errors"):
-        table.add_column(col, justify="left" if col in ("Result set", "Status") else "right")
+    for col in ("Result set", "Status", "Tests", "Rows", "Published figures", "Reproduced", "Disagree", "Errata", "Errors", "Build"):
+        table.add_column(col, justify="left" if col in ("Result set", "Status", "Build") else "right")
+    failures = []
     for slug, status, tests, n, checked, agree, errata, errors in rows:
-        table.add_row(slug, status, str(tests), str(n), str(checked), str(agree), str(checked - agree), str(errata), str(errors))
+        build = setstatus.describe(slug, db.parent / "status")
+        table.add_row(slug, status, str(tests), str(n), str(checked), str(agree), str(checked - agree), str(errata), str(errors), build)
+        failures += [setstatus.line(slug, step, setstatus.read(slug, db.parent / "status")[step]) for step in setstatus.failed_steps(slug, root=db.parent / "status")]
     out.print(table)
+    for line in failures:
+        err.print(line, markup=False)
 
 
 @cli.command()
@@ -283,7 +303,7 @@ def site(db: Path, destination: Path, data_only: bool, base_url: str | None) -> 
 
     refused: list[str] = []
     try:
-        slugs = export(db, refused=refused)
+        slugs = export(db, refused=refused, leave_out=("analyse",) if data_only else ("analyse", "report"))
     except SiteError as exc:
         raise click.ClickException(str(exc)) from None
     for r in refused:
@@ -408,6 +428,15 @@ def schema(markdown: bool) -> None:
     from wirespeed.schemadoc import markdown as to_markdown
 
     click.echo(to_markdown(load_schema()) if markdown else json.dumps(load_schema(), indent=2, ensure_ascii=False))
+
+
+@cli.command()
+@click.option("--markdown", is_flag=True, help="Print the column reference (docs/columns.md) instead.")
+def columns(markdown: bool) -> None:
+    """List the CSV columns: key columns and <metric>_<unit> value columns per table kind, with their units."""
+    from wirespeed import columndoc
+
+    click.echo(columndoc.markdown() if markdown else "\n".join(columndoc.lines()))
 
 
 def main() -> None:

@@ -16,12 +16,13 @@ import shutil
 import subprocess
 import tempfile
 import time
+import traceback
 from concurrent.futures import as_completed
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from wirespeed import articles, atomic, interrupts, latex
+from wirespeed import articles, atomic, interrupts, latex, setstatus
 from wirespeed import pandoc_ast as A
 from wirespeed.codehash import code_closure
 
@@ -469,10 +470,17 @@ def build(job: ReportJob, root: str) -> dict[str, Any]:
         atomic.write_text(job.out.with_name(f"{job.slug}.manifest.json"), json.dumps({"key": job.key, "components": job.components,
                                                                                        "tables": doc.tables_used, "charts": doc.charts_used}, indent=1, sort_keys=True) + "\n")
         return {"ok": True}
-    except (ReportError, articles.ArticleError) as exc:
-        return {"ok": False, "error": str(exc)}
-    except latex.LatexError as exc:
-        return {"ok": False, "error": f"{job.slug}: {exc}"}
+    except (ReportError, articles.ArticleError, latex.LatexError) as exc:
+        return _failed(job, str(exc), str(exc))
+    except Exception as exc:  # noqa: BLE001 - one set's report fails alone; the other reports are still built
+        return _failed(job, f"{type(exc).__name__}: {exc}", traceback.format_exc())
+
+
+def _failed(job: ReportJob, cause: str, text: str) -> dict[str, Any]:
+    """A worker's report of a failed build: one line naming the set, the article or template and the log."""
+    what = f"article {job.article}" if job.article else f"the generated report (template {TEMPLATE_ROOT / 'template'})"
+    failure = {"what": what, "cause": cause.removeprefix(f"{job.slug}: "), "log": str(setstatus.write_log(job.slug, "report", "pdf", text, job.out.parent.parent / "logs"))}
+    return {"ok": False, "failure": failure, "error": setstatus.line(job.slug, "report", failure)}
 
 
 def source_date_epoch(data: dict[str, Any], article: articles.Article | None) -> str:
@@ -517,8 +525,11 @@ def run(slugs: list[str] | None = None, jobs: int | None = None, progress: Calla
                 res = fut.result()
                 if not res["ok"]:
                     errors.append(res["error"])
+                setstatus.record(futures[fut].slug, "report", res.get("failure"), out.parent / "status")
                 if progress:
                     progress(futures[fut], i, len(todo))
+    for job in fresh:
+        setstatus.record(job.slug, "report", None, out.parent / "status")
     if out.is_dir():
         keep = {f"{j.slug}.pdf" for j in todo + fresh} | {f"{j.slug}.manifest.json" for j in todo + fresh}
         if not slugs:

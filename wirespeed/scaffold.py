@@ -7,7 +7,7 @@ from pathlib import Path
 
 RESULT_TOML = '''# wirespeed result set, format 1. Fill in every "" and the measurement table, then run
 #   wirespeed validate {path}
-# Field reference: wirespeed schema (or the Result-set format page of the site).
+# How to fill it in: CONTRIBUTING.md. Fields: wirespeed schema --markdown. Columns: wirespeed columns (docs/columns.md).
 format_version = 1
 slug = "{slug}"
 title = ""

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import json
 import shutil
+import traceback
 from pathlib import Path
 from typing import Any
 
 import duckdb
 
 import wirespeed
-from wirespeed import atomic, formatting, publish
+from wirespeed import atomic, formatting, publish, setstatus
 from wirespeed.columns import METRICS
 from wirespeed.summary import set_summary
 from wirespeed.tables import DERIVED_FIELDS, derived_decimals, frame_label, metric_label
@@ -173,11 +174,13 @@ def meta_path(con: duckdb.DuckDBPyConnection, slug: str) -> str:
 
 
 def export(catalog: Path, analysis_root: Path = Path("build/analysis"), data_root: Path = HUGO_DATA, static_root: Path = SITE_STATIC,
-           refused: list[str] | None = None) -> list[str]:
+           refused: list[str] | None = None, leave_out: tuple[str, ...] = ("analyse",)) -> list[str]:
     """Write the site data and files of every published result set; returns the slugs exported.
 
     A set with a file that may not be published (wirespeed.publish) is left out whole; its one-line
-    reason is appended to `refused` (raised as SiteError when no list is given). The others are exported."""
+    reason is appended to `refused` (raised as SiteError when no list is given). So is a set whose
+    step in `leave_out` failed (wirespeed.setstatus) or whose export fails (its traceback kept in a
+    log). The others are exported."""
     con = duckdb.connect(str(catalog), read_only=True)
     try:
         candidates = [s for (s,) in con.execute("SELECT slug FROM published_sets ORDER BY published DESC, slug").fetchall()]
@@ -188,6 +191,11 @@ def export(catalog: Path, analysis_root: Path = Path("build/analysis"), data_roo
             sets_dir = data_tmp / "wirespeed" / "sets"
             sets_dir.mkdir(parents=True)
             for slug in candidates:
+                if bad := setstatus.failed_steps(slug, leave_out, analysis_root.parent / "status"):
+                    if refused is None:
+                        raise SiteError(f"{slug}: its {', '.join(bad)} step failed")
+                    refused.append(f"{slug}: left out of the site: its {' and '.join(bad)} step failed (wirespeed summary shows it)")
+                    continue
                 try:
                     data = export_set(con, slug, analysis_root, static_tmp)
                 except publish.PublishRefused as exc:
@@ -197,6 +205,18 @@ def export(catalog: Path, analysis_root: Path = Path("build/analysis"), data_roo
                     if publish.SAFE_SLUG.match(slug):
                         shutil.rmtree(static_tmp / "results" / slug, ignore_errors=True)
                     continue
+                except Exception as exc:  # noqa: BLE001 - one set's export fails alone; the others are still published
+                    if refused is None:
+                        raise
+                    cause = str(exc) if isinstance(exc, SiteError) else f"{type(exc).__name__}: {exc}"
+                    failure = {"what": "exporting its site data (wirespeed/site.py)", "cause": cause,
+                               "log": str(setstatus.write_log(slug, "site", "export", traceback.format_exc(), analysis_root.parent / "logs"))}
+                    setstatus.record(slug, "site", failure, analysis_root.parent / "status")
+                    refused.append(setstatus.line(slug, "site", failure))
+                    if publish.SAFE_SLUG.match(slug):
+                        shutil.rmtree(static_tmp / "results" / slug, ignore_errors=True)
+                    continue
+                setstatus.record(slug, "site", None, analysis_root.parent / "status")
                 slugs.append(slug)
                 (sets_dir / f"{slug}.json").write_text(json.dumps(data, ensure_ascii=False, default=str) + "\n", encoding="utf-8")
             duck = con.execute("SELECT value FROM catalog_info WHERE key = 'duckdb_version'").fetchone()

@@ -13,4 +13,4 @@ def check_declared_frame_sizes(rs):
         if size is None or not declared or size in declared:
             continue
         shown = ", ".join(str(s) for s in declared)
-        yield Finding("undeclared-frame-size", row, "frame_size", f"frame size {size} is not among the test's methodology.frame_sizes ({shown})", "warning")
+        yield Finding("undeclared-frame-size", row, "frame_size", f"frame size {size} is not among the test's methodology.frame_sizes ({shown}): declare it there or correct the row")

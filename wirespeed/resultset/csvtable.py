@@ -16,6 +16,7 @@ from wirespeed.numbers import out_of_bounds
 from wirespeed.problems import Problem
 from wirespeed.resultset import limits
 from wirespeed.resultset.model import Cell, Row, TestSpec
+from wirespeed.resultset.suggest import did_you_mean, listing
 from wirespeed.resultset.text import check_cell, describe, mixed_script
 from wirespeed.units import CANONICAL, UNITS, split_column
 
@@ -64,11 +65,13 @@ class _Columns:
                 continue
             parts = split_column(name)
             if parts is None:
-                self.problems.append(Problem(file, 1, name, f"unknown column: not a key of a {kind} table and not <metric>_<unit> with a known unit", "csv.unknown-column"))
+                self.problems.append(_unknown_column(name, kind, file))
                 continue
             metric, unit = parts
             if metric not in METRICS or metric not in TABLE_METRICS[kind]:
-                self.problems.append(Problem(file, 1, name, f"unknown metric {metric!r} for a {kind} table", "csv.unknown-column"))
+                metrics = sorted(TABLE_METRICS[kind])
+                hint = did_you_mean(metric, metrics) or did_you_mean(name, list(KEYS[kind]))
+                self.problems.append(Problem(file, 1, name, f"unknown metric {metric!r} for a {kind} table{hint}; metrics of a {kind} table: {listing(metrics)} (docs/columns.md)", "csv.unknown-column"))
                 continue
             m = METRICS[metric]
             if unit.dimension != m.dimension:
@@ -84,6 +87,18 @@ class _Columns:
                 self.problems.append(Problem(file, 1, key, f"required column {key!r} is missing", "csv.missing-column"))
         if not self.values and not self.problems:
             self.problems.append(Problem(file, 1, "", "no value columns (<metric>_<unit>)", "csv.missing-column"))
+
+
+def _unknown_column(name: str, kind: str, file: str) -> Problem:
+    """A column that is neither a key nor <metric>_<unit>: the closest key, metric or unit, and what is allowed."""
+    metric, sep, unit = name.rpartition("_")
+    metrics = sorted(TABLE_METRICS[kind])
+    if sep and metric in TABLE_METRICS[kind]:
+        units = [u.name for u in UNITS.values() if u.dimension == METRICS[metric].dimension]
+        return Problem(file, 1, name, f"unknown unit {unit!r} for {metric}{did_you_mean(unit, units)}; use one of: {listing(units)}", "csv.unknown-unit")
+    names = list(KEYS[kind]) + [f"{m}_{CANONICAL[METRICS[m].dimension]}" for m in metrics]
+    hint = did_you_mean(name, names) or did_you_mean(metric or name, metrics)
+    return Problem(file, 1, name, f"unknown column{hint}: not a key of a {kind} table ({listing(KEYS[kind])}) and not <metric>_<unit> with a known unit (docs/columns.md)", "csv.unknown-column")
 
 
 def _number(text: str, file: str, line: int, col: str) -> tuple[Figure | None, Problem | None]:
@@ -109,7 +124,7 @@ def _key(name: str, text: str, kind: str, tests: dict[str, TestSpec], row_keys: 
     ktype = KEYS[kind][name][0]
     if ktype == "test":
         if text not in tests:
-            return None, Problem(file, line, name, f"unknown test id {_shown(text)} (declared: {', '.join(sorted(tests)) or 'none'})", "csv.unknown-test")
+            return None, Problem(file, line, name, f"unknown test id {_shown(text)}{did_you_mean(text, sorted(tests))} (declared: {', '.join(sorted(tests)) or 'none'})", "csv.unknown-test")
         return text, None
     if ktype == "frame_size":
         if text.isascii() and text.isdigit():
@@ -120,10 +135,12 @@ def _key(name: str, text: str, kind: str, tests: dict[str, TestSpec], row_keys: 
         test = tests.get(row_keys.get("test", ""))
         if test is not None and text in test.imixes:
             return text, None
-        return None, Problem(file, line, name, f"frame size {_shown(text)} is neither a whole number of bytes nor an IMIX id of the test", "csv.frame-size")
+        imixes = sorted(test.imixes) if test is not None else []
+        return None, Problem(file, line, name, f"frame size {_shown(text)} is neither a whole number of bytes nor an IMIX id of the test{did_you_mean(text, imixes)}"
+                             f" (IMIX ids: {', '.join(imixes) or 'none'})", "csv.frame-size")
     if ktype == "direction":
         if text not in DIRECTIONS:
-            return None, Problem(file, line, name, f"direction must be one of {', '.join(DIRECTIONS)}, not {_shown(text)}", "csv.enum")
+            return None, Problem(file, line, name, f"direction must be one of {', '.join(DIRECTIONS)}, not {_shown(text)}{did_you_mean(text, DIRECTIONS)}", "csv.enum")
         test = tests.get(row_keys.get("test", ""))
         if test is not None:
             try:
@@ -135,7 +152,8 @@ def _key(name: str, text: str, kind: str, tests: dict[str, TestSpec], row_keys: 
         test = tests.get(row_keys.get("test", ""))
         declared = (test.meta.get("variants") or {}) if test else {}
         if test is not None and text not in declared:
-            return None, Problem(file, line, name, f"variant {_shown(text)} is not declared in tests.variants of test {test.id!r}", "csv.unknown-variant")
+            return None, Problem(file, line, name, f"variant {_shown(text)} is not declared in tests.variants of test {test.id!r}{did_you_mean(text, sorted(declared))}"
+                                 f" (declared: {', '.join(sorted(declared)) or 'none'})", "csv.unknown-variant")
         return text, None
     if ktype == "integer":
         if not (text.isascii() and text.isdigit()) or len(text) > 9 or int(text) < 1:
@@ -207,11 +225,15 @@ def read_table(kind: str, data: bytes | BinaryIO, file: str, tests: dict[str, Te
     long = next((i for i, c in enumerate(header) if len(c) > limits.value("cell_chars")), None)
     if long is not None:
         return [], [Problem(file, 1, f"column {long + 1}", f"column name of {len(header[long]):,} characters: longer than the limit of {limits.describe('cell_chars')}", "limit.cell")], 0
+    if len(header) == 1 and (sep := next((d for d in (";", "\t", "|") if d in header[0]), None)):
+        shown = {";": "semicolons", "\t": "tabs", "|": "vertical bars"}[sep]
+        return [], [Problem(file, 1, "", f"the header is one column holding {shown}: tables are comma-separated (save the file as CSV with commas)", "csv.delimiter")], 0
     cols = _Columns(kind, header, file)
     if cols.problems:
         return [], cols.problems, 0
     rows: list[Row] = []
     count = 0
+    blank = 0  # the first of the blank lines just read
     while True:
         try:
             record = next(reader)
@@ -230,9 +252,12 @@ def read_table(kind: str, data: bytes | BinaryIO, file: str, tests: dict[str, Te
         if long is not None:
             name = header[long] if long < len(header) else f"column {long + 1}"
             return [], [*problems, Problem(file, line, name, f"cell of {len(record[long]):,} characters: longer than the limit of {limits.describe('cell_chars')}", "limit.cell")], count
-        if not record:
-            problems.append(Problem(file, line, "", "blank line inside the table", "csv.blank-line"))
+        if not record:  # blank lines at the end of a table are accepted; inside it they are reported
+            blank = blank or line
             continue
+        if blank:
+            problems.append(Problem(file, blank, "", "blank line inside the table", "csv.blank-line"))
+            blank = 0
         if len(record) != len(header):
             problems.append(Problem(file, line, "", f"ragged row: {len(record)} cells, header has {len(header)}", "csv.ragged-row"))
             continue
@@ -250,6 +275,8 @@ def read_table(kind: str, data: bytes | BinaryIO, file: str, tests: dict[str, Te
             value, prob = _key(name, cell, kind, tests, keys, file, line)
             if prob:
                 row_problems.append(prob)
+                if name == "test":  # one root cause, one message: the row's other keys depend on its test
+                    break
             else:
                 keys[name] = value
         cells: dict[str, Cell] = {}

@@ -19,6 +19,7 @@ from wirespeed.problems import InputError, Problem, display_path, internal_probl
 from wirespeed.resultset.csvtable import decode_utf8, read_table, row_identity
 from wirespeed.resultset.declared import TABLE_KINDS, check_content, declared_files, layout_problems, read_file, unsafe_problem
 from wirespeed.resultset.limits import describe, value
+from wirespeed.resultset.tomllines import with_lines
 from wirespeed.resultset.model import ResultSet, Row, TestSpec
 from wirespeed.resultset.nesting import structure_problems, toml_depth_problem
 from wirespeed.resultset.paths import is_path_field, path_problems
@@ -159,7 +160,9 @@ def load(folder: Path | str) -> tuple[ResultSet | None, list[Problem]]:
     except UnsafeFile as exc:
         return None, [unsafe_problem(folder, exc)]
     with setdir:
-        return _load(setdir)
+        rs, problems = _load(setdir)
+    text = getattr(setdir, "toml_text", None)
+    return rs, (with_lines(problems, display_path(folder / RESULT_FILE), text) if text is not None else problems)
 
 
 def _load(setdir: SetFolder) -> tuple[ResultSet | None, list[Problem]]:
@@ -181,6 +184,7 @@ def _load(setdir: SetFolder) -> tuple[ResultSet | None, list[Problem]]:
     text, problems = decode_utf8(raw, file)
     if text is None:
         return None, problems
+    setdir.toml_text = text  # type: ignore[attr-defined]  # problems about its fields get their lines (tomllines)
     deep = toml_depth_problem(text, file)
     if deep:
         return None, [deep]
@@ -262,6 +266,8 @@ def _load(setdir: SetFolder) -> tuple[ResultSet | None, list[Problem]]:
     counts["loaded"] = len(kept)
     if any(p.severity == "error" and p.rule.startswith(("schema", "semantic", "layout", "toml", "format", "limit", "encoding")) for p in problems):
         return None, problems
+    if any(p.severity == "error" and p.rule.startswith("csv.") and p.line == 1 for p in problems):
+        return None, problems  # a table unread for its header: checks on the rest would only report its missing rows
     rs = ResultSet(folder, doc, tests, kept, hashes)
     rs.counts = counts  # type: ignore[attr-defined]
     return rs, problems

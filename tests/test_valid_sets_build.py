@@ -1,0 +1,44 @@
+"""Validation is the contract: every result set `wirespeed validate` accepts ingests, analyses,
+reports and renders. Hypothesis draws 20 valid sets of varied shapes (tests/validsets.py: every kind
+of test, with and without optional columns, variants, directions, qualifiers, samples, histograms
+and empty optional tables); they go into one scratch archive and the whole pipeline runs once
+(validate, ingest, analyse, site --data-only, report, site); every set must be published with a
+page and a PDF."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+
+import validsets
+import workdir
+
+pytestmark = pytest.mark.slow
+SETS = 20
+STEPS = (["validate"], ["ingest"], ["analyse"], ["site", "--data-only"], ["report"], ["site"])
+
+
+@settings(max_examples=1, deadline=None, database=None, phases=[Phase.generate], suppress_health_check=list(HealthCheck))
+@given(st.data())
+def test_every_valid_set_is_published_with_a_page_and_a_pdf(tmp_path_factory, data):
+    w = workdir.make(tmp_path_factory.mktemp("valid-sets"), examples=False)
+    for article in (w / "content" / "reviews").glob("*.md"):  # the reviews cite the bundled examples, which are not here
+        article.unlink()
+    shapes = [data.draw(validsets.set_shape(n), label=f"set {n}") for n in range(SETS)]
+    slugs = [validsets.write(w / "data" / "results", shape).name for shape in shapes]
+    for step in STEPS:
+        proc = workdir.wirespeed(w, *step)
+        assert proc.returncode == 0, f"wirespeed {' '.join(step)} failed:\n{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}"
+        assert "Traceback" not in proc.stdout + proc.stderr
+    assert f"{SETS} result sets: {SETS} valid, 0 invalid; 0 errors" in workdir.wirespeed(w, "validate").stderr
+    for slug in slugs:
+        page = w / "public" / "results" / slug / "index.html"
+        assert page.is_file(), slug
+        assert (w / "public" / "reports" / f"{slug}.pdf").read_bytes().startswith(b"%PDF"), slug
+    summary = workdir.wirespeed(w, "summary")
+    assert summary.returncode == 0 and "failed" not in summary.stdout + summary.stderr, summary.stdout
+    kinds = {t["kind"] for s in shapes for t in s["tests"]}
+    assert kinds == set(validsets.KINDS)

@@ -1,0 +1,33 @@
+"""A scratch working folder for the whole pipeline, as tests/test_hostile_site.py sets one up: the
+site's sources copied from the repository, node_modules linked, and an archive under data/results."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+from conftest import ARCHIVE, ROOT, WIRESPEED
+
+# What the CLI reads relative to its working folder (besides data/results and build/).
+SITE_SOURCES = ["config.toml", "layouts", "content", "static", "assets", "notebooks", "reports", "Makefile"]
+
+
+def make(w: Path, examples: bool = True) -> Path:
+    """Fill w with the site's sources (and the example archive unless examples=False); returns w."""
+    for name in SITE_SOURCES:
+        src = ROOT / name
+        (shutil.copytree if src.is_dir() else shutil.copyfile)(src, w / name)
+    (w / "node_modules").symlink_to(ROOT / "node_modules")
+    for name in ("pyproject.toml", "package.json", "package-lock.json"):  # the Makefile's prerequisites, their times kept
+        shutil.copy2(ROOT / name, w / name)
+    if examples:
+        shutil.copytree(ARCHIVE, w / "data" / "results")
+    else:
+        (w / "data" / "results").mkdir(parents=True)
+    return w
+
+
+def wirespeed(w: Path, *args: str, timeout: int = 1800) -> subprocess.CompletedProcess:
+    """Run the CLI in the working folder as a user would."""
+    return subprocess.run([*WIRESPEED, *args], cwd=w, capture_output=True, text=True, timeout=timeout)
