@@ -97,11 +97,14 @@ class _Doc:
         else:
             head = [[(label(c, False), aligns[i], 1, 1) for i, c in enumerate(cols)]]
         body = []
+        marks = t.get("derived_cells") or [[False] * len(cols) for _ in t["rows"]]
         for r, row in enumerate(t["rows"]):
             flags = t["flags"][r]
-            body.append([(text + (f" {FLAG_MARK}" if flags[i] else ""), aligns[i]) for i, text in enumerate(row)])
+            # a derived cell in a column of published figures is marked in the cell itself
+            body.append([(text + (f" {DERIVED_MARK}" if marks[r][i] and text and not cols[i].get("derived") else "")
+                          + (f" {FLAG_MARK}" if flags[i] else ""), aligns[i]) for i, text in enumerate(row)])
         notes = []
-        if any(c.get("derived") for c in cols):
+        if any(c.get("derived") for c in cols) or any(m and not cols[i].get("derived") for row in marks for i, m in enumerate(row)):
             notes.append(f"{DERIVED_MARK} computed by the wirespeed engine from the published figures.")
         if any(f for row in t["flags"] for f in row):
             notes.append(f"{FLAG_MARK} published figure that disagrees with its recomputation (see the appendix on checked figures).")

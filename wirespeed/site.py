@@ -12,7 +12,7 @@ from typing import Any
 import duckdb
 
 import wirespeed
-from wirespeed import atomic, formatting, publish
+from wirespeed import atomic, formatting, publish, qualified
 from wirespeed.columns import METRICS
 from wirespeed.summary import set_summary
 from wirespeed.tables import DERIVED_FIELDS, derived_decimals, frame_label, metric_label
@@ -60,7 +60,8 @@ def figures(summary: dict[str, Any]) -> dict[str, dict[str, Any]]:
             unit = formatting.pick_unit(dim, [value])
             shown = value / float(UNITS[unit].factor)
             decimals = derived_decimals(metric, [shown])
-            out[figure_id(row, metric)] = {"text": formatting.derived(shown, decimals), "unit": UNITS[unit].symbol, "value": value,
+            text = qualified.text(shown, qualified.of_derived(row, metric), decimals)
+            out[figure_id(row, metric)] = {"text": text, "unit": UNITS[unit].symbol, "value": value,
                                            "label": f"{base}: {metric_label(metric).lower()} (derived)" + (f", {where}" if where else ""), "derived": True, "flag": None}
         if row.get("line_rate_fps") is not None:
             unit = formatting.pick_unit("frame_rate", [row["line_rate_fps"]])
