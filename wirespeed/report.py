@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from wirespeed import articles, atomic, interrupts, latex
+from wirespeed import articles, atomic, dates, interrupts, latex
 from wirespeed import pandoc_ast as A
 from wirespeed.codehash import code_closure
 
@@ -334,7 +334,7 @@ def appendix_blocks(d: dict[str, Any]) -> list[dict[str, Any]]:
         rows.append([("Instrument software", "AlignLeft"), (f"{s['name']} {s['version']}", "AlignLeft")])
     camp = d.get("campaign", {})
     if camp.get("start") or camp.get("end"):
-        rows.append([("Tests run", "AlignLeft"), (" to ".join(x for x in (camp.get("start"), camp.get("end")) if x), "AlignLeft")])
+        rows.append([("Tests run", "AlignLeft"), (dates.span(camp.get("start"), camp.get("end")), "AlignLeft")])
     if camp.get("location"):
         rows.append([("Location", "AlignLeft"), (camp["location"], "AlignLeft")])
     blocks.append(A.table(A.inlines("Test bed: device under test, instrument and software versions."), [[("Item", "AlignLeft", 1, 1), ("Details", "AlignLeft", 1, 1)]],
@@ -354,7 +354,7 @@ def appendix_blocks(d: dict[str, Any]) -> list[dict[str, Any]]:
         blocks.append(A.para([A.strong(f"Source erratum ({e['test']}):"), {"t": "Space"}, *A.inlines(e["note"])]))
     src = d["source"]
     blocks.append(A.header(1, "Provenance", classes=["appendix"]))
-    text = (f"Source: {src['publisher']}" + (f", “{src['document']}”" if src.get("document") else "") + f" ({src['published']}); "
+    text = (f"Source: {src['publisher']}" + (f", “{src['document']}”" if src.get("document") else "") + f" ({dates.text(src.get('published'))}); "
             f"figures {src['kind']}. Data licence: {d['licence']}.")
     blocks.append(A.para(text))
     if src.get("notes"):
@@ -362,8 +362,36 @@ def appendix_blocks(d: dict[str, Any]) -> list[dict[str, Any]]:
     return blocks
 
 
+def report_date(d: dict[str, Any], article: articles.Article | None) -> str | None:
+    """The report's date as the source gives it (YYYY, YYYY-MM or YYYY-MM-DD), else the article's; None when undated."""
+    value = d["source"].get("published") or (article.front.get("published") or article.front.get("date") if article else None)
+    return str(value) if value else None
+
+
+def prepared_by(d: dict[str, Any]) -> str:
+    """'wirespeed from <publication> by <lab>' (or 'from results measured by wirespeed')."""
+    src = d["source"]
+    if src["kind"] == "measured":
+        return "wirespeed, from its own test run"
+    doc = f"“{A.shorten(src['document'], 120)}”" if src.get("document") else "results published"
+    return f"wirespeed from {doc} by {A.shorten(src['publisher'], 80)}"
+
+
+def links(d: dict[str, Any]) -> list[tuple[str, str]]:
+    """Where the web page, the data and the original publication are, and what built the report (no clock)."""
+    import wirespeed
+
+    slug = d["slug"]
+    out = [("Web page", f"results/{slug}/ on the wirespeed site"), ("Data", f"results/{slug}/data/ on the wirespeed site (result set {slug})")]
+    if d["source"].get("url"):
+        out.append(("Original publication", d["source"]["url"]))
+    out.append(("Built", f"by wirespeed {wirespeed.__version__} from the result set dated {dates.text(report_date(d, None))}"))
+    return out
+
+
 def metadata(d: dict[str, Any], article: articles.Article | None) -> dict[str, Any]:
     src, dut = d["source"], d["dut"]
+    when = dates.text(src.get("published"))
     title = (article.front.get("title") if article else None) or d["title"]
     rfcs = sorted({r for t in d["tests"] for r in t["rfc"] if r.isdigit()})
     meta = {
@@ -372,15 +400,18 @@ def metadata(d: dict[str, Any], article: articles.Article | None) -> dict[str, A
         "publisher": A.meta_inlines("wirespeed"),
         "product": A.meta_inlines(f"{dut['vendor']} {dut['model']}"),
         "report-number": A.meta_inlines(d["slug"]),
-        "date": A.meta_inlines(str((article.front.get("date") if article else None) or src["published"])),
-        "author": A.meta_list([src["publisher"]] + list(src.get("authors", []))),
+        "date": A.meta_inlines(dates.text(report_date(d, article))),
+        "author": A.meta_list([prepared_by(d)]),
+        "pdf-author": A.meta_string("wirespeed"),
+        "source-authors": A.meta_inlines(", ".join([src["publisher"]] + list(src.get("authors", [])))),
+        "report-links": {"t": "MetaList", "c": [{"t": "MetaMap", "c": {"label": A.meta_inlines(k), "text": A.meta_inlines(v)}} for k, v in links(d)]},
         "subject": A.meta_inlines(("RFC " + ", ".join(rfcs) + " benchmark results of " if rfcs else "Benchmark results of ") + f"{dut['vendor']} {dut['model']}"),
         "keywords": A.meta_list(list(d.get("tags", [])) + [f"RFC {r}" for r in rfcs]),
         "disclaimer": A.meta_inlines(
-            (f"wirespeed ran these tests itself ({src['published']}) with the collector named in the provenance appendix; every figure comes from "
+            (f"wirespeed ran these tests itself ({when}) with the collector named in the provenance appendix; every figure comes from "
              f"that run, checked by wirespeed's metric engine. The set-up is a software test bed, not a hardware device under test. "
              if src["kind"] == "measured" else
-             f"This report presents results that {src['publisher']} published ({src['published']}); the figures were {src['kind']} by wirespeed "
+             f"This report presents results that {src['publisher']} published ({when}); the figures were {src['kind']} by wirespeed "
              f"and checked by its metric engine, which recomputes every derived figure. wirespeed did not run these tests. Errors of transcription "
              f"are ours; the test results and their conditions are the source's. ")
             + "Product names are trademarks of their owners."),
@@ -480,15 +511,7 @@ def build(job: ReportJob, root: str) -> dict[str, Any]:
 
 def source_date_epoch(data: dict[str, Any], article: articles.Article | None) -> str:
     """The report's date (the article's, else the source's publication date) as SOURCE_DATE_EPOCH: never the clock."""
-    import datetime as dt
-
-    text = str((article.front.get("date") if article else None) or data["source"]["published"])
-    m = re.match(r"(\d{4})(?:-(\d{2}))?(?:-(\d{2}))?", text)
-    try:
-        day = dt.date(int(m.group(1)), int(m.group(2) or 1), int(m.group(3) or 1)) if m else dt.date(1970, 1, 1)
-    except ValueError:
-        day = dt.date(1970, 1, 1)
-    return str(int(dt.datetime(day.year, day.month, day.day, tzinfo=dt.timezone.utc).timestamp()))
+    return str(dates.epoch(report_date(data, article)))  # an undated set: a fixed epoch, still deterministic
 
 
 def typeset(ast: dict[str, Any], workdir: Path, charts_dir: Path, epoch: str, template_root: Path = TEMPLATE_ROOT) -> Path:

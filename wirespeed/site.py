@@ -12,7 +12,7 @@ from typing import Any
 import duckdb
 
 import wirespeed
-from wirespeed import atomic, formatting, publish, qualified
+from wirespeed import atomic, dates, formatting, publish, qualified
 from wirespeed.columns import METRICS
 from wirespeed.summary import set_summary
 from wirespeed.tables import DERIVED_FIELDS, derived_decimals, frame_label, metric_label
@@ -91,7 +91,7 @@ def _facets(summary: dict[str, Any]) -> dict[str, Any]:
     speeds = sorted({t["port_speed"] for t in meta["tests"]}, key=lambda s: (not s[0].isdigit(), float(s[:-1]) if s[0].isdigit() else 0, s))
     sizes = sorted({r["frame_size"] for r in summary["rows"] if r.get("frame_size")})
     return {"vendor": meta["dut"]["vendor"], "device": meta["dut"]["model"], "rfc": rfcs, "port_speed": speeds, "frame_sizes": sizes,
-            "year": int(meta["source"]["published"][:4])}
+            "year": dates.year(meta["source"].get("published"))}
 
 
 def export_set(con: duckdb.DuckDBPyConnection, slug: str, analysis_root: Path, static_root: Path) -> dict[str, Any]:
@@ -159,7 +159,8 @@ def export_set(con: duckdb.DuckDBPyConnection, slug: str, analysis_root: Path, s
     mark_headlines(figs, meta["tests"])
     return {
         "slug": slug, "title": meta["title"], "summary": meta.get("summary", ""), "status": meta["status"],
-        "date": meta["source"]["published"], "year": int(meta["source"]["published"][:4]), "licence": meta["licence"],
+        "date": meta["source"].get("published") or "", "date_text": dates.text(meta["source"].get("published")),
+        "year": dates.year(meta["source"].get("published")), "licence": meta["licence"],
         "tags": meta.get("tags", []), "source": meta["source"], "campaign": meta.get("campaign", {}), "dut": meta["dut"], "instrument": meta["instrument"],
         "methodology": meta.get("methodology", {}), "facets": _facets(summary), "tests": tests, "tables": tables, "charts": charts,
         "other_tables": unassigned_tables, "other_charts": unassigned_charts,
