@@ -156,3 +156,34 @@ def test_report_attribution_names_wirespeed_and_not_the_lab_as_author(catalog):
 def test_show_prints_thousands_separators(catalog, tmp_path):
     proc = run_cli("show", CATALYST, "--db", str(tmp_path / "c.duckdb"))
     assert "6,883" in proc.stdout and "(undated)" in proc.stdout
+
+
+QUALIFIER_WORDS = ("about", "around", "roughly", "approximately", "nearly", "almost", "over", "than", "under", "some")
+
+
+def test_articles_never_double_a_qualifier(catalog):
+    """'about ≈66 µs': a word that qualifies a figure must not stand before a figure that carries its own qualifier."""
+    figs: dict[str, dict] = {}
+    bad = []
+    for md in sorted((ARCHIVE.parent.parent / "content" / "reviews").glob("*.md")):
+        for m in re.finditer(r'(\b\w+\b)\s+\{\{< result-figure set="([^"]+)" figure="([^"]+)"', md.read_text()):
+            slug = m.group(2)
+            figs.setdefault(slug, site.figures(set_summary(catalog, slug)))
+            f = figs[slug][m.group(3)]
+            if f["text"][:1] in "≈<>≥≤" and m.group(1).lower() in QUALIFIER_WORDS:
+                bad.append(f"{md.name}: {m.group(1)} {f['text']}")
+    assert not bad
+
+
+def test_published_content_completed(catalog):
+    """Item 8: Keysight per-vCPU rates, the Catalyst backbone delay, the 7600's 30 Mpps limit as a reference line."""
+    from wirespeed.chartdefs import throughput_chart
+
+    ks = site.figures(set_summary(catalog, KEYSIGHT))
+    assert ks["per-vcpu/throughput/vCPU core with DPDK and SR-IOV"]["text"] == ">20"
+    assert ks["per-vcpu/throughput/vCPU core without DPDK (earlier software generators)"]["text"] == "≈2"
+    cat = site.figures(set_summary(catalog, CATALYST))
+    assert cat["backbone/latency_avg"]["text"] == "26–90" and cat["backbone/latency_avg"]["unit"] == "µs"
+    s7600 = set_summary(catalog, "cisco-7600-osm-acl-2001")
+    chart = throughput_chart(s7600, "baseline")
+    assert chart["limits"] == [{"value": 30.0, "label": "forwarding limit 30 Mpps"}]

@@ -66,6 +66,10 @@ def throughput_chart(summary: dict[str, Any], test_id: str) -> dict[str, Any] | 
         ref.append({"frame": fs, "category": cat, "series": series, "line": r["line_rate_fps"] / factor,
                     "line_text": f"{qualified.text(r['line_rate_fps'] / factor, qualified.Qualified())} {sym}"})
     ytitle = f"Throughput ({sym})"
+    limits = []
+    cap = summary["meta"]["dut"].get("forwarding_cap_pps")
+    if cap and any(r.get("max_theoretical_fps") is not None and r["max_theoretical_fps"] < r["line_rate_fps"] for r in rows):
+        limits.append({"value": cap / factor, "label": f"forwarding limit {formatting.group_thousands(format(cap / factor, 'g'))} {sym}"})
     alt = (f"{test['title']}: throughput per frame size in {sym}, against the theoretical line rate of "
            f"{test['ports']} × {test['port_speed']} ports. " + "; ".join(f"{d['category']} {d['series']}: {d['printed']}" for d in data))
     tooltip = [{"field": "category", "title": "Frame size"}, {"field": "series", "title": "Series"}, {"field": "printed", "title": "Throughput"},
@@ -75,13 +79,13 @@ def throughput_chart(summary: dict[str, Any], test_id: str) -> dict[str, Any] | 
                 "caption": f"Forwarded rate per frame size and direction; ticks mark the line rate of {test['ports']} × {test['port_speed']}.",
                 "alt": alt, "data": data, "x": {"field": "category", "title": "Frame size (bytes) and flows"},
                 "y": {"field": "value", "title": ytitle}, "group": {"field": "series", "title": "Direction"} if multi_dir else None,
-                "tooltip": tooltip, "reference": {"data": ref, "y": "line", "label_field": "line_text", "title": "Line rate"}}
+                "tooltip": tooltip, "reference": {"data": ref, "y": "line", "label_field": "line_text", "title": "Line rate"}, "limits": limits}
     return {"id": f"{test_id}-throughput", "test": test_id, "type": "lines", "title": f"{test['title']}: throughput", "subtitle": "dashed: theoretical line rate",
             "caption": f"Throughput per frame size; the dashed line is the line rate of {test['ports']} × {test['port_speed']}.",
             "alt": alt, "data": data, "x": {"field": "frame", "title": "Frame size (bytes)", "type": "O"},
             "y": {"field": "value", "title": ytitle, "scale": "log" if max(d["value"] for d in data) / max(min(d["value"] for d in data), 1e-12) > 50 else "linear", "zero": False},
             "series": {"field": "series", "title": ""}, "tooltip": tooltip,
-            "reference": {"data": ref, "x": "frame", "y": "line", "label_field": "line_text", "title": "Line rate"}}
+            "reference": {"data": ref, "x": "frame", "y": "line", "label_field": "line_text", "title": "Line rate"}, "limits": limits}
 
 
 def latency_chart(summary: dict[str, Any], test_id: str) -> dict[str, Any] | None:
