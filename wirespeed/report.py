@@ -500,6 +500,10 @@ def build(job: ReportJob, root: str) -> dict[str, Any]:
         with tempfile.TemporaryDirectory(prefix=f"wirespeed-report-{job.slug}-") as tmp:
             pdf = typeset(ast, Path(tmp), job.charts_dir, source_date_epoch(data, article))
             atomic.write_bytes(job.out, pdf.read_bytes())
+            if os.environ.get("WIRESPEED_LATEX_LOGS"):  # layout checks read the TeX log (overfull boxes); off by default
+                logs = Path(os.environ["WIRESPEED_LATEX_LOGS"])
+                logs.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(pdf.with_suffix(".log"), logs / f"{job.slug}.log")
         atomic.write_text(job.out.with_name(f"{job.slug}.manifest.json"), json.dumps({"key": job.key, "components": job.components,
                                                                                        "tables": doc.tables_used, "charts": doc.charts_used}, indent=1, sort_keys=True) + "\n")
         return {"ok": True}
