@@ -52,7 +52,9 @@ def overlapping(chars: list[dict]) -> list[str]:
     out = []
     rows: dict[int, list[dict]] = defaultdict(list)
     for c in chars:
-        if c["text"].strip() and c["width"] > 0.5:
+        # upright, unrotated letters and digits (rotated chart labels have skewed, not comparable boxes;
+        # punctuation is kerned into its neighbour by design)
+        if c["text"].strip() and c["width"] > 0.5 and c.get("upright", True) and abs(c["matrix"][1]) < 1e-6 and c["text"].isalnum():
             rows[int(c["top"] // 4)].append(c)
     for key in list(rows):
         near = sorted(rows[key] + rows.get(key + 1, []), key=lambda c: c["x0"])

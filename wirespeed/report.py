@@ -30,8 +30,9 @@ OUT = Path("build/reports")
 READER = "markdown-raw_tex-raw_attribute-raw_html-tex_math_dollars-tex_math_single_backslash-citations"
 FILTERS = ["meta.lua", "boxes.lua", "landscape.lua", "appendix.lua", "tables.lua"]
 LANDSCAPE_COLUMNS = 11
-TITLE_PAGE_CHARS = 200  # longer titles are shortened on the title page (printed in full at the start of the text)
-HEADER_CHARS = 100  # and in the running header
+TITLE_PAGE_CHARS = 110  # longer titles are shortened on the title page (printed in full at the start of the text)
+HEADER_CHARS = 92  # the running header line: title on the left, report number on the right, never overlapping
+PRODUCT_CHARS = 90
 DERIVED_MARK = "†"
 FLAG_MARK = "‡"
 
@@ -364,7 +365,7 @@ def appendix_blocks(d: dict[str, Any]) -> list[dict[str, Any]]:
 
 def report_date(d: dict[str, Any], article: articles.Article | None) -> str | None:
     """The report's date as the source gives it (YYYY, YYYY-MM or YYYY-MM-DD), else the article's; None when undated."""
-    value = d["source"].get("published") or (article.front.get("published") or article.front.get("date") if article else None)
+    value = d["source"].get("published") or (article.front.get("source_date") or article.front.get("date") if article else None)
     return str(value) if value else None
 
 
@@ -373,8 +374,8 @@ def prepared_by(d: dict[str, Any]) -> str:
     src = d["source"]
     if src["kind"] == "measured":
         return "wirespeed, from its own test run"
-    doc = f"“{A.shorten(src['document'], 120)}”" if src.get("document") else "results published"
-    return f"wirespeed from {doc} by {A.shorten(src['publisher'], 80)}"
+    doc = f"“{A.shorten(src['document'], 70)}”" if src.get("document") else "results published"
+    return f"wirespeed from {doc} by {A.shorten(src['publisher'], 50)}"
 
 
 def links(d: dict[str, Any]) -> list[tuple[str, str]]:
@@ -398,7 +399,7 @@ def metadata(d: dict[str, Any], article: articles.Article | None) -> dict[str, A
         "title": A.meta_inlines(A.shorten(title, TITLE_PAGE_CHARS)),
         "subtitle": A.meta_inlines(A.shorten(d["title"], TITLE_PAGE_CHARS)) if article else A.meta_inlines(f"Results published by {src['publisher']}"),
         "publisher": A.meta_inlines("wirespeed"),
-        "product": A.meta_inlines(f"{dut['vendor']} {dut['model']}"),
+        "product": A.meta_inlines(A.shorten(f"{dut['vendor']} {dut['model']}", PRODUCT_CHARS)),
         "report-number": A.meta_inlines(d["slug"]),
         "date": A.meta_inlines(dates.text(report_date(d, article))),
         "author": A.meta_list([prepared_by(d)]),
@@ -416,8 +417,9 @@ def metadata(d: dict[str, Any], article: articles.Article | None) -> dict[str, A
              f"are ours; the test results and their conditions are the source's. ")
             + "Product names are trademarks of their owners."),
     }
-    if len(title) > HEADER_CHARS:  # the running header is one line (an hbox): a long title would overflow TeX's dimensions
-        meta["header-left"] = A.meta_inlines(A.shorten(title, HEADER_CHARS))
+    budget = max(30, HEADER_CHARS - len(d["slug"]))  # the report number shares the line
+    if len(title) > budget:  # the running header is one line (an hbox): a long title would run into the report number
+        meta["header-left"] = A.meta_inlines(A.shorten(title, budget))
     if src.get("commissioned_by"):
         meta["commissioned-by"] = A.meta_inlines(src["commissioned_by"])
         meta["titlepage-commissioned-label"] = A.meta_string("Tests commissioned by")
