@@ -187,3 +187,20 @@ def test_published_content_completed(catalog):
     s7600 = set_summary(catalog, "cisco-7600-osm-acl-2001")
     chart = throughput_chart(s7600, "baseline")
     assert chart["limits"] == [{"value": 30.0, "label": "forwarding limit 30 Mpps"}]
+
+
+def test_test_kind_specific_tables_and_captions(catalog):
+    """The RFC 2544 trial table only for RFC 2544 tests; a fixed-rate latency chart says its load, not 'at the throughput rate'."""
+    from wirespeed.chartdefs import latency_chart
+    from wirespeed.summaries import trial_throughput_table
+
+    netns = set_summary(catalog, "linux-netns-ipv4-ramp-2026-11")
+    assert netns["trial_throughput"] and trial_throughput_table(netns) is None  # a ramp loadtest, not RFC 2544
+    summary = set_summary(catalog, "cisco-7600-osm-acl-2001")
+    fixed = json.loads(json.dumps(summary))
+    for r in fixed["rows"]:
+        if r["test_id"] == "filter-no-acl":
+            r["load_pct"] = 50.0
+    for s, expected in ((summary, "at the throughput rate"), (fixed, "at 50 % load")):
+        chart = latency_chart(s, "filter-no-acl")
+        assert expected in chart["caption"] and expected in chart["title"]

@@ -103,8 +103,11 @@ def latency_chart(summary: dict[str, Any], test_id: str) -> dict[str, Any] | Non
         for m, name in names.items():
             if m in r["cells"]:
                 data.append({"frame": frame_label(r), "series": name, "value": r["cells"][m]["value"] / factor, "printed": _shown(r, m)})
-    return {"id": f"{test_id}-latency", "test": test_id, "type": "lines", "title": f"{test['title']}: latency at the throughput rate",
-            "caption": "Minimum, average and maximum latency per frame size, at the throughput rate.",
+    loads = sorted({r["load_pct"] for r in rows if r.get("load_pct") is not None})
+    at = ("at the throughput rate" if not loads else  # fixed-rate runs say the load they ran at
+          f"at {', '.join(formatting.published(format(v, 'g')) for v in loads)} % load")
+    return {"id": f"{test_id}-latency", "test": test_id, "type": "lines", "title": f"{test['title']}: latency {at}",
+            "caption": f"Minimum, average and maximum latency per frame size, {at}.",
             "alt": f"{test['title']}: latency per frame size. " + "; ".join(f"{d['frame']} bytes {d['series']} {d['printed']}" for d in data),
             "data": data, "x": {"field": "frame", "title": "Frame size (bytes)", "type": "O"}, "y": {"field": "value", "title": f"Latency ({sym})"},
             "series": {"field": "series", "title": ""}, "series_order": ["minimum", "average", "maximum"],
