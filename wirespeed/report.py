@@ -84,8 +84,9 @@ class _Doc:
             top, bottom, i = [], [], 0
             while i < len(cols):
                 c = cols[i]
-                if not c["group"]:
-                    top.append((label(c, False), aligns[i], 2, 1))
+                if not c["group"]:  # its label in the lower row (a two-row multirow cell clips a heading that wraps)
+                    top.append(("", aligns[i], 1, 1))
+                    bottom.append((label(c, False), aligns[i], 1, 1))
                     i += 1
                     continue
                 j = i
@@ -110,7 +111,7 @@ class _Doc:
         if any(f for row in t["flags"] for f in row):
             notes.append(f"{FLAG_MARK} published figure that disagrees with its recomputation (see the appendix on checked figures).")
         caption = A.inlines(f"{t['title']}. {t['caption']}" + (" " + " ".join(notes) if notes else ""))
-        widths = A.column_widths(head, body, len(cols), 0.98)
+        widths = A.column_widths(head[-1:], body, len(cols), 0.98)  # the lower header row names every column
         block = A.table(caption, head, body, aligns, ident=f"tbl-{tid}", short=t["title"], widths=widths)
         return [A.div([block], ["landscape"])] if len(cols) >= LANDSCAPE_COLUMNS else [block]
 
@@ -506,6 +507,7 @@ def build(job: ReportJob, root: str) -> dict[str, Any]:
                 logs = Path(os.environ["WIRESPEED_LATEX_LOGS"])
                 logs.mkdir(parents=True, exist_ok=True)
                 shutil.copyfile(pdf.with_suffix(".log"), logs / f"{job.slug}.log")
+                shutil.copyfile(pdf.with_suffix(".tex"), logs / f"{job.slug}.tex")
         atomic.write_text(job.out.with_name(f"{job.slug}.manifest.json"), json.dumps({"key": job.key, "components": job.components,
                                                                                        "tables": doc.tables_used, "charts": doc.charts_used}, indent=1, sort_keys=True) + "\n")
         return {"ok": True}
