@@ -180,8 +180,8 @@ def test_published_content_completed(catalog):
     from wirespeed.chartdefs import throughput_chart
 
     ks = site.figures(set_summary(catalog, KEYSIGHT))
-    assert ks["per-vcpu/throughput/vCPU core with DPDK and SR-IOV"]["text"] == ">20"
-    assert ks["per-vcpu/throughput/vCPU core without DPDK (earlier software generators)"]["text"] == "≈2"
+    assert ks["per-vcpu-dpdk/throughput"]["text"] == ">20" and ks["per-vcpu-dpdk/throughput"]["unit"] == "Mpps"
+    assert ks["per-vcpu-software/throughput"]["text"] == "≈2"
     cat = site.figures(set_summary(catalog, CATALYST))
     assert cat["backbone/latency_avg"]["text"] == "26–90" and cat["backbone/latency_avg"]["unit"] == "µs"
     s7600 = set_summary(catalog, "cisco-7600-osm-acl-2001")
