@@ -92,7 +92,7 @@ def test_asr9006_flags_and_derived_columns(analysed):
 
 def test_vss_failover_comparison(analysed):
     t = table("cisco-catalyst-6500-vss-2008", "failover")
-    assert t["rows"] == [["6883", "322", "341"]]
+    assert t["rows"] == [["6,883", "322", "341"]]  # thousands separators from four digits (issue 13)
     assert [c["label"] for c in t["columns"]] == ["RSTP + HSRP", "VSS on distribution", "VSS on core and distribution"]
 
 

@@ -59,7 +59,7 @@ def test_broken_set_is_rejected_whole_and_counted(archive_copy: Path, db: Path):
     toml.write_text(toml.read_text().replace('licence = "CC0-1.0"\n', ""))
     reports = {r.slug: r for r in ingest(result_folders(archive_copy), db)}
     r = reports["keysight-ixnetwork-ve-dpdk-400g-2022"]
-    assert r.action == "rejected" and r.rows_read == 5 and r.rows_rejected == 5 and r.rows_loaded == 0
+    assert r.action == "rejected" and r.rows_read == 7 and r.rows_rejected == 7 and r.rows_loaded == 0
     con = duckdb.connect(str(db))
     assert "licence" in con.execute("SELECT reason FROM rejects WHERE slug LIKE 'keysight%'").fetchone()[0]
 
@@ -68,7 +68,7 @@ def test_cli_ingest_prints_counts_and_fails_on_rejects(archive_copy: Path, db: P
     proc = run_cli("ingest", "--db", str(db), *map(str, result_folders(archive_copy)))
     assert proc.returncode == 0, proc.stderr
     assert "cisco-nexus-9516-128x100g-2015: loaded, 308 rows read, 308 loaded, 0 rejected" in proc.stdout
-    assert "491 rows read, 491 loaded, 0 rejected" in proc.stderr
+    assert "494 rows read, 494 loaded, 0 rejected" in proc.stderr
     csv = archive_copy / "cisco-7600-osm-acl-2001" / "baseline.csv"
     csv.write_text(csv.read_text() + "baseline,2048,x,1\n")
     proc = run_cli("ingest", "--db", str(db), *map(str, result_folders(archive_copy)))

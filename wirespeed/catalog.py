@@ -17,6 +17,7 @@ from typing import Callable, Iterable
 import duckdb
 
 import wirespeed
+from wirespeed import dates
 from wirespeed.checks import run_checks
 from wirespeed.columns import METRICS, TABLE_METRICS
 from wirespeed.consistency import agreements
@@ -152,12 +153,12 @@ def _delete(con, slug: str) -> None:
 def _insert_set(con, rs: ResultSet, problems: list[Problem], chash: str, ehash: str) -> tuple[int, int]:
     m = rs.meta
     src, dut, inst = m["source"], m["dut"], m["instrument"]
-    published = src["published"]
+    published = src.get("published")  # None: an undated source
     con.execute(
         "INSERT INTO result_sets VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
         [rs.slug, display_path(rs.path), chash, ehash, m["format_version"], m["title"], m.get("summary"), m["status"],
          m.get("embargo_until"), m["licence"], src["kind"], src["publisher"], src.get("publication_kind"), src.get("document"),
-         published, int(published[:4]), src.get("commissioned_by"), dut["vendor"], dut["model"], dut.get("kind"),
+         published, dates.year(published), src.get("commissioned_by"), dut["vendor"], dut["model"], dut.get("kind"),
          f"{inst['vendor']} {inst['product']}", dut.get("forwarding_cap_pps"), json.dumps(m)],
     )
     roles = {RESULT_FILE: "metadata"}

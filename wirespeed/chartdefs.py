@@ -8,14 +8,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from wirespeed import formatting
+from wirespeed import formatting, qualified
 from wirespeed.tables import _row_order, _test_meta, _throughput_rows, comparison_rows, frame_label
 from wirespeed.units import UNITS
 
 
-def _unit(dimension: str, values: list[float]) -> tuple[str, float]:
-    name = formatting.pick_unit(dimension, values)
+def _unit(dimension: str, values: list[float], published: str | None = None) -> tuple[str, float]:
+    """The axis unit: the unit the source printed this quantity in (one unit family per quantity), else a readable one."""
+    name = published or formatting.pick_unit(dimension, values)
     return UNITS[name].symbol, float(UNITS[name].factor)
+
+
+def _published_unit(rows: list[dict[str, Any]], metric: str) -> str | None:
+    """The unit most of the rows' published cells of `metric` use, if any."""
+    units = [r["cells"][metric]["unit"] for r in rows if metric in r["cells"]]
+    return max(sorted(set(units)), key=units.count) if units else None
 
 
 def _shown(row: dict[str, Any], metric: str) -> str:
@@ -43,7 +50,7 @@ def throughput_chart(summary: dict[str, Any], test_id: str) -> dict[str, Any] | 
     if not rows:
         return None
     rows.sort(key=_row_order(summary, test_id))
-    sym, factor = _unit("frame_rate", [r["throughput_fps"] for r in rows] + [r["line_rate_fps"] for r in rows])
+    sym, factor = _unit("frame_rate", [r["throughput_fps"] for r in rows] + [r["line_rate_fps"] for r in rows], _published_unit(rows, "throughput"))
     multi_dir = len({r["direction"] for r in rows}) > 1
     multi_var = len({r["variant"] for r in rows}) > 1
     data, ref = [], []
@@ -52,11 +59,17 @@ def throughput_chart(summary: dict[str, Any], test_id: str) -> dict[str, Any] | 
         cat = fs + (f" {r['variant']}" if multi_var and r.get("variant") else "")
         series = _series_name(r, multi_dir, False)
         data.append({"frame": fs, "category": cat, "series": series, "value": r["throughput_fps"] / factor,
-                     "printed": _shown(r, "throughput") or _shown(r, "throughput_l1") or f"{formatting.derived(r['throughput_fps'] / factor, 3)} {sym} (derived)",
-                     "pct": f"{formatting.derived(r['throughput_pct_line_rate'], 3)} %"})
+                     "printed": _shown(r, "throughput") or _shown(r, "throughput_l1") or _shown(r, "throughput_l2")
+                     or f"{qualified.text(r['throughput_fps'] / factor, qualified.of_derived(r, 'throughput'))} {sym} (derived)",
+                     "pct": _shown(r, "throughput_line_rate")
+                     or f"{qualified.text(r['throughput_pct_line_rate'], qualified.of_derived(r, 'throughput_line_rate'))} % (derived)"})
         ref.append({"frame": fs, "category": cat, "series": series, "line": r["line_rate_fps"] / factor,
-                    "line_text": f"{formatting.derived(r['line_rate_fps'] / factor, 3)} {sym}"})
+                    "line_text": f"{qualified.text(r['line_rate_fps'] / factor, qualified.Qualified())} {sym}"})
     ytitle = f"Throughput ({sym})"
+    limits = []
+    cap = summary["meta"]["dut"].get("forwarding_cap_pps")
+    if cap and any(r.get("max_theoretical_fps") is not None and r["max_theoretical_fps"] < r["line_rate_fps"] for r in rows):
+        limits.append({"value": cap / factor, "label": f"forwarding limit {formatting.group_thousands(format(cap / factor, 'g'))} {sym}"})
     alt = (f"{test['title']}: throughput per frame size in {sym}, against the theoretical line rate of "
            f"{test['ports']} × {test['port_speed']} ports. " + "; ".join(f"{d['category']} {d['series']}: {d['printed']}" for d in data))
     tooltip = [{"field": "category", "title": "Frame size"}, {"field": "series", "title": "Series"}, {"field": "printed", "title": "Throughput"},
@@ -66,13 +79,13 @@ def throughput_chart(summary: dict[str, Any], test_id: str) -> dict[str, Any] | 
                 "caption": f"Forwarded rate per frame size and direction; ticks mark the line rate of {test['ports']} × {test['port_speed']}.",
                 "alt": alt, "data": data, "x": {"field": "category", "title": "Frame size (bytes) and flows"},
                 "y": {"field": "value", "title": ytitle}, "group": {"field": "series", "title": "Direction"} if multi_dir else None,
-                "tooltip": tooltip, "reference": {"data": ref, "y": "line", "label_field": "line_text", "title": "Line rate"}}
+                "tooltip": tooltip, "reference": {"data": ref, "y": "line", "label_field": "line_text", "title": "Line rate"}, "limits": limits}
     return {"id": f"{test_id}-throughput", "test": test_id, "type": "lines", "title": f"{test['title']}: throughput", "subtitle": "dashed: theoretical line rate",
             "caption": f"Throughput per frame size; the dashed line is the line rate of {test['ports']} × {test['port_speed']}.",
             "alt": alt, "data": data, "x": {"field": "frame", "title": "Frame size (bytes)", "type": "O"},
             "y": {"field": "value", "title": ytitle, "scale": "log" if max(d["value"] for d in data) / max(min(d["value"] for d in data), 1e-12) > 50 else "linear", "zero": False},
             "series": {"field": "series", "title": ""}, "tooltip": tooltip,
-            "reference": {"data": ref, "x": "frame", "y": "line", "label_field": "line_text", "title": "Line rate"}}
+            "reference": {"data": ref, "x": "frame", "y": "line", "label_field": "line_text", "title": "Line rate"}, "limits": limits}
 
 
 def latency_chart(summary: dict[str, Any], test_id: str) -> dict[str, Any] | None:
@@ -90,8 +103,11 @@ def latency_chart(summary: dict[str, Any], test_id: str) -> dict[str, Any] | Non
         for m, name in names.items():
             if m in r["cells"]:
                 data.append({"frame": frame_label(r), "series": name, "value": r["cells"][m]["value"] / factor, "printed": _shown(r, m)})
-    return {"id": f"{test_id}-latency", "test": test_id, "type": "lines", "title": f"{test['title']}: latency at the throughput rate",
-            "caption": "Minimum, average and maximum latency per frame size, at the throughput rate.",
+    loads = sorted({r["load_pct"] for r in rows if r.get("load_pct") is not None})
+    at = ("at the throughput rate" if not loads else  # fixed-rate runs say the load they ran at
+          f"at {', '.join(formatting.published(format(v, 'g')) for v in loads)} % load")
+    return {"id": f"{test_id}-latency", "test": test_id, "type": "lines", "title": f"{test['title']}: latency {at}",
+            "caption": f"Minimum, average and maximum latency per frame size, {at}.",
             "alt": f"{test['title']}: latency per frame size. " + "; ".join(f"{d['frame']} bytes {d['series']} {d['printed']}" for d in data),
             "data": data, "x": {"field": "frame", "title": "Frame size (bytes)", "type": "O"}, "y": {"field": "value", "title": f"Latency ({sym})"},
             "series": {"field": "series", "title": ""}, "series_order": ["minimum", "average", "maximum"],
@@ -140,7 +156,7 @@ def comparison_chart(summary: dict[str, Any], comparison: dict[str, Any]) -> dic
         return None
     from wirespeed.columns import METRICS
 
-    sym, factor = _unit(METRICS[metric].dimension, [v for _, _, v in rows])
+    sym, factor = _unit(METRICS[metric].dimension, [v for _, _, v in rows], _published_unit([r for _, r, _ in rows], metric))
     multi_var = len({r.get("variant") for _, r, _ in rows}) > 1
     multi_dir = len({r.get("direction") for _, r, _ in rows}) > 1
     data = []
@@ -151,7 +167,7 @@ def comparison_chart(summary: dict[str, Any], comparison: dict[str, Any]) -> dic
         if multi_dir:
             cat += f" {r['direction'][:3]}"
         data.append({"category": cat, "series": label, "value": v / factor,
-                     "printed": _shown(r, metric) or f"{formatting.derived(v / factor, formatting.significant_decimals([v / factor]))} {sym} (derived)"})
+                     "printed": _shown(r, metric) or f"{qualified.text(v / factor, qualified.of_derived(r, metric))} {sym} (derived)"})
     has_frames = any(frame_label(r) for _, r, _ in rows)
     title = metric_label(metric)
     return {"id": f"{comparison['id']}-chart", "type": "bars", "title": comparison["title"],

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from wirespeed import formatting
 from wirespeed.derive import Estimate, context, counts, derived
 from wirespeed.resultset.model import ResultSet, Row
 
@@ -74,7 +75,7 @@ def agreements(rs: ResultSet) -> list[Agreement]:
             lo, hi = cell.canonical.interval()
             factor = float(cell.unit.factor)
             sym = cell.unit.symbol
-            published = f"{cell.figure.text} {sym}"
+            published = f"{formatting.published(cell.figure.text, cell.figure.qualifier)} {sym}"  # as every page prints it
             out.append(Agreement(row.test, row, metric, published, lo, hi, est, sym, factor, basis, _overlap(lo, hi, est.lo, est.hi)))
     return out
 

@@ -1,7 +1,7 @@
 """How numbers are printed: the one code path from a catalog value to the text on a page or in a PDF.
 
 Published figures keep their printed digits and qualifier; derived figures get the decimals the
-caller asks for. Integers of five digits or more get thousands separators.
+caller asks for. Whole parts of four digits or more get thousands separators.
 """
 
 from __future__ import annotations
@@ -14,11 +14,11 @@ QUALIFIER_PREFIX = {"exact": "", "approx": "≈", "above": ">", "at-least": "≥
 
 
 def group_thousands(text: str) -> str:
-    """'19047430585' → '19,047,430,585'; '9.752' and '1024' unchanged."""
+    """'19047430585' → '19,047,430,585', '6883' → '6,883', '1934.5' → '1,934.5'; '9.752' unchanged."""
     sign = "-" if text.startswith("-") else ""
     body = text[len(sign):]
     whole, dot, frac = body.partition(".")
-    if len(whole) < 5 or not whole.isdigit():
+    if len(whole) < 4 or not whole.isdigit():
         return text
     groups = []
     while whole:

@@ -20,10 +20,22 @@ def table_csv(table: ResultTable) -> str:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(csvsafe.neutralise_row([" ".join(x for x in (c.group, c.label) if x) + (f" ({c.unit})" if c.unit else "") + (" [derived]" if c.derived else "")
-                                       for c in table.columns]))
+                                       for c in table.columns] + ["Notes"]))
     for row in table.rows:
-        w.writerow(csvsafe.neutralise_row([c.text.replace(",", "") for c in row]))
+        w.writerow(csvsafe.neutralise_row([c.text.replace(",", "") for c in row] + [_row_notes(table, row)]))
     return buf.getvalue()
+
+
+def _row_notes(table: ResultTable, row: list) -> str:
+    """The flags and derived marks of one row, for the CSV's Notes column: 'column: note; …'."""
+    notes = []
+    for col, cell in zip(table.columns, row):
+        name = " ".join(x for x in (col.group, col.label) if x)
+        if cell.derived and cell.text and not col.derived:
+            notes.append(f"{name}: derived by wirespeed")
+        if cell.flag:
+            notes.append(f"{name}: {cell.flag}")
+    return "; ".join(notes)
 
 
 def table_html(table: ResultTable) -> str:

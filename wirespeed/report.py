@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from wirespeed import articles, atomic, interrupts, latex, setstatus
+from wirespeed import articles, atomic, dates, interrupts, latex, setstatus
 from wirespeed import pandoc_ast as A
 from wirespeed.codehash import code_closure
 
@@ -31,8 +31,9 @@ OUT = Path("build/reports")
 READER = "markdown-raw_tex-raw_attribute-raw_html-tex_math_dollars-tex_math_single_backslash-citations"
 FILTERS = ["meta.lua", "boxes.lua", "landscape.lua", "appendix.lua", "tables.lua"]
 LANDSCAPE_COLUMNS = 11
-TITLE_PAGE_CHARS = 200  # longer titles are shortened on the title page (printed in full at the start of the text)
-HEADER_CHARS = 100  # and in the running header
+TITLE_PAGE_CHARS = 110  # longer titles are shortened on the title page (printed in full at the start of the text)
+HEADER_CHARS = 92  # the running header line: title on the left, report number on the right, never overlapping
+PRODUCT_CHARS = 90
 DERIVED_MARK = "†"
 FLAG_MARK = "‡"
 
@@ -84,8 +85,9 @@ class _Doc:
             top, bottom, i = [], [], 0
             while i < len(cols):
                 c = cols[i]
-                if not c["group"]:
-                    top.append((label(c, False), aligns[i], 2, 1))
+                if not c["group"]:  # its label in the lower row (a two-row multirow cell clips a heading that wraps)
+                    top.append(("", aligns[i], 1, 1))
+                    bottom.append((label(c, False), aligns[i], 1, 1))
                     i += 1
                     continue
                 j = i
@@ -98,16 +100,19 @@ class _Doc:
         else:
             head = [[(label(c, False), aligns[i], 1, 1) for i, c in enumerate(cols)]]
         body = []
+        marks = t.get("derived_cells") or [[False] * len(cols) for _ in t["rows"]]
         for r, row in enumerate(t["rows"]):
             flags = t["flags"][r]
-            body.append([(text + (f" {FLAG_MARK}" if flags[i] else ""), aligns[i]) for i, text in enumerate(row)])
+            # a derived cell in a column of published figures is marked in the cell itself
+            body.append([(text + (f" {DERIVED_MARK}" if marks[r][i] and text and not cols[i].get("derived") else "")
+                          + (f" {FLAG_MARK}" if flags[i] else ""), aligns[i]) for i, text in enumerate(row)])
         notes = []
-        if any(c.get("derived") for c in cols):
+        if any(c.get("derived") for c in cols) or any(m and not cols[i].get("derived") for row in marks for i, m in enumerate(row)):
             notes.append(f"{DERIVED_MARK} computed by the wirespeed engine from the published figures.")
         if any(f for row in t["flags"] for f in row):
             notes.append(f"{FLAG_MARK} published figure that disagrees with its recomputation (see the appendix on checked figures).")
         caption = A.inlines(f"{t['title']}. {t['caption']}" + (" " + " ".join(notes) if notes else ""))
-        widths = A.column_widths(head, body, len(cols), 0.98)
+        widths = A.column_widths(head[-1:], body, len(cols), 0.98)  # the lower header row names every column
         block = A.table(caption, head, body, aligns, ident=f"tbl-{tid}", short=t["title"], widths=widths)
         return [A.div([block], ["landscape"])] if len(cols) >= LANDSCAPE_COLUMNS else [block]
 
@@ -332,7 +337,7 @@ def appendix_blocks(d: dict[str, Any]) -> list[dict[str, Any]]:
         rows.append([("Instrument software", "AlignLeft"), (f"{s['name']} {s['version']}", "AlignLeft")])
     camp = d.get("campaign", {})
     if camp.get("start") or camp.get("end"):
-        rows.append([("Tests run", "AlignLeft"), (" to ".join(x for x in (camp.get("start"), camp.get("end")) if x), "AlignLeft")])
+        rows.append([("Tests run", "AlignLeft"), (dates.span(camp.get("start"), camp.get("end")), "AlignLeft")])
     if camp.get("location"):
         rows.append([("Location", "AlignLeft"), (camp["location"], "AlignLeft")])
     blocks.append(A.table(A.inlines("Test bed: device under test, instrument and software versions."), [[("Item", "AlignLeft", 1, 1), ("Details", "AlignLeft", 1, 1)]],
@@ -352,7 +357,7 @@ def appendix_blocks(d: dict[str, Any]) -> list[dict[str, Any]]:
         blocks.append(A.para([A.strong(f"Source erratum ({e['test']}):"), {"t": "Space"}, *A.inlines(e["note"])]))
     src = d["source"]
     blocks.append(A.header(1, "Provenance", classes=["appendix"]))
-    text = (f"Source: {src['publisher']}" + (f", “{src['document']}”" if src.get("document") else "") + f" ({src['published']}); "
+    text = (f"Source: {src['publisher']}" + (f", “{src['document']}”" if src.get("document") else "") + f" ({dates.text(src.get('published'))}); "
             f"figures {src['kind']}. Data licence: {d['licence']}.")
     blocks.append(A.para(text))
     if src.get("notes"):
@@ -360,31 +365,63 @@ def appendix_blocks(d: dict[str, Any]) -> list[dict[str, Any]]:
     return blocks
 
 
+def report_date(d: dict[str, Any], article: articles.Article | None) -> str | None:
+    """The report's date as the source gives it (YYYY, YYYY-MM or YYYY-MM-DD), else the article's; None when undated."""
+    value = d["source"].get("published") or (article.front.get("source_date") or article.front.get("date") if article else None)
+    return str(value) if value else None
+
+
+def prepared_by(d: dict[str, Any]) -> str:
+    """'wirespeed from <publication> by <lab>' (or 'from results measured by wirespeed')."""
+    src = d["source"]
+    if src["kind"] == "measured":
+        return "wirespeed, from its own test run"
+    doc = f"“{A.shorten(src['document'], 70)}”" if src.get("document") else "results published"
+    return f"wirespeed from {doc} by {A.shorten(src['publisher'], 50)}"
+
+
+def links(d: dict[str, Any]) -> list[tuple[str, str]]:
+    """Where the web page, the data and the original publication are, and what built the report (no clock)."""
+    import wirespeed
+
+    slug = d["slug"]
+    out = [("Web page", f"results/{slug}/ on the wirespeed site"), ("Data", f"results/{slug}/data/ on the wirespeed site (result set {slug})")]
+    if d["source"].get("url"):
+        out.append(("Original publication", d["source"]["url"]))
+    out.append(("Built", f"by wirespeed {wirespeed.__version__} from the result set dated {dates.text(report_date(d, None))}"))
+    return out
+
+
 def metadata(d: dict[str, Any], article: articles.Article | None) -> dict[str, Any]:
     src, dut = d["source"], d["dut"]
+    when = dates.text(src.get("published"))
     title = (article.front.get("title") if article else None) or d["title"]
     rfcs = sorted({r for t in d["tests"] for r in t["rfc"] if r.isdigit()})
     meta = {
         "title": A.meta_inlines(A.shorten(title, TITLE_PAGE_CHARS)),
         "subtitle": A.meta_inlines(A.shorten(d["title"], TITLE_PAGE_CHARS)) if article else A.meta_inlines(f"Results published by {src['publisher']}"),
         "publisher": A.meta_inlines("wirespeed"),
-        "product": A.meta_inlines(f"{dut['vendor']} {dut['model']}"),
+        "product": A.meta_inlines(A.shorten(f"{dut['vendor']} {dut['model']}", PRODUCT_CHARS)),
         "report-number": A.meta_inlines(d["slug"]),
-        "date": A.meta_inlines(str((article.front.get("date") if article else None) or src["published"])),
-        "author": A.meta_list([src["publisher"]] + list(src.get("authors", []))),
+        "date": A.meta_inlines(dates.text(report_date(d, article))),
+        "author": A.meta_list([prepared_by(d)]),
+        "pdf-author": A.meta_string("wirespeed"),
+        "source-authors": A.meta_inlines(", ".join([src["publisher"]] + list(src.get("authors", [])))),
+        "report-links": {"t": "MetaList", "c": [{"t": "MetaMap", "c": {"label": A.meta_inlines(k), "text": A.meta_inlines(v)}} for k, v in links(d)]},
         "subject": A.meta_inlines(("RFC " + ", ".join(rfcs) + " benchmark results of " if rfcs else "Benchmark results of ") + f"{dut['vendor']} {dut['model']}"),
         "keywords": A.meta_list(list(d.get("tags", [])) + [f"RFC {r}" for r in rfcs]),
         "disclaimer": A.meta_inlines(
-            (f"wirespeed ran these tests itself ({src['published']}) with the collector named in the provenance appendix; every figure comes from "
+            (f"wirespeed ran these tests itself ({when}) with the collector named in the provenance appendix; every figure comes from "
              f"that run, checked by wirespeed's metric engine. The set-up is a software test bed, not a hardware device under test. "
              if src["kind"] == "measured" else
-             f"This report presents results that {src['publisher']} published ({src['published']}); the figures were {src['kind']} by wirespeed "
+             f"This report presents results that {src['publisher']} published ({when}); the figures were {src['kind']} by wirespeed "
              f"and checked by its metric engine, which recomputes every derived figure. wirespeed did not run these tests. Errors of transcription "
              f"are ours; the test results and their conditions are the source's. ")
             + "Product names are trademarks of their owners."),
     }
-    if len(title) > HEADER_CHARS:  # the running header is one line (an hbox): a long title would overflow TeX's dimensions
-        meta["header-left"] = A.meta_inlines(A.shorten(title, HEADER_CHARS))
+    budget = max(30, HEADER_CHARS - len(d["slug"]))  # the report number shares the line
+    if len(title) > budget:  # the running header is one line (an hbox): a long title would run into the report number
+        meta["header-left"] = A.meta_inlines(A.shorten(title, budget))
     if src.get("commissioned_by"):
         meta["commissioned-by"] = A.meta_inlines(src["commissioned_by"])
         meta["titlepage-commissioned-label"] = A.meta_string("Tests commissioned by")
@@ -467,6 +504,11 @@ def build(job: ReportJob, root: str) -> dict[str, Any]:
         with tempfile.TemporaryDirectory(prefix=f"wirespeed-report-{job.slug}-") as tmp:
             pdf = typeset(ast, Path(tmp), job.charts_dir, source_date_epoch(data, article))
             atomic.write_bytes(job.out, pdf.read_bytes())
+            if os.environ.get("WIRESPEED_LATEX_LOGS"):  # layout checks read the TeX log (overfull boxes); off by default
+                logs = Path(os.environ["WIRESPEED_LATEX_LOGS"])
+                logs.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(pdf.with_suffix(".log"), logs / f"{job.slug}.log")
+                shutil.copyfile(pdf.with_suffix(".tex"), logs / f"{job.slug}.tex")
         atomic.write_text(job.out.with_name(f"{job.slug}.manifest.json"), json.dumps({"key": job.key, "components": job.components,
                                                                                        "tables": doc.tables_used, "charts": doc.charts_used}, indent=1, sort_keys=True) + "\n")
         return {"ok": True}
@@ -485,15 +527,7 @@ def _failed(job: ReportJob, cause: str, text: str) -> dict[str, Any]:
 
 def source_date_epoch(data: dict[str, Any], article: articles.Article | None) -> str:
     """The report's date (the article's, else the source's publication date) as SOURCE_DATE_EPOCH: never the clock."""
-    import datetime as dt
-
-    text = str((article.front.get("date") if article else None) or data["source"]["published"])
-    m = re.match(r"(\d{4})(?:-(\d{2}))?(?:-(\d{2}))?", text)
-    try:
-        day = dt.date(int(m.group(1)), int(m.group(2) or 1), int(m.group(3) or 1)) if m else dt.date(1970, 1, 1)
-    except ValueError:
-        day = dt.date(1970, 1, 1)
-    return str(int(dt.datetime(day.year, day.month, day.day, tzinfo=dt.timezone.utc).timestamp()))
+    return str(dates.epoch(report_date(data, article)))  # an undated set: a fixed epoch, still deterministic
 
 
 def typeset(ast: dict[str, Any], workdir: Path, charts_dir: Path, epoch: str, template_root: Path = TEMPLATE_ROOT) -> Path:

@@ -7,6 +7,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from wirespeed import dates, formatting
 from wirespeed.columns import METRICS
 
 KEY_COLUMNS = (("frame_size", "Frame"), ("load_pct", "Load %"), ("direction", "Direction"), ("variant", "Variant"), ("trial", "Trial"), ("component", "Component"))
@@ -30,7 +31,7 @@ def render(summary: dict[str, Any], console: Console) -> None:
     console.print(f"DUT: {dut['vendor']} {dut['model']} — {sw}", markup=False)
     isw = "; ".join(f"{s['name']} {s['version']}" for s in inst.get("software", []))
     console.print(f"Instrument: {inst['vendor']} {inst['product']}" + (f" — {isw}" if isw else ""), markup=False)
-    console.print(f"Source: {src['publisher']}, {src.get('document', '')} ({src['published']}), {src['kind']}", markup=False)
+    console.print(f"Source: {src['publisher']}, {src.get('document', '')} ({dates.text(src.get('published'))}), {src['kind']}", markup=False)
     agree = {(a["row_id"], a["metric"]): a for a in summary["agreements"]}
     for test in summary["tests"]:
         rows = [r for r in summary["rows"] if r["test_id"] == test["test_id"]]
@@ -56,7 +57,7 @@ def render(summary: dict[str, Any], console: Console) -> None:
                     cells.append("")
                     continue
                 a = agree.get((r["row_id"], metric))
-                text = c["text"]
+                text = formatting.published(c["text"], c["qualifier"])  # the same digits, qualifier and separators as the page
                 if a is not None:
                     text += f" [{'green' if a['agree'] else 'red'}]({a['recomputed_text']} {'✓' if a['agree'] else '✗'})[/]"
                 cells.append(text)

@@ -13,7 +13,7 @@ from typing import Any
 import duckdb
 
 import wirespeed
-from wirespeed import atomic, formatting, publish, setstatus
+from wirespeed import atomic, dates, formatting, publish, qualified, setstatus
 from wirespeed.columns import METRICS
 from wirespeed.summary import set_summary
 from wirespeed.tables import DERIVED_FIELDS, derived_decimals, frame_label, metric_label
@@ -61,7 +61,8 @@ def figures(summary: dict[str, Any]) -> dict[str, dict[str, Any]]:
             unit = formatting.pick_unit(dim, [value])
             shown = value / float(UNITS[unit].factor)
             decimals = derived_decimals(metric, [shown])
-            out[figure_id(row, metric)] = {"text": formatting.derived(shown, decimals), "unit": UNITS[unit].symbol, "value": value,
+            text = qualified.text(shown, qualified.of_derived(row, metric), decimals)
+            out[figure_id(row, metric)] = {"text": text, "unit": UNITS[unit].symbol, "value": value,
                                            "label": f"{base}: {metric_label(metric).lower()} (derived)" + (f", {where}" if where else ""), "derived": True, "flag": None}
         if row.get("line_rate_fps") is not None:
             unit = formatting.pick_unit("frame_rate", [row["line_rate_fps"]])
@@ -91,7 +92,7 @@ def _facets(summary: dict[str, Any]) -> dict[str, Any]:
     speeds = sorted({t["port_speed"] for t in meta["tests"]}, key=lambda s: (not s[0].isdigit(), float(s[:-1]) if s[0].isdigit() else 0, s))
     sizes = sorted({r["frame_size"] for r in summary["rows"] if r.get("frame_size")})
     return {"vendor": meta["dut"]["vendor"], "device": meta["dut"]["model"], "rfc": rfcs, "port_speed": speeds, "frame_sizes": sizes,
-            "year": int(meta["source"]["published"][:4])}
+            "year": dates.year(meta["source"].get("published"))}
 
 
 def export_set(con: duckdb.DuckDBPyConnection, slug: str, analysis_root: Path, static_root: Path) -> dict[str, Any]:
@@ -159,7 +160,8 @@ def export_set(con: duckdb.DuckDBPyConnection, slug: str, analysis_root: Path, s
     mark_headlines(figs, meta["tests"])
     return {
         "slug": slug, "title": meta["title"], "summary": meta.get("summary", ""), "status": meta["status"],
-        "date": meta["source"]["published"], "year": int(meta["source"]["published"][:4]), "licence": meta["licence"],
+        "date": meta["source"].get("published") or "", "date_text": dates.text(meta["source"].get("published")),
+        "year": dates.year(meta["source"].get("published")), "licence": meta["licence"],
         "tags": meta.get("tags", []), "source": meta["source"], "campaign": meta.get("campaign", {}), "dut": meta["dut"], "instrument": meta["instrument"],
         "methodology": meta.get("methodology", {}), "facets": _facets(summary), "tests": tests, "tables": tables, "charts": charts,
         "other_tables": unassigned_tables, "other_charts": unassigned_charts,

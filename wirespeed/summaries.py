@@ -94,7 +94,8 @@ def histogram_table(buckets: list[dict[str, Any]], test_id: str, frame: str, loa
 
 def trial_throughput_table(summary: dict[str, Any]) -> ResultTable | None:
     """RFC 2544 throughput the engine finds in trial rows: the highest offered rate without loss."""
-    rows = summary.get("trial_throughput") or []
+    rfc2544 = {t["test_id"] for t in summary["tests"] if "2544" in (t.get("rfc") or [])}
+    rows = [r for r in summary.get("trial_throughput") or [] if r["test_id"] in rfc2544 and r["trials"]]  # only for RFC 2544 searches
     if not rows:
         return None
     columns = [Column("test", "Test"), Column("frame_size", "Frame size", "bytes"), Column("direction", "Direction"),

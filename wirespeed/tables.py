@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from wirespeed import formatting
+from wirespeed import formatting, qualified
 from wirespeed.columns import METRICS
 from wirespeed.units import UNITS
 
@@ -52,6 +52,7 @@ class Cell:
     text: str
     value: float | str | None = None
     flag: str | None = None
+    derived: bool = False  # computed by the engine, not as published
 
 
 @dataclass
@@ -73,6 +74,7 @@ class ResultTable:
             "rows": [[c.text for c in r] for r in self.rows],
             "values": [[c.value for c in r] for r in self.rows],
             "flags": [[c.flag for c in r] for r in self.rows],
+            "derived_cells": [[c.derived for c in r] for r in self.rows],
             "notes": self.notes,
         }
 
@@ -143,7 +145,7 @@ class _Builder:
             return {"published": True, "text": cell["text"], "qualifier": cell["qualifier"], "unit": cell["unit"], "value": cell["value"], "flag": flag}
         fieldname = DERIVED_FIELDS.get(metric)
         if fieldname and row.get(fieldname) is not None:
-            return {"published": False, "value": row[fieldname]}
+            return {"published": False, "value": row[fieldname], "qualified": qualified.of_derived(row, metric)}
         return None
 
     def format_column(self, metric: str, raws: list[dict[str, Any] | None], unit_hint: str | None = None) -> tuple[str, bool, list[Cell]]:
@@ -168,10 +170,11 @@ class _Builder:
                 cells.append(Cell("", None))
             elif r["published"] and r["unit"] == unit:
                 cells.append(Cell(formatting.published(r["text"], r["qualifier"]), r["value"] / factor, r["flag"]))
-            elif r["published"]:  # same metric printed in another unit in this column: convert, keep precision
-                cells.append(Cell(formatting.derived(r["value"] / factor, decimals), r["value"] / factor, r["flag"]))
-            else:
-                cells.append(Cell(formatting.derived(r["value"] / factor, decimals), r["value"] / factor, None))
+            elif r["published"]:  # same metric printed in another unit in this column: convert, keep qualifier and digits
+                cells.append(Cell(qualified.published_converted(r["value"] / factor, r), r["value"] / factor, r["flag"]))
+            else:  # engine-derived: its inputs' qualifier and significance (wirespeed.qualified)
+                q = r.get("qualified") or qualified.Qualified()
+                cells.append(Cell(qualified.text(r["value"] / factor, q, decimals), r["value"] / factor, None, True))
         return UNITS[unit].symbol, derived_only, cells
 
 
@@ -237,7 +240,7 @@ def results_table(summary: dict[str, Any], test_id: str) -> ResultTable | None:
             if extra not in metrics:
                 metrics.append(extra)
         if "throughput_l1" not in metrics and "throughput_l2" not in metrics:
-            metrics.append("throughput_l1")
+            metrics.append(set_layer(summary))
         if any(r.get("line_rate_fps") is not None and r.get("max_theoretical_fps") is not None and r["max_theoretical_fps"] < r["line_rate_fps"] for r in rows) and "throughput_max_theoretical" not in metrics:
             metrics.append("throughput_max_theoretical")
         metrics.append("line_rate")
@@ -258,7 +261,7 @@ def results_table(summary: dict[str, Any], test_id: str) -> ResultTable | None:
             if metric == "throughput":
                 tp_unit = unit
             group = (str(pv).capitalize() if pivot == "direction" else f"Port {pv}" if pivot == "port" else str(pv)) if pv is not None else ("All ports" if pivot == "port" else "")
-            columns.append(Column(f"{metric}{'.' + str(pv) if pv else ''}", metric_label(metric), unit, group, derived_only))
+            columns.append(Column(f"{metric}{'.' + str(pv) if pv else ''}", media_label(metric, test), unit, group, derived_only))
             body_cols.append(cells)
     table_rows = []
     for i, key in enumerate(groups):
@@ -266,16 +269,48 @@ def results_table(summary: dict[str, Any], test_id: str) -> ResultTable | None:
         cells += [col[i] for col in body_cols]
         table_rows.append(cells)
 
-    load = next((r["load_pct"] for r in rows if r["load_pct"] is not None), None)
-    caption = f"{test['ports']} × {test['port_speed']} ports, {test['topology']}, {test['direction']}"
-    if load is not None:
-        caption += f"; at {formatting.published(format(load, 'g'))} % of line rate"
+    caption = f"{test['ports']} × {test['port_speed']} ports, {test['topology']}, {test['direction']}" + load_phrase(rows)
     notes = []
     if any(c.derived for c in columns):
         notes.append("Columns marked derived are computed by the wirespeed engine from the published figures; the others are as published.")
+    if any(c.derived and not col.derived for r in table_rows for c, col in zip(r, columns)):
+        notes.append("Figures marked † are computed by the wirespeed engine where the source does not print them; they carry their inputs' qualifiers (>, <, ≈).")
     if any(c.flag for r in table_rows for c in r):
         notes.append("A flagged figure disagrees with its recomputation beyond the published rounding.")
     return ResultTable(f"{test_id}-results", f"{test['title']}: results", caption, test_id, columns, table_rows, notes)
+
+
+def set_layer(summary: dict[str, Any]) -> str:
+    """The layer of the bit rates the engine adds to a set's tables: the one its source publishes (L2 when it prints
+    only L2 bit rates, else L1), so no two tables or a comparison of one set mix layers."""
+    published = {m for r in summary["rows"] for m in r["cells"] if m in ("throughput_l1", "throughput_l2")}
+    return "throughput_l2" if published == {"throughput_l2"} else "throughput_l1"
+
+
+def is_sonet(test: dict[str, Any]) -> bool:
+    return str(test.get("port_speed", "")).startswith(("OC-", "STM-"))
+
+
+def media_label(metric: str, test: dict[str, Any]) -> str:
+    """A column label in the media's own terms: on SONET/POS the 'L1' rate is IP packet plus PPP framing in the SONET
+    payload (not layer 1), and what is forwarded are packets, not frames."""
+    label = metric_label(metric)
+    if not is_sonet(test):
+        return label
+    if metric == "throughput_l1":
+        return "Throughput (SONET payload)"
+    return label.replace("Frames", "Packets").replace("frames", "packets")
+
+
+def load_phrase(rows: list[dict[str, Any]]) -> str:
+    """What the caption says about offered load, from the rows the table shows (not the first row's)."""
+    loads = sorted({r["load_pct"] for r in rows if r.get("load_pct") is not None})
+    if not loads:
+        return ""
+    text = ", ".join(formatting.published(format(v, "g")) for v in loads)
+    if len(loads) == len(rows) or all(r.get("load_pct") is not None for r in rows):
+        return f"; at {text} % of line rate"
+    return f"; rows without a load at the throughput rate, the others at {text} % of line rate"
 
 
 def _key_column(key: str, summary: dict[str, Any], test_id: str) -> Column:

@@ -6,6 +6,7 @@ from typing import Any
 
 import altair as alt
 
+from wirespeed.charts.limits import limit_layers
 from wirespeed.charts.theme import HEIGHT, NUMBER, PALETTE, REFERENCE, WIDTH
 
 
@@ -35,4 +36,5 @@ def bars(defn: dict[str, Any]) -> alt.Chart:
         if group:
             renc["xOffset"] = alt.XOffset(f"{group['field']}:N", sort=order)
         layers.append(alt.Chart(alt.Data(values=ref["data"])).mark_tick(color=REFERENCE, thickness=2, strokeDash=[3, 2]).encode(**renc))
+    layers += limit_layers(defn)
     return alt.layer(*layers).properties(width=defn.get("width", WIDTH), height=defn.get("height", HEIGHT), title=alt.Title(defn["title"], subtitle=defn.get("subtitle", "")))

@@ -6,6 +6,7 @@ from typing import Any
 
 import altair as alt
 
+from wirespeed.charts.limits import limit_layers
 from wirespeed.charts.theme import DASHES, HEIGHT, NUMBER, PALETTE, REFERENCE, SHAPES, WIDTH
 
 
@@ -45,6 +46,7 @@ def lines(defn: dict[str, Any]) -> alt.LayerChart:
             layers.insert(0, alt.Chart(ref_data).mark_rule(color=REFERENCE, strokeDash=[5, 4], strokeWidth=1.5).encode(**ref_enc))
         layers.insert(1, alt.Chart(alt.Data(values=[ref["data"][-1]])).mark_text(align="right", dx=-2, dy=-7, fontSize=10, color=REFERENCE).encode(
             x=(alt.X(f"{ref['x']}:O", sort=x_order) if ordinal else alt.X(f"{ref['x']}:Q")) if "x" in ref else alt.value(WIDTH - 4), y=alt.Y(f"{ref['y']}:Q"), text=alt.value(ref["title"])))
+    layers += limit_layers(defn)
     marks = defn.get("marks", [])
     for m in marks:
         layers.append(alt.Chart(alt.Data(values=[m])).mark_rule(color=REFERENCE, strokeWidth=1).encode(x=alt.X(f"{m['x_field']}:Q"), tooltip=[alt.Tooltip("label:N", title="")]))

@@ -21,6 +21,8 @@ def apply_theme(chart: alt.TopLevelMixin) -> alt.TopLevelMixin:
     ).configure_axis(
         labelFontSize=11, titleFontSize=12, titleFontWeight="normal", gridColor="#e5e5e5", domainColor="#888888", tickColor="#888888",
         labelColor="#222222", titleColor="#222222",
+    ).configure_axisQuantitative(
+        labelOverlap="greedy", labelSeparation=4,  # numeric tick labels never print over each other (Vega drops the ones that would)
     ).configure_legend(
         labelFontSize=11, titleFontSize=11, titleFontWeight="normal", orient="bottom", direction="horizontal", symbolStrokeWidth=2,
     ).configure_title(
