@@ -68,7 +68,7 @@ def test_cli_ingest_prints_counts_and_fails_on_rejects(archive_copy: Path, db: P
     proc = run_cli("ingest", "--db", str(db), *map(str, result_folders(archive_copy)))
     assert proc.returncode == 0, proc.stderr
     assert "cisco-nexus-9516-128x100g-2015: loaded, 308 rows read, 308 loaded, 0 rejected" in proc.stdout
-    assert "494 rows read, 494 loaded, 0 rejected" in proc.stderr
+    assert "600 rows read, 600 loaded, 0 rejected" in proc.stderr
     csv = archive_copy / "cisco-7600-osm-acl-2001" / "baseline.csv"
     csv.write_text(csv.read_text() + "baseline,2048,x,1\n")
     proc = run_cli("ingest", "--db", str(db), *map(str, result_folders(archive_copy)))
@@ -90,6 +90,6 @@ def test_derived_figures_in_the_catalog(db: Path):
                        " AND test_id='ipv6-unicast' AND frame_size=86 AND load_pct=99.999").fetchone()
     assert wide == (15094190275.0, pytest.approx(4.06e-6), pytest.approx(2.30e-6))
     n, agree = con.execute("SELECT count(*), count(*) FILTER (WHERE agree) FROM agreements").fetchone()
-    assert (n, agree) == (263, 246)
+    assert (n, agree) == (277, 260)
     meta = json.loads(con.execute("SELECT meta FROM result_sets WHERE slug='cisco-7600-osm-acl-2001'").fetchone()[0])
     assert meta["dut"]["forwarding_cap_pps"] == 30e6

@@ -51,7 +51,7 @@ def test_misspelt_key_column_suggests_the_key(ks: Path):
     edit(csv_of(ks), "test,frame_size,", "test,framesize,")
     [line] = problems(ks)
     assert "throughput.csv:1: framesize: unknown column (did you mean 'frame_size'" in line
-    assert "not a key of a measurements table (test, frame_size, load_pct, direction, variant, trial, component)" in line
+    assert "not a key of a measurements table (test, frame_size, load_pct, direction, variant, trial, component, port)" in line
 
 
 def test_unknown_test_id_suggests_the_declared_one_and_says_it_once(ks: Path):

@@ -16,7 +16,7 @@ def did_you_mean(word: str, choices: Iterable[str], n: int = 3) -> str:
     return " (did you mean " + " or ".join(repr(c) for c in close) + "?)"
 
 
-def listing(choices: Iterable[str], most: int = 40) -> str:
+def listing(choices: Iterable[str], most: int = 24) -> str:
     """'a, b, c' (cut after `most`)."""
     items = list(choices)
     shown = ", ".join(items[:most])
