@@ -57,7 +57,7 @@ def test_misspelt_key_column_suggests_the_key(ks: Path):
 def test_unknown_test_id_suggests_the_declared_one_and_says_it_once(ks: Path):
     edit(csv_of(ks), "single-flow,512,", "single-flw,512,")
     [line] = problems(ks)
-    assert "throughput.csv:3: test: unknown test id 'single-flw' (did you mean 'single-flow'?) (declared: multi-flow, single-flow) [csv.unknown-test]" in line
+    assert "throughput.csv:3: test: unknown test id 'single-flw' (did you mean 'single-flow'?) (declared: multi-flow, per-vcpu-dpdk, per-vcpu-software, single-flow) [csv.unknown-test]" in line
 
 
 def test_unknown_test_id_with_an_imix_row_is_one_message(tmp_path: Path):
