@@ -31,6 +31,8 @@ OUT = Path("build/reports")
 READER = "markdown-raw_tex-raw_attribute-raw_html-tex_math_dollars-tex_math_single_backslash-citations"
 FILTERS = ["meta.lua", "boxes.lua", "landscape.lua", "appendix.lua", "tables.lua"]
 LANDSCAPE_COLUMNS = 11
+# Wider tables are also set in a smaller type, so numbers fit their columns instead of running into the next.
+TABLE_SIZES = ((20, "tiny"), (15, "scriptsize"))
 TITLE_PAGE_CHARS = 110  # longer titles are shortened on the title page (printed in full at the start of the text)
 HEADER_CHARS = 92  # the running header line: title on the left, report number on the right, never overlapping
 PRODUCT_CHARS = 90
@@ -114,6 +116,9 @@ class _Doc:
         caption = A.inlines(f"{t['title']}. {t['caption']}" + (" " + " ".join(notes) if notes else ""))
         widths = A.column_widths(head[-1:], body, len(cols), 0.98)  # the lower header row names every column
         block = A.table(caption, head, body, aligns, ident=f"tbl-{tid}", short=t["title"], widths=widths)
+        size = next((name for least, name in TABLE_SIZES if len(cols) >= least), None)
+        if size:
+            block = A.div([block], [f"table-{size}"])
         return [A.div([block], ["landscape"])] if len(cols) >= LANDSCAPE_COLUMNS else [block]
 
     def chart(self, cid: str, where: str) -> list[dict[str, Any]]:

@@ -22,3 +22,19 @@ function Table(tbl)
   end
   return tbl
 end
+
+-- "::: table-scriptsize" / "::: table-tiny" divs (tables of many columns): the table is set in
+-- that type size, so numbers fit their columns.
+local SIZES = { ['table-scriptsize'] = 'scriptsize', ['table-tiny'] = 'tiny' }
+
+function Div(div)
+  for class, size in pairs(SIZES) do
+    if div.classes:includes(class) then
+      local out = pandoc.Blocks { pandoc.RawBlock('latex', '\\begingroup\\' .. size) }
+      out:extend(div.content)
+      out:insert(pandoc.RawBlock('latex', '\\endgroup'))
+      return out
+    end
+  end
+  return nil
+end
