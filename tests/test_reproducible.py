@@ -78,14 +78,16 @@ def test_pdf_reports_carry_the_report_date_not_the_clock(two_builds):
 @pytest.mark.slow
 def test_reports_rebuild_only_when_their_own_inputs_change(two_builds):
     work = two_builds[1].parent
-    assert report_counts(work) == (0, 6), "an unchanged build rebuilt reports"
+    n = len(list((work / "build" / "reports").glob("*.pdf")))  # one report per published set
+    assert n >= 6
+    assert report_counts(work) == (0, n), "an unchanged build rebuilt reports"
     # re-running one set's notebook writes the same bytes: no report rebuilds
     manifest = next((work / "build" / "analysis" / SMALL_SET).glob("*/manifest.json"))
     manifest.unlink()
     out = run_cli("analyse", cwd=work, check=True).stdout
     assert out.startswith("1 notebook runs executed"), out
     run_cli("site", "--data-only", cwd=work, check=True)
-    assert report_counts(work) == (0, 6), "re-running one notebook rebuilt reports"
+    assert report_counts(work) == (0, n), "re-running one notebook rebuilt reports"
     # a change in one result set rebuilds that set's report and no other
     toml = work / "data" / "results" / SMALL_SET / "result.toml"
     text = toml.read_text(encoding="utf-8")
@@ -93,7 +95,7 @@ def test_reports_rebuild_only_when_their_own_inputs_change(two_builds):
     before = tree(work / "build" / "reports")
     for step in STEPS[:3]:
         run_cli(*step, cwd=work, check=True)
-    assert report_counts(work) == (1, 5)
+    assert report_counts(work) == (1, n - 1)
     after = tree(work / "build" / "reports")
     assert sorted(n for n in after if after[n] != before.get(n)) == [f"{SMALL_SET}.manifest.json", f"{SMALL_SET}.pdf"]
 
