@@ -30,7 +30,7 @@ local SIZES = { ['table-scriptsize'] = 'scriptsize', ['table-tiny'] = 'tiny' }
 function Div(div)
   for class, size in pairs(SIZES) do
     if div.classes:includes(class) then
-      local out = pandoc.Blocks { pandoc.RawBlock('latex', '\\begingroup\\' .. size) }
+      local out = pandoc.Blocks { pandoc.RawBlock('latex', '\\begingroup\\renewcommand{\\wsTableFont}{\\' .. size .. '}') }
       out:extend(div.content)
       out:insert(pandoc.RawBlock('latex', '\\endgroup'))
       return out
