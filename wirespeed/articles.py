@@ -81,3 +81,23 @@ def for_report(slug: str, root: Path = ARTICLES) -> Article | None:
     if len(found) > 1:
         raise ArticleError(f"{found[1].path}: result set {slug!r} already has its report article {found[0].path}")
     return found[0] if found else None
+
+
+def cited_sets(article: Article) -> set[str]:
+    """The result sets an article depends on: its report's set and every set its shortcodes name."""
+    return {s.args["set"] for s in article.shortcodes() if s.args.get("set")} | ({article.report} if article.report else set())
+
+
+def citing(left_out: set[str], root: Path = ARTICLES) -> dict[Path, list[str]]:
+    """Articles that cite a result set left out of the site (its step failed or a file was refused),
+    with the sets they miss: such an article is left out too, so the other pages still build."""
+    if not left_out or not root.is_dir():
+        return {}
+    out = {}
+    for p in sorted(root.glob("*.md")):
+        if p.name == "_index.md":
+            continue
+        missing = sorted(cited_sets(read(p)) & left_out)
+        if missing:
+            out[p] = missing
+    return out

@@ -313,14 +313,41 @@ def site(db: Path, destination: Path, data_only: bool, base_url: str | None) -> 
         if refused:
             sys.exit(1)
         return
+    extra = []
+    left_out = _left_out_sets(db, slugs)
+    if left_out:
+        from wirespeed import articles
+
+        try:
+            missing = articles.citing(left_out)
+        except articles.ArticleError as exc:
+            raise click.ClickException(str(exc)) from None
+        for path, sets in missing.items():
+            refused.append(f"{path}: left out of the site: it cites {', '.join(sets)}, which {'was' if len(sets) == 1 else 'were'} left out")
+            err.print(refused[-1], markup=False)
+        if missing:
+            conf = hugo.ignore_config([p.relative_to(articles.ARTICLES.parent) for p in missing], Path("build/hugo-left-out.toml"))
+            extra = ["--config", f"config.toml,{conf.resolve()}"]
     try:
-        hugo.build(destination=destination, base_url=base_url)
+        hugo.build(destination=destination, extra=extra, base_url=base_url)
     except hugo.HugoError as exc:
         raise click.ClickException(str(exc)) from None
     pages = sum(1 for _ in destination.rglob("*.html"))
     out.print(f"site built: {pages} HTML pages in {destination}/", markup=False)
     if refused:
         sys.exit(1)
+
+
+def _left_out_sets(db: Path, exported: list[str]) -> set[str]:
+    """Published result sets of the catalog that the site export left out (a failed step, a refused file)."""
+    from wirespeed.catalog import connect
+
+    con = connect(db, read_only=True)
+    try:
+        published = {s for (s,) in con.execute("SELECT slug FROM published_sets").fetchall()}
+    finally:
+        con.close()
+    return published - set(exported)
 
 
 @cli.command()

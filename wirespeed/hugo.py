@@ -4,6 +4,7 @@ the binary is called directly)."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -49,6 +50,17 @@ def build(root: Path = Path("."), destination: Path = Path("public"), extra: lis
         if tmp.exists():
             shutil.rmtree(tmp, ignore_errors=True)
     return proc.stdout
+
+
+def ignore_config(paths: list[Path], destination: Path) -> Path:
+    """A Hugo configuration file beside `destination` that leaves the given content files out of the
+    build (Hugo's ignoreFiles, merged over config.toml with --config)."""
+    import json
+
+    patterns = [re.escape(p.as_posix()) + "$" for p in paths]
+    destination.parent.mkdir(parents=True, exist_ok=True)
+    destination.write_text(f"ignoreFiles = {json.dumps(patterns, ensure_ascii=False)}\n", encoding="utf-8")
+    return destination
 
 
 def version() -> str:
