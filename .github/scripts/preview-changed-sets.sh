@@ -17,17 +17,10 @@ base_dir=$(realpath -- "$1") repo=$(realpath -- "$2") base=$3 head=$4
 here=$(dirname -- "$(realpath -- "$0")")
 summary=${GITHUB_STEP_SUMMARY:-/dev/stdout}
 
-checked_out=$(git -C "$repo" rev-parse HEAD)
-wanted=$(git -C "$repo" rev-parse --verify "$head^{commit}")
-if [ "$checked_out" != "$wanted" ]; then
-  echo "$repo has $checked_out checked out, not $head" >&2
-  exit 2
-fi
-
-list=$(mktemp)
-trap 'rm -f "$list"' EXIT
-"$here/changed-sets.sh" "$repo" "$base" "$head" > "$list"
-mapfile -d '' -t sets < "$list"
+# shellcheck disable=SC1091  # the library beside this script
+source "$here/changed-sets-lib.sh"
+sets=()
+changed_sets "$here" "$repo" "$base" "$head"
 if [ "${#sets[@]}" -eq 0 ]; then
   echo "No changed result set to preview." >> "$summary"
   exit 0
