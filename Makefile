@@ -98,12 +98,12 @@ bench: setup
 # What the tests need beyond `setup`: a Chromium and actionlint.
 test-tools: browser actionlint
 
-# A Chromium for the browser tests, found by wirespeed.browser: Debian's package (system-packages),
+# A Chromium for the browser tests, found by wirespeed.system.browser: Debian's package (system-packages),
 # else Google Chrome (GitHub's ubuntu-24.04 runners have it), else on Ubuntu the Chromium Playwright
 # downloads with the libraries it needs (not on Debian: there the package is the browser).
 browser: system-packages python-env
-	@$(BIN)/python -m wirespeed.browser >/dev/null 2>&1 || [ "$(DISTRO)" != ubuntu ] || $(BIN)/python -m playwright install --with-deps chromium
-	@$(BIN)/python -m wirespeed.browser
+	@$(BIN)/python -m wirespeed.system.browser >/dev/null 2>&1 || [ "$(DISTRO)" != ubuntu ] || $(BIN)/python -m playwright install --with-deps chromium
+	@$(BIN)/python -m wirespeed.system.browser
 
 actionlint: $(TOOLS)/.actionlint-$(ACTIONLINT_VERSION)
 

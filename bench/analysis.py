@@ -11,8 +11,8 @@ sys.path.insert(0, str(Path(__file__).parent))
 from common import ROOT, copy_archive, save, timer  # noqa: E402
 
 os.chdir(ROOT)
-from wirespeed import analysis  # noqa: E402
-from wirespeed.catalog import ingest, result_folders  # noqa: E402
+from wirespeed.steps import analysis  # noqa: E402
+from wirespeed.catalog.store import ingest, result_folders  # noqa: E402
 
 
 def main() -> None:

@@ -11,7 +11,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from common import ROOT, copy_archive, save, timer  # noqa: E402
 
 os.chdir(ROOT)
-from wirespeed.catalog import ingest, result_folders  # noqa: E402
+from wirespeed.catalog.store import ingest, result_folders  # noqa: E402
 
 
 def main() -> None:

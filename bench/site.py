@@ -17,7 +17,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from common import ROOT, save  # noqa: E402
 
 os.chdir(ROOT)
-from wirespeed.hugo import binary  # noqa: E402
+from wirespeed.system.hugo import binary  # noqa: E402
 
 N = 1000
 

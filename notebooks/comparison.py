@@ -26,10 +26,10 @@ output_dir = "build/analysis/scratch/comparison"
 # %%
 from IPython.display import display
 
-from wirespeed.chartdefs import comparison_chart
-from wirespeed.failover import improvement
-from wirespeed.notebook import open_set
-from wirespeed.tables import comparison_table
+from wirespeed.presentation.charts.definitions import comparison_chart
+from wirespeed.engine.failover import improvement
+from wirespeed.steps.notebook import open_set
+from wirespeed.presentation.tables.results import comparison_table
 
 run = open_set(slug, catalog, output_dir)
 for comparison in run.summary["meta"].get("comparisons", []):

@@ -26,10 +26,10 @@ output_dir = "build/analysis/scratch/distribution"
 # %%
 from IPython.display import display
 
-from wirespeed.chartdefs import histogram_chart
-from wirespeed.notebook import open_set
-from wirespeed.summaries import histogram_table
-from wirespeed.tables import frame_label
+from wirespeed.presentation.charts.definitions import histogram_chart
+from wirespeed.steps.notebook import open_set
+from wirespeed.presentation.tables.multicast import histogram_table
+from wirespeed.presentation.tables.results import frame_label
 
 run = open_set(slug, catalog, output_dir)
 tests = {t["id"]: t for t in run.tests}

@@ -26,9 +26,9 @@ output_dir = "build/analysis/scratch/load"
 # %%
 from IPython.display import display
 
-from wirespeed.chartdefs import load_chart
-from wirespeed.notebook import open_set
-from wirespeed.tables import load_table
+from wirespeed.presentation.charts.definitions import load_chart
+from wirespeed.steps.notebook import open_set
+from wirespeed.presentation.tables.results import load_table
 
 run = open_set(slug, catalog, output_dir)
 METRICS = ["latency_min", "latency_avg", "latency_max", "jitter_avg", "jitter_max"]

@@ -29,10 +29,10 @@ output_dir = "build/analysis/scratch/loadtest"
 # %%
 from IPython.display import display
 
-from wirespeed.chartdefs import SAMPLE_SERIES, ramp_chart, samples_chart
-from wirespeed.notebook import open_set
-from wirespeed.ramp import summarise
-from wirespeed.summaries import ramp_table
+from wirespeed.presentation.charts.definitions import SAMPLE_SERIES, ramp_chart, samples_chart
+from wirespeed.steps.notebook import open_set
+from wirespeed.engine.ramp import summarise
+from wirespeed.presentation.tables.multicast import ramp_table
 
 run = open_set(slug, catalog, output_dir)
 samples = run.samples()

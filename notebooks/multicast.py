@@ -26,8 +26,8 @@ output_dir = "build/analysis/scratch/multicast"
 # %%
 from IPython.display import display
 
-from wirespeed.notebook import open_set
-from wirespeed.summaries import multicast_table
+from wirespeed.steps.notebook import open_set
+from wirespeed.presentation.tables.multicast import multicast_table
 
 run = open_set(slug, catalog, output_dir)
 for test in run.tests:

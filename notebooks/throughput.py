@@ -27,10 +27,10 @@ output_dir = "build/analysis/scratch/throughput"
 # %%
 from IPython.display import display
 
-from wirespeed.chartdefs import latency_chart, throughput_chart
-from wirespeed.notebook import open_set
-from wirespeed.summaries import trial_throughput_table
-from wirespeed.tables import results_table
+from wirespeed.presentation.charts.definitions import latency_chart, throughput_chart
+from wirespeed.steps.notebook import open_set
+from wirespeed.presentation.tables.multicast import trial_throughput_table
+from wirespeed.presentation.tables.results import results_table
 
 run = open_set(slug, catalog, output_dir)
 print(run.summary["meta"]["title"])

@@ -132,8 +132,8 @@ def test_notebook_html_is_standalone(analysed):
 
 
 def test_cache_reruns_only_what_changed(tmp_path: Path):
-    from wirespeed import analysis
-    from wirespeed.catalog import ingest, result_folders
+    from wirespeed.steps import analysis
+    from wirespeed.catalog.store import ingest, result_folders
 
     archive = tmp_path / "results"
     for slug in ("cisco-7600-osm-acl-2001", "keysight-ixnetwork-ve-dpdk-400g-2022"):
@@ -158,8 +158,8 @@ def test_cache_reruns_only_what_changed(tmp_path: Path):
 
 
 def test_failing_notebook_names_set_notebook_and_cell(tmp_path: Path):
-    from wirespeed import analysis
-    from wirespeed.catalog import ingest, result_folders
+    from wirespeed.steps import analysis
+    from wirespeed.catalog.store import ingest, result_folders
 
     archive = tmp_path / "results"
     shutil.copytree(ARCHIVE / "keysight-ixnetwork-ve-dpdk-400g-2022", archive / "keysight-ixnetwork-ve-dpdk-400g-2022")

@@ -9,8 +9,7 @@ import pytest
 
 from conftest import ARCHIVE, ROOT
 from pipeline import build
-from wirespeed import articles
-
+from wirespeed.steps import articles
 ARTICLES = sorted((ROOT / "content" / "reviews").glob("*.md"))
 
 

@@ -119,7 +119,7 @@ def test_base_url_option_rejects_what_is_not_a_base_url(args, needle):
 
 
 def test_base_url_is_normalised():
-    from wirespeed.hugo import base_url
+    from wirespeed.system.hugo import base_url
 
     assert base_url("https://owner.github.io/repo") == "https://owner.github.io/repo/"
     assert base_url("/wirespeed") == "/wirespeed/" and base_url("/") == "/"
@@ -127,7 +127,7 @@ def test_base_url_is_normalised():
 
 def test_a_root_relative_file_path_in_the_site_data_fails_the_build(tmp_path):
     """Old or hand-made site data with "/results/…" would escape the base path: the build fails and names it."""
-    from wirespeed.hugo import binary
+    from wirespeed.system.hugo import binary
 
     data = tmp_path / "hugo-data"
     shutil.copytree(FIXTURE / "hugo-data", data)
@@ -172,8 +172,7 @@ class _GitHubPages(http.server.SimpleHTTPRequestHandler):
 @pytest.fixture(scope="module")
 def sub_site(tmp_path_factory):
     """The site built with base URL http://127.0.0.1:PORT/wirespeed/ into <tmp>/wirespeed/, served from <tmp>."""
-    from wirespeed import hugo
-
+    from wirespeed.system import hugo
     build("reports")
     served = tmp_path_factory.mktemp("served")
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_GitHubPages, directory=str(served)))

@@ -1,4 +1,4 @@
-"""wirespeed.browser finds the Chromium the browser tests launch: the environment variable first,
+"""wirespeed.system.browser finds the Chromium the browser tests launch: the environment variable first,
 never a snap wrapper, and a clear message when there is none."""
 
 from __future__ import annotations
@@ -8,9 +8,7 @@ import sys
 
 import pytest
 
-from wirespeed import browser
-
-
+from wirespeed.system import browser
 def executable(path, text="#!/bin/sh\nexit 0\n"):
     path.write_text(text)
     path.chmod(0o755)
@@ -44,6 +42,6 @@ def test_snap_wrappers_are_skipped_and_none_found_says_what_was_tried(tmp_path, 
 
 
 def test_the_command_prints_the_browser_the_tests_use():
-    proc = subprocess.run([sys.executable, "-m", "wirespeed.browser"], capture_output=True, text=True, timeout=120)
+    proc = subprocess.run([sys.executable, "-m", "wirespeed.system.browser"], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == browser.chromium_executable()

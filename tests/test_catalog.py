@@ -9,7 +9,7 @@ import duckdb
 import pytest
 
 from conftest import run_cli
-from wirespeed.catalog import ingest, result_folders
+from wirespeed.catalog.store import ingest, result_folders
 
 
 @pytest.fixture

@@ -20,7 +20,7 @@ import jsonschema
 import pytest
 
 from wirespeed.collectors.netns_ramp import NAMESPACES, CollectorError, run
-from wirespeed.linerate import parse_speed, port_fps
+from wirespeed.engine.linerate import parse_speed, port_fps
 
 SPEED, FRAME, RAMP_S, HOLD_S, WARMUP_S, LIMIT_PCT = "100M", 1518, 6, 2, 2, 60.0
 LINE_FPS = port_fps(FRAME, parse_speed(SPEED))  # 8,127 frames/s

@@ -6,10 +6,10 @@ from __future__ import annotations
 import re
 
 from conftest import ROOT, run_cli
-from wirespeed.columndoc import example
-from wirespeed.columns import KEYS, METRICS, TABLE_METRICS
-from wirespeed.figures import Figure
-from wirespeed.units import UNITS, split_column
+from wirespeed.catalog.columndoc import example
+from wirespeed.catalog.columns import KEYS, METRICS, TABLE_METRICS
+from wirespeed.engine.figures import Figure
+from wirespeed.engine.units import UNITS, split_column
 
 
 def test_column_reference_is_generated_and_in_sync():

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from conftest import ROOT, run_cli
-from wirespeed.columns import KEYS, METRICS
-from wirespeed.plugins import GROUPS, describe
+from wirespeed.catalog.columns import KEYS, METRICS
+from wirespeed.extensions import GROUPS, describe
 from wirespeed.resultset.load import schema
-from wirespeed.schemadoc import fields
+from wirespeed.resultset.schemadoc import fields
 
 
 def test_every_schema_field_has_a_description():

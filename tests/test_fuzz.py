@@ -22,9 +22,9 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from conftest import ARCHIVE
 from wirespeed.checks import run_checks
-from wirespeed.columns import KEYS, METRICS
+from wirespeed.catalog.columns import KEYS, METRICS
 from wirespeed.resultset.load import load
-from wirespeed.units import UNITS
+from wirespeed.engine.units import UNITS
 
 FUZZ = settings(derandomize=True, deadline=None, database=None, suppress_health_check=list(HealthCheck))
 SCALE = float(os.environ.get("WIRESPEED_FUZZ_SCALE", "1"))  # e.g. 0.1 for a quick run, 10 for a long one

@@ -13,9 +13,11 @@ import duckdb
 import pytest
 
 from conftest import ARCHIVE, run_cli
-from wirespeed import dates, qualified, site, tables
-from wirespeed.outputs import table_csv
-from wirespeed.summary import set_summary
+from wirespeed.engine import dates, qualified
+from wirespeed.steps import sitedata as site
+from wirespeed.presentation.tables import results as tables
+from wirespeed.steps.outputs import table_csv
+from wirespeed.catalog.view import set_summary
 
 CATALYST = "cisco-catalyst-6500-vss-2008"
 KEYSIGHT = "keysight-ixnetwork-ve-dpdk-400g-2022"
@@ -138,8 +140,7 @@ def test_undated_catalyst_set_is_valid_and_never_gets_an_invented_date(catalog):
 
 
 def test_report_attribution_names_wirespeed_and_not_the_lab_as_author(catalog):
-    from wirespeed import report
-
+    from wirespeed.steps import report
     s = set_summary(catalog, CATALYST)
     data = {"slug": CATALYST, "title": s["meta"]["title"], "source": s["meta"]["source"], "dut": s["meta"]["dut"],
             "tests": s["meta"]["tests"], "tags": [], "licence": s["meta"]["licence"]}
@@ -177,7 +178,7 @@ def test_articles_never_double_a_qualifier(catalog):
 
 def test_published_content_completed(catalog):
     """Item 8: Keysight per-vCPU rates, the Catalyst backbone delay, the 7600's 30 Mpps limit as a reference line."""
-    from wirespeed.chartdefs import throughput_chart
+    from wirespeed.presentation.charts.definitions import throughput_chart
 
     ks = site.figures(set_summary(catalog, KEYSIGHT))
     assert ks["per-vcpu-dpdk/throughput"]["text"] == ">20" and ks["per-vcpu-dpdk/throughput"]["unit"] == "Mpps"
@@ -191,8 +192,8 @@ def test_published_content_completed(catalog):
 
 def test_test_kind_specific_tables_and_captions(catalog):
     """The RFC 2544 trial table only for RFC 2544 tests; a fixed-rate latency chart says its load, not 'at the throughput rate'."""
-    from wirespeed.chartdefs import latency_chart
-    from wirespeed.summaries import trial_throughput_table
+    from wirespeed.presentation.charts.definitions import latency_chart
+    from wirespeed.presentation.tables.multicast import trial_throughput_table
 
     netns = set_summary(catalog, "linux-netns-ipv4-ramp-2026-11")
     assert netns["trial_throughput"] and trial_throughput_table(netns) is None  # a ramp loadtest, not RFC 2544

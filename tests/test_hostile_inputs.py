@@ -15,7 +15,7 @@ import duckdb
 import pytest
 
 from conftest import ROOT, WIRESPEED
-from wirespeed.catalog import result_folders
+from wirespeed.catalog.store import result_folders
 from wirespeed.resultset import limits
 from wirespeed.resultset.attachments import ALLOWED
 from wirespeed.resultset.paths import path_error

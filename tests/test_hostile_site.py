@@ -22,8 +22,7 @@ import pytest
 
 import hostile
 from conftest import ARCHIVE, ROOT, WIRESPEED
-from wirespeed import csvsafe, publish
-
+from wirespeed.system import csvsafe, publish
 pytestmark = pytest.mark.browser
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 SLUG = hostile.SLUG

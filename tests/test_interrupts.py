@@ -104,7 +104,7 @@ def test_killing_analyse_leaves_no_worker_running(tmp_path, sig):
 
 
 def _hugo(dest: Path, token: str) -> subprocess.Popen:
-    code = ("import sys; from pathlib import Path; from wirespeed import hugo, interrupts\n"
+    code = ("import sys; from pathlib import Path; from wirespeed.system import hugo, interrupts\n"
             "with interrupts.signals_exit():\n"
             "    hugo.build(Path(sys.argv[1]), Path(sys.argv[2]), ['--config', 'config.toml,tests/site_fixture/config.toml'])\n")
     return subprocess.Popen([sys.executable, "-c", code, str(ROOT), str(dest)], cwd=ROOT, env={**os.environ, MARK: token},
@@ -113,8 +113,7 @@ def _hugo(dest: Path, token: str) -> subprocess.Popen:
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL], ids=["SIGTERM", "SIGKILL"])
 def test_killing_hugo_leaves_the_previous_site_whole(tmp_path, sig):
-    from wirespeed import interrupts
-
+    from wirespeed.system import interrupts
     public = tmp_path / "public"
     (public / "results").mkdir(parents=True)
     old = {"index.html": "<p>old site</p>", "results/index.html": "<p>old results</p>", "404.html": "old 404"}
@@ -145,8 +144,7 @@ def test_killing_hugo_leaves_the_previous_site_whole(tmp_path, sig):
     removed = interrupts.sweep(tmp_path / "build", (public,))
     assert set(leftovers) <= set(removed) and not list(tmp_path.glob(".public.*"))
     # and an uninterrupted build replaces it whole
-    from wirespeed import hugo
-
+    from wirespeed.system import hugo
     hugo.build(ROOT, public, ["--config", str(ROOT / "config.toml") + "," + str(ROOT / "tests/site_fixture/config.toml")])
     assert "old site" not in (public / "index.html").read_text() and not (public / "404.html").read_text().startswith("old")
     assert (public / "_headers").is_file()

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from wirespeed import linerate
-from wirespeed.imix import PROFILES, from_genome
-from wirespeed.rfc5180 import minimum_ipv6_frame
+from wirespeed.engine import linerate
+from wirespeed.engine.imix import PROFILES, from_genome
+from wirespeed.engine.rfc5180 import minimum_ipv6_frame
 
 G100 = linerate.parse_speed("100G")
 G10 = linerate.parse_speed("10G")

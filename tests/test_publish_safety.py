@@ -14,8 +14,9 @@ import duckdb
 import pytest
 
 from conftest import ARCHIVE, run_cli
-from wirespeed import analysis, csvsafe, publish, site
-from wirespeed.catalog import ingest
+from wirespeed.steps import analysis, sitedata as site
+from wirespeed.system import csvsafe, publish
+from wirespeed.catalog.store import ingest
 
 VICTIM = "cisco-7600-osm-acl-2001"
 BYSTANDER = "keysight-ixnetwork-ve-dpdk-400g-2022"

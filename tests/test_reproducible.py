@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, run_cli
-from wirespeed.reproducible import stable_notebook
+from wirespeed.system.reproducible import stable_notebook
 
 # What a build reads from the repository; linked read-only into each working folder.
 LINKED = ["config.toml", "package.json", "package-lock.json", "layouts", "content", "static", "assets", "notebooks", "reports", "node_modules"]
@@ -103,7 +103,7 @@ def test_reports_rebuild_only_when_their_own_inputs_change(two_builds):
 RENDER = """
 import hashlib, sys
 import vl_convert as vlc
-from wirespeed.reproducible import stable_pdf
+from wirespeed.system.reproducible import stable_pdf
 spec = {"$schema": "https://vega.github.io/schema/vega-lite/v6.json", "title": "Throughput", "width": 300, "height": 200,
         "data": {"values": [{"size": s, "mfps": m, "set": k} for s, m, k in [(64, 14.9, "a"), (512, 2.35, "a"), (64, 7.4, "b"), (1518, 0.81, "b")]]},
         "mark": {"type": "line", "point": True},
@@ -127,13 +127,13 @@ def test_executed_notebook_is_normalised():
           "cells": [{"id": "23d06bd3", "cell_type": "markdown", "metadata": {}, "source": "# T"},
                     {"id": "b0f7d497", "cell_type": "code", "source": 'output_dir = "build/a/.nb.x1y2"', "execution_count": 1,
                      "metadata": {"execution": {"iopub.execute_input": "2026-11-23T02:33:18Z"}, "papermill": {"duration": 0.1, "status": "completed"}, "tags": ["injected-parameters"]},
-                     "outputs": [{"output_type": "execute_result", "data": {"text/plain": ["<wirespeed.outputs._Html at 0x7f3928ce6c50>"]}}]}]}
+                     "outputs": [{"output_type": "execute_result", "data": {"text/plain": ["<wirespeed.steps.outputs._Html at 0x7f3928ce6c50>"]}}]}]}
     out = stable_notebook(nb, "nb", {"build/a/.nb.x1y2": "build/a/nb"})
     text = json.dumps(out)
     assert "x1y2" not in text and "2026" not in text and "0x7f" not in text and "duration" not in text
     assert out["metadata"]["papermill"] == {"parameters": {"output_dir": "build/a/nb"}, "version": "2.7.0"}
     assert out["cells"][1]["source"] == 'output_dir = "build/a/nb"' and out["cells"][1]["metadata"] == {"tags": ["injected-parameters"]}
-    assert out["cells"][1]["outputs"][0]["data"]["text/plain"] == ["<wirespeed.outputs._Html>"]
+    assert out["cells"][1]["outputs"][0]["data"]["text/plain"] == ["<wirespeed.steps.outputs._Html>"]
     ids = [c["id"] for c in out["cells"]]
     assert ids == [c["id"] for c in stable_notebook(nb, "nb", {})["cells"]] and len(set(ids)) == 2
     assert all(re.fullmatch(r"[A-Za-z0-9_-]{1,64}", i) for i in ids)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from wirespeed import failover, jitter, rfc2544, rfc2889, rfc3918
-from wirespeed.figures import Figure
+from wirespeed.engine import failover, jitter, rfc2544, rfc2889, rfc3918
+from wirespeed.engine.figures import Figure
 
 
 def test_frame_loss_rate():
@@ -62,7 +62,7 @@ def test_printed_figure_intervals(text, lo, hi):
 
 
 def test_figure_rejects_thousands_separators():
-    from wirespeed.figures import FigureSyntaxError
+    from wirespeed.engine.figures import FigureSyntaxError
 
     with pytest.raises(FigureSyntaxError):
         Figure.parse("19,047,430,585")

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from conftest import ARCHIVE, run_cli
 from test_validate_bad_input import edit, toml
-from wirespeed.jumbo import oversize
+from wirespeed.engine.jumbo import oversize
 
 KEYSIGHT = "keysight-ixnetwork-ve-dpdk-400g-2022"
 NETNS = "linux-netns-ipv4-ramp-2026-11"
@@ -186,7 +186,7 @@ def test_a_crash_while_loading_one_set_still_reports_the_others(tmp_path: Path, 
 
 
 def test_a_crash_in_one_check_still_runs_the_other_checks(tmp_path: Path, monkeypatch):
-    from wirespeed.plugins import registry
+    from wirespeed.extensions import registry
 
     b = tmp_path / "cisco-7600-osm-acl-2001"
     shutil.copytree(ARCHIVE / b.name, b)
@@ -205,7 +205,7 @@ def test_a_crash_in_one_check_still_runs_the_other_checks(tmp_path: Path, monkey
 
 
 def test_a_crash_while_ingesting_one_set_still_loads_the_others(tmp_path: Path, monkeypatch):
-    import wirespeed.catalog as catalog
+    import wirespeed.catalog.store as catalog
 
     root = tmp_path / "results"
     for slug in (KEYSIGHT, "cisco-7600-osm-acl-2001"):

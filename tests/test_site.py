@@ -1,4 +1,4 @@
-"""The website in a real browser: Chromium (wirespeed.browser finds it) driven by Playwright against the built site
+"""The website in a real browser: Chromium (wirespeed.system.browser finds it) driven by Playwright against the built site
 served on 127.0.0.1. Every page loads cleanly with no request off the host, charts render, table
 cells equal the analysis outputs, filters keep their state in the URL, and layouts hold on a phone."""
 
@@ -49,7 +49,7 @@ def server(site):
 def browser():
     from playwright.sync_api import sync_playwright
 
-    from wirespeed.browser import chromium_executable
+    from wirespeed.system.browser import chromium_executable
 
     executable = chromium_executable()  # fails the tests with what it looked at when there is none
     with sync_playwright() as p:
@@ -265,7 +265,7 @@ def test_fixture_site_checks():
     import subprocess
     import sys
 
-    from wirespeed.hugo import binary
+    from wirespeed.system.hugo import binary
 
     proc = subprocess.run([sys.executable, str(ROOT / "tests" / "site_fixture" / "check_site.py"), str(binary())], capture_output=True, text=True, cwd=ROOT, timeout=600)
     assert proc.returncode == 0 and re.search(r"^\d+ passed, 0 failed$", proc.stdout, re.M), proc.stdout[-3000:] + proc.stderr[-2000:]

@@ -12,7 +12,6 @@ from rich.console import Console
 from rich.table import Table
 
 from wirespeed import __version__
-
 ARCHIVE = Path("data/results")
 _WIDTH = None if sys.stdout.isatty() else 1000  # files and pipes get whole lines
 err = Console(stderr=True, highlight=False, width=_WIDTH)
@@ -27,8 +26,7 @@ def _build_step(fn):
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
-        from wirespeed import interrupts
-
+        from wirespeed.system import interrupts
         build = Path("build")
         dest = kwargs.get("destination")
         with interrupts.signals_exit(), interrupts.build_lock(build):
@@ -39,7 +37,7 @@ def _build_step(fn):
 
 
 def _folders(paths: tuple[str, ...]) -> list[Path]:
-    from wirespeed.catalog import result_folders
+    from wirespeed.catalog.store import result_folders
 
     return [Path(p) for p in paths] if paths else result_folders(ARCHIVE)
 
@@ -89,7 +87,7 @@ def ingest(paths: tuple[str, ...], db: Path) -> None:
     """Load result sets into the DuckDB catalog, skipping unchanged ones; print what happened to every row."""
     from rich.progress import Progress
 
-    from wirespeed.catalog import ingest as do_ingest
+    from wirespeed.catalog.store import ingest as do_ingest
 
     folders = _folders(paths)
     with Progress(console=err, transient=True, disable=not err.is_terminal) as progress:
@@ -120,9 +118,9 @@ def ingest(paths: tuple[str, ...], db: Path) -> None:
 @click.option("--db", type=click.Path(path_type=Path), default=Path("build/wirespeed.duckdb"), show_default=True, help="Catalog file.")
 def show(slug: str, as_json: bool, db: Path) -> None:
     """Print a result set's figures with the engine's recomputation beside every published derived figure."""
-    from wirespeed.catalog import connect, ingest as do_ingest
-    from wirespeed.showing import render
-    from wirespeed.summary import UnknownSet, set_summary
+    from wirespeed.catalog.store import connect, ingest as do_ingest
+    from wirespeed.presentation.terminal import render
+    from wirespeed.catalog.view import UnknownSet, set_summary
 
     do_ingest(_folders(()), db)
     con = connect(db)
@@ -146,11 +144,11 @@ def show(slug: str, as_json: bool, db: Path) -> None:
 @click.option("--db", type=click.Path(path_type=Path), default=Path("build/wirespeed.duckdb"), show_default=True, help="Catalog file.")
 def summary(slugs: tuple[str, ...], markdown: bool, db: Path) -> None:
     """One line per result set in the catalog: tests, rows, how many published figures the engine reproduces, and whether every build step succeeded."""
-    from wirespeed import setstatus
-    from wirespeed.catalog import connect
+    from wirespeed.steps import status as setstatus
+    from wirespeed.catalog.store import connect
 
     if markdown:
-        from wirespeed.previewsummary import markdown as to_markdown
+        from wirespeed.presentation.pullrequest import markdown as to_markdown
 
         if not slugs:
             raise click.UsageError("--markdown needs the SLUGS of the result sets to summarise")
@@ -189,7 +187,7 @@ def summary(slugs: tuple[str, ...], markdown: bool, db: Path) -> None:
 @click.option("--root", type=click.Path(path_type=Path), default=ARCHIVE, show_default=True, help="Archive folder.")
 def new(slug: str, root: Path) -> None:
     """Create data/results/SLUG with a result.toml and an empty measurement table to fill in."""
-    from wirespeed.scaffold import ScaffoldError, scaffold
+    from wirespeed.resultset.scaffold import ScaffoldError, scaffold
 
     try:
         target = scaffold(root, slug)
@@ -252,8 +250,8 @@ def analyse(slugs: tuple[str, ...], jobs: int | None, include_drafts: bool, db: 
     """
     from rich.progress import Progress
 
-    from wirespeed import analysis
-    from wirespeed.catalog import ingest as do_ingest
+    from wirespeed.steps import analysis
+    from wirespeed.catalog.store import ingest as do_ingest
 
     reports = do_ingest(_folders(()), db)
     bad = [r for r in reports if r.action == "rejected"]
@@ -290,8 +288,8 @@ def site(db: Path, destination: Path, data_only: bool, base_url: str | None) -> 
     Every link, asset and download follows the base URL, so the site also works under a path
     (a GitHub Pages project site: --base-url https://OWNER.github.io/REPO/).
     """
-    from wirespeed import hugo
-    from wirespeed.site import SiteError, export
+    from wirespeed.system import hugo
+    from wirespeed.steps.sitedata import SiteError, export
 
     if base_url is not None:
         if data_only:
@@ -316,8 +314,7 @@ def site(db: Path, destination: Path, data_only: bool, base_url: str | None) -> 
     extra = []
     left_out = _left_out_sets(db, slugs)
     if left_out:
-        from wirespeed import articles
-
+        from wirespeed.steps import articles
         try:
             missing = articles.citing(left_out)
         except articles.ArticleError as exc:
@@ -340,7 +337,7 @@ def site(db: Path, destination: Path, data_only: bool, base_url: str | None) -> 
 
 def _left_out_sets(db: Path, exported: list[str]) -> set[str]:
     """Published result sets of the catalog that the site export left out (a failed step, a refused file)."""
-    from wirespeed.catalog import connect
+    from wirespeed.catalog.store import connect
 
     con = connect(db, read_only=True)
     try:
@@ -362,8 +359,7 @@ def report(slugs: tuple[str, ...], jobs: int | None) -> None:
     """
     from rich.progress import Progress
 
-    from wirespeed import report as rep
-
+    from wirespeed.steps import report as rep
     if rep.which_tex() is None:
         raise click.ClickException("xelatex is not installed: run make (it installs TeX Live from Debian's packages)")
     with Progress(console=err, transient=True, disable=not err.is_terminal) as progress:
@@ -385,8 +381,8 @@ def report(slugs: tuple[str, ...], jobs: int | None) -> None:
 @click.option("--db", type=click.Path(path_type=Path), default=Path("build/wirespeed.duckdb"), show_default=True, help="Catalog file.")
 def why(slug: str, notebook: str | None, db: Path) -> None:
     """Say whether each notebook of a result set is up to date, or which of its inputs changed."""
-    from wirespeed import analysis
-    from wirespeed.catalog import ingest as do_ingest
+    from wirespeed.steps import analysis
+    from wirespeed.catalog.store import ingest as do_ingest
 
     do_ingest(_folders(()), db)
     try:
@@ -410,7 +406,7 @@ def collect(collector: str, slug: str, params: tuple[str, ...], root: Path) -> N
 
     from rich.progress import Progress
 
-    from wirespeed.plugins import registry
+    from wirespeed.extensions import registry
 
     run = registry("collectors").get(collector)
     if run is None:
@@ -439,7 +435,7 @@ def collect(collector: str, slug: str, params: tuple[str, ...], root: Path) -> N
 @click.argument("group", required=False, type=click.Choice(["importers", "checks", "charts", "collectors"]))
 def plugins(group: str | None) -> None:
     """List the importers, checks, chart types and collectors found through entry points."""
-    from wirespeed.plugins import GROUPS, describe
+    from wirespeed.extensions import GROUPS, describe
 
     for g in [group] if group else GROUPS:
         out.print(f"[bold]{g}[/bold]")
@@ -452,7 +448,7 @@ def plugins(group: str | None) -> None:
 def schema(markdown: bool) -> None:
     """Print the JSON Schema of result.toml (or, with --markdown, the field reference made from it)."""
     from wirespeed.resultset.load import schema as load_schema
-    from wirespeed.schemadoc import markdown as to_markdown
+    from wirespeed.resultset.schemadoc import markdown as to_markdown
 
     click.echo(to_markdown(load_schema()) if markdown else json.dumps(load_schema(), indent=2, ensure_ascii=False))
 
@@ -461,8 +457,7 @@ def schema(markdown: bool) -> None:
 @click.option("--markdown", is_flag=True, help="Print the column reference (docs/columns.md) instead.")
 def columns(markdown: bool) -> None:
     """List the CSV columns: key columns and <metric>_<unit> value columns per table kind, with their units."""
-    from wirespeed import columndoc
-
+    from wirespeed.catalog import columndoc
     click.echo(columndoc.markdown() if markdown else "\n".join(columndoc.lines()))
 
 

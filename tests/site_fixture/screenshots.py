@@ -16,7 +16,7 @@ from urllib.parse import urlparse
 
 from playwright.sync_api import sync_playwright
 
-from wirespeed.browser import chromium_executable
+from wirespeed.system.browser import chromium_executable
 
 PAGES = {
     "home": "/",

@@ -46,7 +46,7 @@ def acknowledged_by(finding: Finding, rs: ResultSet) -> int | None:
 
 def run_checks(rs: ResultSet) -> list[Problem]:
     """Run every registered check; acknowledged findings become 'acknowledged' problems."""
-    from wirespeed.plugins import registry
+    from wirespeed.extensions import registry
 
     problems: list[Problem] = []
     used: set[int] = set()

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from wirespeed.checks import Finding
-from wirespeed.linerate import ETHERNET_MIN_FRAME
-from wirespeed.rfc5180 import minimum_ipv6_frame
+from wirespeed.engine.linerate import ETHERNET_MIN_FRAME
+from wirespeed.engine.rfc5180 import minimum_ipv6_frame
 
 MAX_FRAME = 16000
 

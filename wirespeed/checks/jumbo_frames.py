@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from wirespeed.checks import Finding
-from wirespeed.jumbo import oversize
+from wirespeed.engine.jumbo import oversize
 
 
 def check_jumbo_frames(rs):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from wirespeed.checks import Finding
-from wirespeed.consistency import excesses
+from wirespeed.catalog.consistency import excesses
 
 
 def check_line_rate(rs):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from wirespeed.checks import Finding
-from wirespeed.derive import context, counts, estimate
+from wirespeed.engine.derive import context, counts, estimate
 
 
 def _received_fps(row, ctx):

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 import wirespeed
-from wirespeed.linerate import parse_speed, port_fps
+from wirespeed.engine.linerate import parse_speed, port_fps
 
 NAMESPACES = ("ws-gen", "ws-dut", "ws-sink")
 GEN_IP, SINK_IP = "198.18.0.1", "198.19.0.1"

@@ -15,14 +15,14 @@ from wirespeed.problems import Problem, display_path
 
 def importers() -> dict[str, Importer]:
     """Format name → Importer, for every installed importer (entry-point group wirespeed.importers)."""
-    from wirespeed.plugins import registry
+    from wirespeed.extensions import registry
 
     return {name: obj for name, obj in registry("importers").items() if isinstance(obj, Importer)}
 
 
 def run_importer(spec: dict, path: Path, tests: dict, data: bytes | None = None) -> tuple[list, list[Problem], int]:
     """Run the importer a [files].native entry names on its file (data: its bytes, already read safely)."""
-    from wirespeed.plugins import registry
+    from wirespeed.extensions import registry
 
     file = display_path(path)
     importer = registry("importers").get(spec["importer"])
@@ -42,7 +42,7 @@ def checked(rows: list, problems: list[Problem], file: str) -> tuple[list, list[
     leaves the row out with one problem."""
     from decimal import Decimal
 
-    from wirespeed.columns import METRICS, TABLE_METRICS
+    from wirespeed.catalog.columns import METRICS, TABLE_METRICS
 
     kept, problems = [], list(problems)
     for row in rows:

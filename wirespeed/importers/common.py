@@ -8,12 +8,12 @@ import re
 from decimal import Decimal
 from typing import Any
 
-from wirespeed.figures import Figure
+from wirespeed.engine.figures import Figure
 from wirespeed.problems import Problem
 from wirespeed.resultset.csvtable import decode_utf8
 from wirespeed.resultset.model import Cell, Row
 from wirespeed.resultset.nesting import json_depth_problem
-from wirespeed.units import UNITS
+from wirespeed.engine.units import UNITS
 
 
 NAN = re.compile(r"([:\[,]\s*)-?nan\b", re.IGNORECASE)

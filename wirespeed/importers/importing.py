@@ -109,7 +109,7 @@ def import_files(fmt: str, paths: list[Path], root: Path, slug: str, dry_run: bo
     set (unless dry_run). Raises InputError with one problem per finding; then nothing is written."""
     from wirespeed.resultset.load import schema
     from wirespeed.resultset.writer import WriteError, read_document, write_set
-    from wirespeed.scaffold import SLUG
+    from wirespeed.resultset.scaffold import SLUG
 
     found = importers()
     if not SLUG.match(slug) or len(slug) > 80:

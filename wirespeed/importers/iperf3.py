@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime
 import ipaddress
 
-from wirespeed.figures import Figure
+from wirespeed.engine.figures import Figure
 from wirespeed.importers.common import base_keys, json_head_has, number, parse_json, plausible, row
 from wirespeed.importers.contract import Importer, ImportPlan, TestPlan
 from wirespeed.problems import Problem

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from wirespeed.figures import Figure
+from wirespeed.engine.figures import Figure
 from wirespeed.importers import hdr
 from wirespeed.importers.common import json_head_has, keyed, lenient, parse_json, row
 from wirespeed.importers.contract import Importer, ImportPlan, TestPlan

@@ -23,7 +23,7 @@ from wirespeed.capture.decode import IPV6, SIGNATURE
 from wirespeed.capture.errors import CaptureError
 from wirespeed.capture.metrics import NS, one_capture
 from wirespeed.capture.reader import Frames, frames_from_bytes
-from wirespeed.figures import Figure
+from wirespeed.engine.figures import Figure
 from wirespeed.importers.common import row
 from wirespeed.importers.contract import Importer, ImportPlan, TestPlan
 from wirespeed.problems import Problem

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from wirespeed.figures import Figure
+from wirespeed.engine.figures import Figure
 from wirespeed.importers.common import row
 from wirespeed.problems import Problem
 

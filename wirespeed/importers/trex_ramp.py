@@ -53,7 +53,7 @@ def import_trex_ramp(data: bytes, file: str, spec: dict, test) -> tuple[list, li
 
 
 def _seconds(t: float):
-    from wirespeed.figures import Figure
+    from wirespeed.engine.figures import Figure
 
     return Figure.parse(repr(t))
 

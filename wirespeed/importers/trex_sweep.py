@@ -26,12 +26,12 @@ from __future__ import annotations
 import tomllib
 from typing import Any
 
-from wirespeed.columns import KEYS, METRICS, TABLE_METRICS
+from wirespeed.catalog.columns import KEYS, METRICS, TABLE_METRICS
 from wirespeed.importers.common import parse_json
 from wirespeed.importers.records import Record, duplicate_problems, figure
 from wirespeed.importers.tabular import CellError, number
 from wirespeed.problems import Problem
-from wirespeed.units import split_column
+from wirespeed.engine.units import split_column
 
 RULE = "import.trex-sweep"
 KEY_COLUMNS = ("frame_size", "load_pct", "trial", "direction", "variant")

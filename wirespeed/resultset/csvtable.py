@@ -9,16 +9,16 @@ from collections.abc import Iterator
 from decimal import Decimal
 from typing import Any, BinaryIO
 
-from wirespeed.columns import KEYS, METRICS, REQUIRED_KEYS, TABLE_METRICS
-from wirespeed.figures import Figure, FigureSyntaxError
-from wirespeed.linerate import streams
-from wirespeed.numbers import out_of_bounds
+from wirespeed.catalog.columns import KEYS, METRICS, REQUIRED_KEYS, TABLE_METRICS
+from wirespeed.engine.figures import Figure, FigureSyntaxError
+from wirespeed.engine.linerate import streams
+from wirespeed.engine.numbers import out_of_bounds
 from wirespeed.problems import Problem
 from wirespeed.resultset import limits
 from wirespeed.resultset.model import Cell, Row, TestSpec
 from wirespeed.resultset.suggest import did_you_mean, listing
 from wirespeed.resultset.text import check_cell, describe, mixed_script
-from wirespeed.units import CANONICAL, UNITS, split_column
+from wirespeed.engine.units import CANONICAL, UNITS, split_column
 
 DIRECTIONS = ("unidirectional", "bidirectional")
 MAX_FRAME_SIZE = 65535  # the largest IP packet; Ethernet frames are checked against 16,000 bytes by the frame-size check

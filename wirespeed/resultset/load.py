@@ -13,8 +13,8 @@ from typing import Any
 
 import jsonschema
 
-from wirespeed.imix import PROFILES, Imix
-from wirespeed.linerate import parse_speed
+from wirespeed.engine.imix import PROFILES, Imix
+from wirespeed.engine.linerate import parse_speed
 from wirespeed.problems import InputError, Problem, display_path, internal_problem
 from wirespeed.resultset.csvtable import decode_utf8, read_table, row_identity
 from wirespeed.resultset.declared import TABLE_KINDS, check_content, declared_files, layout_problems, read_file, unsafe_problem

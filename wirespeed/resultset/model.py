@@ -6,10 +6,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from wirespeed.figures import Figure
-from wirespeed.imix import Imix
-from wirespeed.linerate import Link, frame_bytes
-from wirespeed.units import Unit
+from wirespeed.engine.figures import Figure
+from wirespeed.engine.imix import Imix
+from wirespeed.engine.linerate import Link, frame_bytes
+from wirespeed.engine.units import Unit
 
 
 @dataclass(frozen=True)

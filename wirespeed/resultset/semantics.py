@@ -4,7 +4,7 @@
 - every date is a real calendar date (2022-02-30 is not), and none but embargo_until lies in the future
   (after today in the latest time zone, UTC+14);
 - frame sizes above the standard maximum (methodology.frame_sizes, IMIX sizes, native files) need
-  methodology.max_frame_bytes (see wirespeed.jumbo);
+  methodology.max_frame_bytes (see wirespeed.engine.jumbo);
 - a native file's frame size and direction are possible for its test.
 """
 
@@ -15,8 +15,8 @@ import datetime as _dt
 import math
 from typing import Any, Iterator
 
-from wirespeed.jumbo import oversize
-from wirespeed.linerate import streams
+from wirespeed.engine.jumbo import oversize
+from wirespeed.engine.linerate import streams
 from wirespeed.problems import Problem
 from wirespeed.resultset.model import TestSpec
 

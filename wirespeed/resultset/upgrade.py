@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from wirespeed import FORMAT_VERSION
-
 # UPGRADES[n] turns a format-n document into format n+1. Empty while format 1 is the only one.
 UPGRADES: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
 

@@ -2,7 +2,7 @@
 
 A set is written whole or not at all: the new folder is built beside the target (a copy of the
 existing set, if any, with the changes applied) and swapped in with one rename
-(wirespeed.atomic.swap_dir). An existing set is copied without following links; a set holding
+(wirespeed.system.atomic.swap_dir). An existing set is copied without following links; a set holding
 anything but plain files and folders is refused rather than rewritten.
 """
 
@@ -18,8 +18,7 @@ from typing import Any
 import tomlkit
 from tomlkit.toml_document import TOMLDocument
 
-from wirespeed import atomic
-
+from wirespeed.system import atomic
 RESULT_FILE = "result.toml"
 
 

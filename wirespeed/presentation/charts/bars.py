@@ -1,0 +1,40 @@
+"""Chart type "bars": grouped bars per category, with optional reference ticks (e.g. line rate)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import altair as alt
+
+from wirespeed.presentation.charts.limits import limit_layers
+from wirespeed.presentation.charts.theme import HEIGHT, NUMBER, PALETTE, REFERENCE, WIDTH
+
+
+def bars(defn: dict[str, Any]) -> alt.Chart:
+    """Grouped bars: a bar per group within each category, optional reference tick per category and group."""
+    data = alt.Data(values=defn["data"])
+    cat, y, group = defn["x"], defn["y"], defn.get("group")
+    cat_order = defn.get("x_order") or list(dict.fromkeys(str(r[cat["field"]]) for r in defn["data"]))
+    enc: dict[str, Any] = {
+        "x": alt.X(f"{cat['field']}:N", title=cat["title"], sort=cat_order,
+                   axis=alt.Axis(labelAngle=0 if len(cat_order) <= 5 else -30, labelAlign="center" if len(cat_order) <= 5 else "right", labelLimit=160)),
+        "y": alt.Y(f"{y['field']}:Q", title=y["title"], scale=alt.Scale(type=y.get("scale", "linear"), zero=y.get("scale", "linear") == "linear"), axis=alt.Axis(format=y.get("format", NUMBER))),
+        "tooltip": [alt.Tooltip(f"{t['field']}:{t.get('type', 'N')}", title=t["title"]) for t in defn.get("tooltip", [])],
+    }
+    order: list[str] = []
+    if group:
+        order = defn.get("group_order") or list(dict.fromkeys(str(r[group["field"]]) for r in defn["data"]))
+        enc["xOffset"] = alt.XOffset(f"{group['field']}:N", sort=order)
+        enc["color"] = alt.Color(f"{group['field']}:N", title=group["title"], sort=order, scale=alt.Scale(domain=order, range=(PALETTE * 4)[: len(order)]))
+        enc["opacity"] = alt.Opacity(f"{group['field']}:N", sort=order, scale=alt.Scale(domain=order, range=[1.0, 0.55, 0.8, 0.4, 0.9, 0.65][: len(order)] or [1.0]), title=group["title"])
+    chart = alt.Chart(data).mark_bar(stroke="#222222", strokeWidth=0.5).encode(**enc)
+    layers = [chart]
+    ref = defn.get("reference")
+    if ref:
+        renc: dict[str, Any] = {"x": alt.X(f"{cat['field']}:N", sort=cat_order), "y": alt.Y(f"{ref['y']}:Q"),
+                                "tooltip": [alt.Tooltip(f"{ref.get('label_field', ref['y'])}:N", title=ref["title"])]}
+        if group:
+            renc["xOffset"] = alt.XOffset(f"{group['field']}:N", sort=order)
+        layers.append(alt.Chart(alt.Data(values=ref["data"])).mark_tick(color=REFERENCE, thickness=2, strokeDash=[3, 2]).encode(**renc))
+    layers += limit_layers(defn)
+    return alt.layer(*layers).properties(width=defn.get("width", WIDTH), height=defn.get("height", HEIGHT), title=alt.Title(defn["title"], subtitle=defn.get("subtitle", "")))

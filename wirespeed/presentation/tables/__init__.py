@@ -1,0 +1,1 @@
+"""Table kinds, one per module: each builds a ResultTable from catalog rows."""

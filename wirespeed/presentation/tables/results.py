@@ -1,0 +1,404 @@
+"""Result tables built from the catalog: what the notebooks emit and the site and PDF print.
+
+Every cell is either a published figure (its printed digits, its unit) or an engine-derived one
+(marked derived); a published figure that disagrees with its recomputation carries a flag.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from wirespeed.presentation import formatting
+
+from wirespeed.engine import qualified
+from wirespeed.catalog.columns import METRICS
+from wirespeed.engine.units import UNITS
+
+# Derived figures available per measurement row (summary rows carry them from the `derived` table).
+DERIVED_FIELDS = {
+    "throughput": "throughput_fps",
+    "throughput_l1": "throughput_l1_bps",
+    "throughput_l2": "throughput_l2_bps",
+    "throughput_line_rate": "throughput_pct_line_rate",
+    "throughput_max_theoretical": "throughput_pct_max_theoretical",
+    "line_rate": "line_rate_fps",
+    "lost": "lost_frames",
+    "loss": "loss_pct",
+}
+FLAGGED_RULES = ("throughput-above-line-rate", "latency-order")
+LINE_RATE = ("line_rate", "frame_rate", "Line rate", "Theoretical maximum frame rate of the ports (aggregate).")
+ORDER = ["throughput", "throughput_l1", "throughput_l2", "throughput_line_rate", "throughput_max_theoretical", "throughput_upper", "throughput_upper_l1",
+         "offered_rate", "offered_l1", "forwarding_rate", "tx_rate", "rx_rate", "tx_l1", "rx_l1", "tx_l2", "rx_l2", "goodput",
+         "latency_min", "latency_avg", "latency_max", "latency_p50", "latency_p90", "latency_p99", "latency_p99_9", "latency_p99_99",
+         "jitter_avg", "jitter_max", "interarrival_jitter", "ipdv_avg", "ipdv_max", "rtt_min", "rtt_avg", "rtt_max", "cwnd", "retransmits",
+         "tx", "rx", "lost", "loss", "out_of_sequence", "reordered", "duplicate", "back_to_back", "failover_time", "cpu_peak", "cpu_avg", "duration"]
+
+
+@dataclass
+class Column:
+    """A table column: its key, label, unit symbol, header group, and whether it is derived."""
+
+    key: str
+    label: str
+    unit: str = ""
+    group: str = ""
+    derived: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"key": self.key, "label": self.label, "unit": self.unit, "group": self.group, "derived": self.derived}
+
+
+@dataclass
+class Cell:
+    text: str
+    value: float | str | None = None
+    flag: str | None = None
+    derived: bool = False  # computed by the engine, not as published
+
+
+@dataclass
+class ResultTable:
+    """A named table of one result set."""
+
+    id: str
+    title: str
+    caption: str
+    test: str | None
+    columns: list[Column]
+    rows: list[list[Cell]]
+    notes: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id, "title": self.title, "caption": self.caption, "test": self.test,
+            "columns": [c.to_dict() for c in self.columns],
+            "rows": [[c.text for c in r] for r in self.rows],
+            "values": [[c.value for c in r] for r in self.rows],
+            "flags": [[c.flag for c in r] for r in self.rows],
+            "derived_cells": [[c.derived for c in r] for r in self.rows],
+            "notes": self.notes,
+        }
+
+
+def metric_label(metric: str) -> str:
+    if metric == "line_rate":
+        return LINE_RATE[2]
+    return METRICS[metric].label
+
+
+def _dimension(metric: str) -> str:
+    return LINE_RATE[1] if metric == "line_rate" else METRICS[metric].dimension
+
+
+def frame_label(row: dict[str, Any]) -> str:
+    fs = row.get("frame_size")
+    return str(fs) if fs is not None else (row.get("imix") or "")
+
+
+def _frame_sort(row: dict[str, Any]) -> tuple:
+    fs = row.get("frame_size")
+    return (0, fs, "") if fs is not None else (1, 0, row.get("imix") or "")
+
+
+def _test_meta(summary: dict[str, Any], test_id: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The test's declaration and its methodology merged over the set's defaults."""
+    meta = next(t for t in summary["meta"]["tests"] if t["id"] == test_id)
+    return meta, {**summary["meta"].get("methodology", {}), **meta.get("methodology", {})}
+
+
+def _row_order(summary: dict[str, Any], test_id: str):
+    """Sort key for rows: declared frame-size order, declared variant order, then load and trial."""
+    meta, method = _test_meta(summary, test_id)
+    sizes = [str(s) for s in method.get("frame_sizes", [])]
+    variants = list((meta.get("variants") or {}).keys())
+
+    def key(r: dict[str, Any]) -> tuple:
+        label = frame_label(r)
+        fpos = sizes.index(label) if label in sizes else (-1 if not label else len(sizes))
+        v = r.get("variant")
+        vpos = variants.index(v) if v in variants else (-1 if v is None else len(variants))
+        return (fpos, _frame_sort(r), vpos, str(r.get("component")), r.get("load_pct") or 0, r.get("trial") or 0)
+
+    return key
+
+
+DIRECTION_ORDER = {"unidirectional": 0, "bidirectional": 1}
+
+
+class _Builder:
+    """Collects raw per-column values, then formats each column consistently."""
+
+    def __init__(self, summary: dict[str, Any]):
+        self.summary = summary
+        self.agree = {(a["row_id"], a["metric"]): a for a in summary["agreements"]}
+        # findings about a published cell (e.g. a rate above line rate), acknowledged errata included
+        self.findings = {(f["file"], f["line"], f["field"]): f["message"].split(" — erratum:")[0]
+                         for f in summary["findings"] if f["line"] and f["rule"] in FLAGGED_RULES}
+
+    def raw(self, row: dict[str, Any], metric: str) -> dict[str, Any] | None:
+        """The published cell of a metric, else the engine's derived value; None if neither."""
+        cell = row["cells"].get(metric)
+        if cell is not None:
+            a = self.agree.get((row["row_id"], metric))
+            flag = self.findings.get((row["file"], row["line"], metric))
+            if a is not None and not a["agree"]:
+                flag = f"recomputed {a['recomputed_text']} {a['unit_symbol']} ({a['basis']})"
+            return {"published": True, "text": cell["text"], "qualifier": cell["qualifier"], "unit": cell["unit"], "value": cell["value"], "flag": flag}
+        fieldname = DERIVED_FIELDS.get(metric)
+        if fieldname and row.get(fieldname) is not None:
+            return {"published": False, "value": row[fieldname], "qualified": qualified.of_derived(row, metric)}
+        return None
+
+    def format_column(self, metric: str, raws: list[dict[str, Any] | None], unit_hint: str | None = None) -> tuple[str, bool, list[Cell]]:
+        """Unit symbol, derived?, and cells of one column (in `unit_hint`'s unit when given, a unit name or symbol)."""
+        present = [r for r in raws if r is not None]
+        published_units = [r["unit"] for r in present if r["published"]]
+        derived_only = not published_units
+        dim = _dimension(metric)
+        hint = next((u.name for u in UNITS.values() if unit_hint in (u.name, u.symbol) and u.dimension == dim), None) if unit_hint else None
+        if hint and not published_units:
+            unit = hint
+        elif published_units:
+            unit = max(set(published_units), key=published_units.count)
+        else:
+            unit = formatting.pick_unit(dim, [r["value"] for r in present])
+        factor = float(UNITS[unit].factor)
+        derived_values = [r["value"] / factor for r in present if not r["published"]]
+        decimals = derived_decimals(metric, derived_values)
+        cells = []
+        for r in raws:
+            if r is None:
+                cells.append(Cell("", None))
+            elif r["published"] and r["unit"] == unit:
+                cells.append(Cell(formatting.published(r["text"], r["qualifier"]), r["value"] / factor, r["flag"]))
+            elif r["published"]:  # same metric printed in another unit in this column: convert, keep qualifier and digits
+                cells.append(Cell(qualified.published_converted(r["value"] / factor, r), r["value"] / factor, r["flag"]))
+            else:  # engine-derived: its inputs' qualifier and significance (wirespeed.engine.qualified)
+                q = r.get("qualified") or qualified.Qualified()
+                cells.append(Cell(qualified.text(r["value"] / factor, q, decimals), r["value"] / factor, None, True))
+        return UNITS[unit].symbol, derived_only, cells
+
+
+def derived_decimals(metric: str, values: list[float]) -> int:
+    """Decimals of an engine-derived figure (in its display unit): the one rule for tables and single figures."""
+    if metric in ("throughput_line_rate", "throughput_max_theoretical"):
+        return 2 if all(v < 99.95 for v in values) else 3
+    if metric == "loss":
+        return 3
+    if metric == "lost":
+        return 0
+    if metric in ("throughput", "line_rate") and values and min(values) >= 1000:
+        return 0
+    if metric in ("throughput", "line_rate", "throughput_l1", "throughput_l2") and values:
+        return min(formatting.significant_decimals(values, 4), 3)
+    return formatting.significant_decimals(values, 4)
+
+
+def _throughput_rows(summary: dict[str, Any], test_id: str) -> list[dict[str, Any]]:
+    """Rows of a test at its throughput rate: no load given, or the highest load of the row's frame size."""
+    rows = [r for r in summary["rows"] if r["test_id"] == test_id]
+    best: dict[tuple, float] = {}
+    for r in rows:
+        if r["load_pct"] is not None:
+            key = (r["frame_size"], r["imix"], r["direction"], r["variant"], r["component"], r.get("port"), r["trial"])
+            best[key] = max(best.get(key, 0.0), r["load_pct"])
+    out = []
+    for r in rows:
+        key = (r["frame_size"], r["imix"], r["direction"], r["variant"], r["component"], r.get("port"), r["trial"])
+        # trial rows are a search over rates: every rate tried belongs in the table
+        if r["load_pct"] is None or r["load_pct"] == best.get(key) or r["trial"] is not None:
+            out.append(r)
+    return out
+
+
+def results_table(summary: dict[str, Any], test_id: str) -> ResultTable | None:
+    """Throughput, bit rates, share of line rate, latency and the rest per frame size of one test.
+
+    Several directions (or device components) become column groups side by side.
+    """
+    test = next(t for t in summary["tests"] if t["test_id"] == test_id)
+    rows = _throughput_rows(summary, test_id)
+    if not rows:
+        return None
+    b = _Builder(summary)
+    pivot = next((k for k in ("direction", "component", "port") if len({r.get(k) for r in rows}) > 1), None)
+    if pivot == "direction":
+        pivot_values = sorted({r[pivot] for r in rows}, key=lambda v: DIRECTION_ORDER.get(v, 2))
+    elif pivot:
+        pivot_values = list(dict.fromkeys(r[pivot] for r in rows))
+    else:
+        pivot_values = [None]
+    key_names = [k for k in ("frame_size", "variant", "component", "load_pct", "trial") if k != pivot and len({str(r.get(k)) for r in rows}) > 1 or (k == "frame_size" and any(r.get("frame_size") is not None or r.get("imix") for r in rows))]
+    published = [m for m in ORDER if any(m in r["cells"] for r in rows)]
+    metrics = list(published)
+    if any(r.get("loss_pct") is not None for r in rows):
+        for extra in ("lost", "loss"):
+            if extra not in metrics:
+                metrics.append(extra)
+    has_tp = any(r.get("throughput_fps") is not None for r in rows)
+    if has_tp:
+        for extra in ("throughput", "throughput_line_rate"):
+            if extra not in metrics:
+                metrics.append(extra)
+        if "throughput_l1" not in metrics and "throughput_l2" not in metrics:
+            metrics.append(set_layer(summary))
+        if any(r.get("line_rate_fps") is not None and r.get("max_theoretical_fps") is not None and r["max_theoretical_fps"] < r["line_rate_fps"] for r in rows) and "throughput_max_theoretical" not in metrics:
+            metrics.append("throughput_max_theoretical")
+        metrics.append("line_rate")
+    metrics = sorted(metrics, key=lambda m: ORDER.index(m) if m in ORDER else len(ORDER))
+    groups: dict[tuple, dict[Any, dict[str, Any]]] = {}
+    for r in sorted(rows, key=_row_order(summary, test_id)):
+        key = tuple(frame_label(r) if k == "frame_size" else r.get(k) for k in key_names)
+        groups.setdefault(key, {})[r[pivot] if pivot else None] = r
+    columns = [_key_column(k, summary, test_id) for k in key_names]
+    body_cols: list[list[Cell]] = []
+    for pv in pivot_values:
+        tp_unit = None
+        for metric in metrics:
+            raws = [b.raw(g[pv], metric) if pv in g else None for g in groups.values()]
+            if all(x is None for x in raws):
+                continue
+            unit, derived_only, cells = b.format_column(metric, raws, tp_unit if metric == "line_rate" else None)
+            if metric == "throughput":
+                tp_unit = unit
+            group = (str(pv).capitalize() if pivot == "direction" else f"Port {pv}" if pivot == "port" else str(pv)) if pv is not None else ("All ports" if pivot == "port" else "")
+            columns.append(Column(f"{metric}{'.' + str(pv) if pv else ''}", media_label(metric, test), unit, group, derived_only))
+            body_cols.append(cells)
+    table_rows = []
+    for i, key in enumerate(groups):
+        cells = [Cell(_key_text(k, v), v) for k, v in zip(key_names, key)]
+        cells += [col[i] for col in body_cols]
+        table_rows.append(cells)
+
+    caption = f"{test['ports']} × {test['port_speed']} ports, {test['topology']}, {test['direction']}" + load_phrase(rows)
+    notes = []
+    if any(c.derived for c in columns):
+        notes.append("Columns marked derived are computed by the wirespeed engine from the published figures; the others are as published.")
+    if any(c.derived and not col.derived for r in table_rows for c, col in zip(r, columns)):
+        notes.append("Figures marked † are computed by the wirespeed engine where the source does not print them; they carry their inputs' qualifiers (>, <, ≈).")
+    if any(c.flag for r in table_rows for c in r):
+        notes.append("A flagged figure disagrees with its recomputation beyond the published rounding.")
+    return ResultTable(f"{test_id}-results", f"{test['title']}: results", caption, test_id, columns, table_rows, notes)
+
+
+def set_layer(summary: dict[str, Any]) -> str:
+    """The layer of the bit rates the engine adds to a set's tables: the one its source publishes (L2 when it prints
+    only L2 bit rates, else L1), so no two tables or a comparison of one set mix layers."""
+    published = {m for r in summary["rows"] for m in r["cells"] if m in ("throughput_l1", "throughput_l2")}
+    return "throughput_l2" if published == {"throughput_l2"} else "throughput_l1"
+
+
+def is_sonet(test: dict[str, Any]) -> bool:
+    return str(test.get("port_speed", "")).startswith(("OC-", "STM-"))
+
+
+def media_label(metric: str, test: dict[str, Any]) -> str:
+    """A column label in the media's own terms: on SONET/POS the 'L1' rate is IP packet plus PPP framing in the SONET
+    payload (not layer 1), and what is forwarded are packets, not frames."""
+    label = metric_label(metric)
+    if not is_sonet(test):
+        return label
+    if metric == "throughput_l1":
+        return "Throughput (SONET payload)"
+    return label.replace("Frames", "Packets").replace("frames", "packets")
+
+
+def load_phrase(rows: list[dict[str, Any]]) -> str:
+    """What the caption says about offered load, from the rows the table shows (not the first row's)."""
+    loads = sorted({r["load_pct"] for r in rows if r.get("load_pct") is not None})
+    if not loads:
+        return ""
+    text = ", ".join(formatting.published(format(v, "g")) for v in loads)
+    if len(loads) == len(rows) or all(r.get("load_pct") is not None for r in rows):
+        return f"; at {text} % of line rate"
+    return f"; rows without a load at the throughput rate, the others at {text} % of line rate"
+
+
+def _key_column(key: str, summary: dict[str, Any], test_id: str) -> Column:
+    if key == "frame_size":
+        test_row = next(t for t in summary["tests"] if t["test_id"] == test_id)
+        media = test_row.get("port_speed", "")
+        label = "IP packet size" if media.startswith(("OC-", "STM-")) else "Frame size"
+        return Column("frame_size", label, "bytes")
+    return Column(key, {"variant": "Variant", "component": "Component", "load_pct": "Load", "trial": "Trial"}[key], "%" if key == "load_pct" else "")
+
+
+def _key_text(key: str, value: Any) -> str:
+    if value is None:
+        return ""
+    if key == "load_pct":
+        return formatting.published(f"{value:g}")
+    return str(value)
+
+
+def load_table(summary: dict[str, Any], test_id: str, metric: str) -> ResultTable | None:
+    """One metric (e.g. maximum jitter) per frame size (rows) and offered load (columns)."""
+    test = next(t for t in summary["tests"] if t["test_id"] == test_id)
+    rows = [r for r in summary["rows"] if r["test_id"] == test_id and r["load_pct"] is not None and metric in r["cells"]]
+    loads = sorted({r["load_pct"] for r in rows})
+    if len(loads) < 2:
+        return None
+    b = _Builder(summary)
+    frames: dict[str, dict[float, dict[str, Any]]] = {}
+    for r in sorted(rows, key=_row_order(summary, test_id)):
+        frames.setdefault(frame_label(r), {})[r["load_pct"]] = r
+    columns = [_key_column("frame_size", summary, test_id)]
+    body = []
+    for load in loads:
+        unit, derived_only, cells = b.format_column(metric, [b.raw(v[load], metric) if load in v else None for v in frames.values()])
+        columns.append(Column(f"{metric}.{load:g}", f"{formatting.published(f'{load:g}')} % load", unit, metric_label(metric), derived_only))
+        body.append(cells)
+    table_rows = [[Cell(fs, fs)] + [col[i] for col in body] for i, fs in enumerate(frames)]
+    return ResultTable(f"{test_id}-{metric.replace('_', '-')}-vs-load", f"{test['title']}: {metric_label(metric).lower()} vs offered load",
+                       f"{metric_label(metric)} at each offered load, per frame size; {test['title']}.", test_id, columns, table_rows)
+
+
+def comparison_rows(summary: dict[str, Any], comparison: dict[str, Any], test_id: str) -> list[dict[str, Any]]:
+    """A compared test's rows at its throughput rate, limited to the comparison's frame sizes if it names any."""
+    rows = _throughput_rows(summary, test_id)
+    sizes = {str(s) for s in comparison.get("frame_sizes", [])}
+    return [r for r in rows if not sizes or frame_label(r) in sizes]
+
+
+def comparison_table(summary: dict[str, Any], comparison: dict[str, Any]) -> ResultTable:
+    """Declared A/B comparison: per frame size, each metric side by side for every compared test."""
+    tests = comparison["tests"]
+    labels = comparison.get("labels") or [next(t["title"] for t in summary["tests"] if t["test_id"] == tid) for tid in tests]
+    b = _Builder(summary)
+    per_test = {tid: comparison_rows(summary, comparison, tid) for tid in tests}
+    keys: list[tuple] = []
+    index: dict[tuple, dict[str, dict[str, Any]]] = {}
+    all_rows = [r for tid in tests for r in per_test[tid]]
+    use_dir = len({r["direction"] for r in all_rows}) > 1
+    use_var = len({r["variant"] for r in all_rows}) > 1
+    for tid in tests:
+        for r in sorted(per_test[tid], key=_row_order(summary, tid)):
+            key = (frame_label(r), r["variant"] if use_var else None, r["direction"] if use_dir else None)
+            if key not in index:
+                keys.append(key)
+                index[key] = {}
+            index[key][tid] = r
+    has_frames = any(k[0] for k in keys)
+    metrics = comparison.get("metrics") or [m for m in ORDER if any(m in r["cells"] for r in all_rows)]
+    columns = []
+    if has_frames:
+        columns.append(_key_column("frame_size", summary, tests[0]))
+    if use_var:
+        columns.append(Column("variant", "Variant"))
+    if use_dir:
+        columns.append(Column("direction", "Direction"))
+    body = []
+    for metric in metrics:
+        raws_by_test = {tid: [b.raw(index[k][tid], metric) if tid in index[k] else None for k in keys] for tid in tests}
+        if all(x is None for v in raws_by_test.values() for x in v):
+            continue
+        for tid, label in zip(tests, labels):
+            unit, derived_only, cells = b.format_column(metric, raws_by_test[tid])
+            columns.append(Column(f"{metric}.{tid}", label, unit, metric_label(metric), derived_only))
+            body.append(cells)
+    rows = []
+    for i, k in enumerate(keys):
+        cells = ([Cell(k[0], k[0])] if has_frames else []) + ([Cell(k[1] or "", k[1])] if use_var else []) + ([Cell(k[2] or "", k[2])] if use_dir else [])
+        rows.append(cells + [col[i] for col in body])
+    return ResultTable(comparison["id"], comparison["title"], f"{comparison['title']}: " + "; ".join(labels) + ".", None, columns, rows)

@@ -1,0 +1,302 @@
+"""Running the analysis notebooks: every notebook for every result set it applies to, headless, in
+parallel, each run re-executed only when something it reads changed.
+
+A run's cache key hashes the notebook, the result set's content (and the engine that loaded it),
+the wirespeed modules the notebook imports (transitively), and the versions of the tools that shape
+its output. The key and its parts are kept in manifest.json beside the outputs; `wirespeed why`
+says which part changed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import sys
+import traceback
+from concurrent.futures import as_completed
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from wirespeed.system import atomic, interrupts
+
+from wirespeed.steps import status as setstatus
+from wirespeed.system.codehash import code_closure
+
+NOTEBOOKS = Path("notebooks")
+OUT_ROOT = Path("build/analysis")
+
+
+class AnalysisError(RuntimeError):
+    """A notebook failed: the message names the result set, the notebook, the cell and the error."""
+
+
+@dataclass
+class Job:
+    slug: str
+    notebook: Path
+    key: str
+    components: dict[str, str]
+    out_dir: Path
+    catalog: Path
+
+    @property
+    def name(self) -> str:
+        return self.notebook.name.removesuffix(".py")
+
+
+@dataclass
+class Plan:
+    run: list[Job] = field(default_factory=list)
+    fresh: list[Job] = field(default_factory=list)
+    stale_dirs: list[Path] = field(default_factory=list)
+    slugs: list[str] = field(default_factory=list)  # every set planned, also those no notebook applies to
+
+
+def read_notebook(path: Path) -> tuple[dict[str, Any], str]:
+    """A notebook's `wirespeed:` header block (applies_when: SQL with one ? for the slug) and its code."""
+    import jupytext
+
+    nb = jupytext.read(path)
+    return nb.metadata.get("wirespeed", {}), "\n".join(c.source for c in nb.cells if c.cell_type == "code")
+
+
+def tool_versions() -> dict[str, str]:
+    """Versions of the tools that change what a notebook writes."""
+    import altair
+    import duckdb
+    import jupytext
+    import nbconvert
+    import papermill
+    import pikepdf
+    import vl_convert
+
+    return {"python": sys.version.split()[0], "duckdb": duckdb.__version__, "altair": altair.__version__, "vega-lite": altair.SCHEMA_VERSION,
+            "vl-convert": vl_convert.__version__, "papermill": papermill.__version__, "nbconvert": nbconvert.__version__, "jupytext": jupytext.__version__,
+            "pikepdf": f"{pikepdf.__version__} (qpdf {pikepdf.__libqpdf_version__})"}
+
+
+def _digest(components: dict[str, Any]) -> str:
+    return hashlib.sha256(json.dumps(components, sort_keys=True).encode()).hexdigest()
+
+
+def plan(catalog: Path, slugs: list[str] | None = None, notebooks_dir: Path = NOTEBOOKS, out_root: Path = OUT_ROOT, include_drafts: bool = False) -> Plan:
+    """Which (result set, notebook) runs are needed, which are fresh, and which old outputs to remove."""
+    import duckdb
+
+    con = duckdb.connect(str(catalog), read_only=True)
+    view = "result_sets" if include_drafts else "published_sets"
+    sets = {s: (c, e) for s, c, e in con.execute(f"SELECT slug, content_hash, engine_hash FROM {view} ORDER BY slug").fetchall()}
+    wanted = slugs or sorted(sets)
+    unknown = [s for s in wanted if s not in sets]
+    if unknown:
+        con.close()
+        raise AnalysisError(f"not in the catalog as a published result set: {', '.join(unknown)}")
+    tools = tool_versions()
+    runner = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()  # this module executes and exports: its code shapes the outputs
+    notebooks = sorted(notebooks_dir.glob("*.py"))
+    per_nb = {}
+    for nb in notebooks:
+        meta, code = read_notebook(nb)
+        per_nb[nb] = (meta.get("applies_when"), hashlib.sha256(nb.read_bytes()).hexdigest(), code_closure(code))
+    result = Plan(slugs=list(wanted))
+    for slug in wanted:
+        content, engine = sets[slug]
+        applicable = set()
+        for nb, (applies, nb_hash, closure) in per_nb.items():
+            if applies:
+                try:
+                    n = con.execute(applies, [slug]).fetchone()[0]
+                except Exception as exc:  # noqa: BLE001 - report the notebook's own query error
+                    con.close()
+                    raise AnalysisError(f"{nb}: applies_when query failed: {exc}") from None
+                if not n:
+                    continue
+            applicable.add(nb.stem)
+            components = {"notebook": nb_hash, "result_set": content, "engine": engine, "code": closure, "runner": runner, "tools": tools, "parameters": {"slug": slug}}
+            job = Job(slug, nb, _digest(components), components, out_root / slug / nb.stem, catalog)
+            manifest = job.out_dir / "manifest.json"
+            fresh = manifest.is_file() and json.loads(manifest.read_text()).get("key") == job.key
+            (result.fresh if fresh else result.run).append(job)
+        set_dir = out_root / slug
+        if set_dir.is_dir():
+            result.stale_dirs += [d for d in set_dir.iterdir() if d.is_dir() and not d.name.startswith(".") and d.name not in applicable]
+    if out_root.is_dir():
+        result.stale_dirs += [d for d in out_root.iterdir() if d.is_dir() and d.name not in sets]
+    con.close()
+    return result
+
+
+_CDN = re.compile(r"<script[^>]*\bsrc=\"https?://[^\"]*\"[^>]*>\s*</script>|<link[^>]*\bhref=\"https?://[^\"]*\"[^>]*>", re.I)
+
+
+def html_export(ipynb: Path) -> str:
+    """Standalone HTML of an executed notebook that loads nothing from the internet."""
+    import nbformat
+    from nbconvert import HTMLExporter
+
+    exporter = HTMLExporter(template_name="lab")
+    exporter.mathjax_url = ""
+    body, _ = exporter.from_notebook_node(nbformat.read(str(ipynb), as_version=4))
+    body = _CDN.sub("", body)
+    body = re.sub(r"<script[^>]*\bsrc=\"\"[^>]*>\s*</script>", "", body)
+    body = re.sub(r"<link[^>]*\bhref=\"custom\.css\"[^>]*>", "", body)  # the template's optional user stylesheet
+    # inline scripts that would fetch from a CDN (MathJax configuration, the mermaid loader)
+    body = re.sub(r"<script[^>]*>(?:(?!</script>).)*?(?:https?://cdn|MathJax)(?:(?!</script>).)*</script>", "", body, flags=re.S)
+    # no icon of its own: browsers would fetch /favicon.ico from the server root, outside a site under a path
+    return body.replace("</head>", '<link rel="icon" href="data:,">\n</head>', 1)
+
+
+def _relative(path: Path, root: str) -> str:
+    """A path as the notebook sees it from the repository root (relative when inside it)."""
+    try:
+        return path.resolve().relative_to(Path(root).resolve()).as_posix()
+    except ValueError:
+        return str(path.resolve())
+
+
+def _stabilise(executed: Path, job: Job, root: str, tmp: Path) -> None:
+    """Rewrite the executed notebook without run-specific data: stable cell ids, no clocks, the final output folder."""
+    from wirespeed.system.reproducible import stable_notebook
+
+    nb = json.loads(executed.read_text(encoding="utf-8"))
+    nb = stable_notebook(nb, job.name, {_relative(tmp, root): _relative(job.out_dir, root)})
+    atomic.write_text(executed, json.dumps(nb, indent=1, ensure_ascii=False, sort_keys=True) + "\n")
+
+
+def out_root_logs(out_root: Path) -> Path:
+    """The logs folder beside an analysis output root (build/analysis → build/logs)."""
+    return out_root.parent / "logs"
+
+
+def _failed(job: Job, what: str, cause: str, log: Path) -> dict[str, Any]:
+    """A worker's report of a failed run: one line for the person, the parts for build/status."""
+    failure = {"what": what, "cause": cause, "log": str(log)}
+    return {"ok": False, "failure": failure, "error": setstatus.line(job.slug, "analyse", failure)}
+
+
+def _execute(job: Job, root: str) -> dict[str, Any]:
+    """Run one notebook into a temporary folder and swap it into place (in a worker process)."""
+    import jupytext
+    import nbformat
+    import papermill
+
+    os.chdir(root)
+    tmp = atomic.temp_dir_beside(job.out_dir)
+    # Kernels inherit this worker's stderr; their chatter goes to a log, errors come back as messages.
+    with open(tmp.parent / f".{job.name}.kernel.log", "w") as log:
+        os.dup2(log.fileno(), 2)
+    try:
+        nb = jupytext.read(job.notebook)
+        nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+        source = tmp / "source.ipynb"
+        nbformat.write(nb, str(source))
+        executed = tmp / f"{job.name}.ipynb"
+        try:
+            params = {"slug": job.slug, "catalog": _relative(job.catalog, root), "output_dir": _relative(tmp, root)}
+            papermill.execute_notebook(str(source), str(executed), parameters=params,
+                                       kernel_name="python3", cwd=root, progress_bar=False, log_output=False)
+        except papermill.PapermillExecutionError as exc:
+            code = [c.source for c in nb.cells if c.cell_type == "code"]
+            cell = code.index(exc.source) + 1 if exc.source in code else exc.exec_count
+            first = exc.source.strip().splitlines()[0][:60] if exc.source.strip() else ""
+            log = setstatus.write_log(job.slug, "analyse", job.name, "\n".join(exc.traceback or [f"{exc.ename}: {exc.evalue}"]), out_root_logs(job.out_dir.parent.parent))
+            return _failed(job, f"notebook {job.notebook}, code cell {cell} ({first})", f"{exc.ename}: {exc.evalue}", log)
+        source.unlink()
+        _stabilise(executed, job, root, tmp)
+        atomic.write_text(tmp / f"{job.name}.html", html_export(executed))
+        atomic.write_text(tmp / "manifest.json", json.dumps({"key": job.key, "components": job.components}, indent=1, sort_keys=True) + "\n")
+        atomic.swap_dir(tmp, job.out_dir)
+        return {"ok": True}
+    except Exception as exc:  # noqa: BLE001 - a worker reports, the parent decides
+        log = setstatus.write_log(job.slug, "analyse", job.name, traceback.format_exc(), out_root_logs(job.out_dir.parent.parent))
+        return _failed(job, f"notebook {job.notebook}", f"{type(exc).__name__}: {exc}", log)
+    finally:
+        if tmp.exists():
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+def write_index(slug: str, out_root: Path = OUT_ROOT) -> dict[str, Any]:
+    """Merge the outputs of every notebook of a result set into index.json (paths relative to the set's folder)."""
+    set_dir = out_root / slug
+    set_dir.mkdir(parents=True, exist_ok=True)  # a set no notebook applies to has an empty index
+    index: dict[str, Any] = {"slug": slug, "tables": {}, "charts": {}, "notebooks": []}
+    for nb_dir in sorted(d for d in set_dir.iterdir() if d.is_dir() and not d.name.startswith(".")):
+        outputs = json.loads((nb_dir / "outputs.json").read_text())
+        index["notebooks"].append({"name": nb_dir.name, "ipynb": f"{nb_dir.name}/{nb_dir.name}.ipynb", "html": f"{nb_dir.name}/{nb_dir.name}.html"})
+        for kind in ("tables", "charts"):
+            for oid, entry in outputs[kind].items():
+                if oid in index[kind]:
+                    raise AnalysisError(f"{slug}: {kind[:-1]} id {oid!r} is written by both {index[kind][oid]['notebook']} and {nb_dir.name}")
+                index[kind][oid] = {**{k: (f"{nb_dir.name}/{v}" if k in ("json", "csv", "spec", "svg", "pdf") else v) for k, v in entry.items()}, "notebook": nb_dir.name}
+    atomic.write_text(set_dir / "index.json", json.dumps(index, indent=1, ensure_ascii=False) + "\n")
+    return index
+
+
+def run(catalog: Path, slugs: list[str] | None = None, jobs: int | None = None, progress: Callable[[Job, int, int], None] | None = None,
+        include_drafts: bool = False, out_root: Path = OUT_ROOT, notebooks_dir: Path = NOTEBOOKS) -> tuple[Plan, list[str]]:
+    """Execute what the plan says; returns the plan and the errors (empty when all ran)."""
+    p = plan(catalog, slugs, notebooks_dir=notebooks_dir, out_root=out_root, include_drafts=include_drafts)
+    for d in p.stale_dirs:
+        shutil.rmtree(d, ignore_errors=True)
+    errors: list[str] = []
+    failed: dict[str, dict[str, str]] = {}
+    root = str(Path.cwd())
+    if p.run:
+        workers = max(1, min(jobs or os.cpu_count() or 1, len(p.run)))
+        with interrupts.worker_pool(workers) as pool:  # workers die with this process
+            futures = {pool.submit(_execute, job, root): job for job in p.run}
+            for i, fut in enumerate(as_completed(futures), 1):
+                res = fut.result()
+                if not res["ok"]:
+                    errors.append(res["error"])
+                    failed.setdefault(futures[fut].slug, res["failure"])
+                if progress:
+                    progress(futures[fut], i, len(p.run))
+    for slug in sorted(set(p.slugs) - set(failed)):
+        try:
+            write_index(slug, out_root)
+        except (AnalysisError, OSError, ValueError, KeyError) as exc:  # one set's outputs do not fit together: that set fails alone
+            log = setstatus.write_log(slug, "analyse", "index", traceback.format_exc(), out_root_logs(out_root))
+            failed[slug] = {"what": "merging the notebooks' outputs (index.json)", "cause": str(exc), "log": str(log)}
+            errors.append(setstatus.line(slug, "analyse", failed[slug]))
+    for slug in failed:  # a result set with a failed notebook has no index: nothing downstream uses half its outputs
+        (out_root / slug / "index.json").unlink(missing_ok=True)
+    for slug in p.slugs:
+        setstatus.record(slug, "analyse", failed.get(slug), out_root.parent / "status")
+    return p, errors
+
+
+def why(catalog: Path, slug: str, notebook: str | None = None, out_root: Path = OUT_ROOT) -> list[str]:
+    """For each notebook of a result set: fresh, or which parts of its cache key changed."""
+    p = plan(catalog, [slug], out_root=out_root, include_drafts=True)
+    lines = []
+    for job in sorted(p.fresh + p.run, key=lambda j: j.name):
+        if notebook and job.name != notebook:
+            continue
+        manifest = job.out_dir / "manifest.json"
+        if job in p.fresh:
+            lines.append(f"{job.name}: up to date")
+            continue
+        if not manifest.is_file():
+            lines.append(f"{job.name}: would run: never run (no {manifest})")
+            continue
+        old = json.loads(manifest.read_text()).get("components", {})
+        changed = []
+        for part, value in job.components.items():
+            before = old.get(part)
+            if part == "code" and isinstance(before, dict):
+                diff = sorted(m for m in set(value) | set(before) if value.get(m) != before.get(m))
+                if diff:
+                    changed.append(f"code ({', '.join(diff)})")
+            elif part == "tools" and isinstance(before, dict):
+                diff = sorted(t for t in set(value) | set(before) if value.get(t) != before.get(t))
+                if diff:
+                    changed.append("tools (" + ", ".join(f"{t} {before.get(t)} → {value.get(t)}" for t in diff) + ")")
+            elif before != value:
+                changed.append(part.replace("_", " "))
+        lines.append(f"{job.name}: would run: changed {', '.join(changed) or 'key format'}")
+    return lines

