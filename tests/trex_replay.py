@@ -5,7 +5,7 @@ A session (tests/fixtures/trex-rpc/sessions.json) is an ordered list of exchange
 checked against the next exchange: JSON-RPC 2.0 framing (id, "jsonrpc": "2.0", method, params
 object) and every listed parameter; the recorded reply is sent back with the request's id. A
 request that does not match gets a JSON-RPC error and is kept in `mismatches`, so a test can fail
-on it. `silent=True` receives requests and never answers (for timeouts).
+on it. `silent=True` receives requests and never answers (for timeouts); `tamper` rewrites replies.
 """
 
 from __future__ import annotations
@@ -23,10 +23,11 @@ SESSIONS = json.loads((FIXTURES / "sessions.json").read_text("utf-8"))
 
 
 class ReplayServer:
-    def __init__(self, session: str | list | None = None, *, silent: bool = False):
+    def __init__(self, session: str | list | None = None, *, silent: bool = False, tamper=None):
         exchanges = SESSIONS[session]["exchanges"] if isinstance(session, str) else (session or [])
         self.pending = list(exchanges)
         self.silent = silent
+        self.tamper = tamper  # reply -> reply, applied before sending (to break framing on purpose)
         self.requests: list[dict] = []
         self.mismatches: list[str] = []
         self._ctx = zmq.Context()
@@ -84,4 +85,6 @@ class ReplayServer:
             if problem:
                 self.mismatches.append(problem)
                 reply = {"id": req.get("id") if isinstance(req, dict) else None, "jsonrpc": "2.0", "error": {"code": -32600, "message": f"replay: {problem}"}}
-            self._sock.send(json.dumps(reply).encode())
+            if self.tamper is not None:
+                reply = self.tamper(reply)
+            self._sock.send(reply if isinstance(reply, bytes) else json.dumps(reply).encode())

@@ -29,6 +29,11 @@ SRC_IP, DST_IP, SRC_PORT, DST_PORT = bytes([16, 0, 0, 1]), bytes([48, 0, 0, 1]),
 TRANSMITTING = {"TX", "PCAP_TX"}
 
 
+def pause(seconds: float) -> None:
+    """How the generator waits for a trial to run (a module function, so a replayed session can skip it)."""
+    time.sleep(seconds)
+
+
 @dataclass(frozen=True)
 class TrialResult:
     """What one trial measured (the search branch's wirespeed/collectors/trial.py has the same fields)."""
@@ -108,8 +113,8 @@ class TrexGenerator:
     poll_s: float = 0.5
     settle_s: float = 0.5  # after the transmit port went idle, for frames still in flight to be counted
     grace_s: float = 10.0  # beyond the duration, before a port still transmitting is stopped and the trial fails
-    sleep: Callable[[float], None] = time.sleep
-    clock: Callable[[], float] = time.monotonic
+    sleep: Callable[[float], None] | None = None  # default: pause() (tests replace it)
+    clock: Callable[[], float] | None = None  # default: time.monotonic
     handlers: dict[int, str] = field(default_factory=dict)
     speeds_bps: dict[int, float] = field(default_factory=dict)
     readings: list[dict] = field(default_factory=list)  # per trial: the get_port_stats results before and after
@@ -172,14 +177,15 @@ class TrexGenerator:
             self.client.call("start_traffic", {"handler": h, "port_id": self.tx_port, "core_mask": 2**64 - 1, "duration": float(duration_s),
                                                "force": False, "mul": {"op": "abs", "type": "raw", "value": 1.0}, "start_at_ts": 0})
             started = self.active = True
-            deadline = self.clock() + duration_s + self.grace_s
-            self.sleep(min(duration_s, max(0.0, duration_s - self.poll_s)))
+            clock, sleep = self.clock or time.monotonic, self.sleep or pause
+            deadline = clock() + duration_s + self.grace_s
+            sleep(min(duration_s, max(0.0, duration_s - self.poll_s)))
             while self._state() in TRANSMITTING:
-                if self.clock() > deadline:
+                if clock() > deadline:
                     raise TrexError(f"port {self.tx_port} still transmitting {self.grace_s:g} s after the {duration_s:g} s trial ended; stopped it")
-                self.sleep(self.poll_s)
+                sleep(self.poll_s)
             started = self.active = False
-            self.sleep(self.settle_s)
+            sleep(self.settle_s)
             after_raw, after = self._stats()
         finally:
             if started:

@@ -102,6 +102,7 @@ class RpcClient:
 
     def __post_init__(self) -> None:
         self._ctx = self._sock = None
+        self._awaiting = False
 
     @property
     def where(self) -> str:
@@ -117,18 +118,7 @@ class RpcClient:
             raise TrexError(f"T-Rex server {self.where}: no TCP answer within {self.timeout_s:g} s") from None
         except OSError as exc:
             raise TrexError(f"T-Rex server {self.where}: cannot connect: {one_line(exc.strerror or exc)}") from None
-        import zmq
-
-        self._ctx = zmq.Context()
-        self._sock = self._ctx.socket(zmq.REQ)
-        self._sock.setsockopt(zmq.LINGER, 0)
-        self._sock.setsockopt(zmq.SNDTIMEO, int(self.timeout_s * 1000))
-        self._sock.setsockopt(zmq.RCVTIMEO, int(self.timeout_s * 1000))
-        self._sock.setsockopt(zmq.MAXMSGSIZE, MAX_REPLY_BYTES)
-        host = f"[{self.host}]" if ":" in self.host else self.host
-        if ":" in self.host:
-            self._sock.setsockopt(zmq.IPV6, 1)
-        self._sock.connect(f"tcp://{host}:{self.port}")
+        self._open()
         try:
             result = self.call("api_sync_v2", {"name": API_NAME, "major": API_MAJOR, "minor": API_MINOR}, with_api_h=False)
         except RpcError as exc:
@@ -143,6 +133,22 @@ class RpcClient:
         self.api_h = result["api_h"]
         return self.api_h
 
+    def _open(self) -> None:
+        """A fresh REQ socket to the server (also after a call was cut short: REQ cannot send again before its reply)."""
+        import zmq
+
+        self.close()
+        self._ctx = zmq.Context()
+        self._sock = self._ctx.socket(zmq.REQ)
+        self._sock.setsockopt(zmq.LINGER, 0)
+        self._sock.setsockopt(zmq.SNDTIMEO, int(self.timeout_s * 1000))
+        self._sock.setsockopt(zmq.RCVTIMEO, int(self.timeout_s * 1000))
+        self._sock.setsockopt(zmq.MAXMSGSIZE, MAX_REPLY_BYTES)
+        if ":" in self.host:
+            self._sock.setsockopt(zmq.IPV6, 1)
+        self._sock.connect(f"tcp://{f'[{self.host}]' if ':' in self.host else self.host}:{self.port}")
+        self._awaiting = False
+
     def call(self, method: str, params: dict | None = None, *, with_api_h: bool = True) -> Any:
         """Send one request and return its `result`; raise TrexError (one line) on any failure."""
         if self._sock is None:
@@ -153,9 +159,13 @@ class RpcClient:
         if with_api_h:
             params["api_h"] = self.api_h
         request = {"id": _new_id(), "jsonrpc": "2.0", "method": method, "params": params}
+        if self._awaiting:  # the previous call was interrupted (Ctrl-C) before its reply
+            self._open()
         try:
             self._sock.send(json.dumps(request).encode("utf-8"))
+            self._awaiting = True
             raw = self._sock.recv()
+            self._awaiting = False
         except zmq.Again:
             self.close()  # a REQ socket without its reply cannot send again
             raise TrexError(f"T-Rex server {self.where}: no reply to {method} within {self.timeout_s:g} s") from None
