@@ -350,3 +350,28 @@ def test_a_call_cut_short_by_ctrl_c_does_not_wedge_the_next_one() -> None:
         assert client.call("get_version")["built_by"] == "imarom"
         client.close()
     assert srv.mismatches == [] and srv.pending == []
+
+
+def test_trial_is_the_search_drivers_interface() -> None:
+    """TrexGenerator.trial(frame_bytes, rate_fps, duration_s) -> TrialResult, counted as differences of
+    the cumulative counters (trial 2 starts from trial 1's counters, not from zero)."""
+    t = FakeTime()
+    with ReplayServer("collect") as srv:
+        client = RpcClient("127.0.0.1", srv.port, timeout_s=2)
+        client.connect()
+        client.call("get_version"), client.call("get_system_info")
+        gen = TrexGenerator(client, 0, 1, sleep=t.sleep, clock=t.clock)
+        gen.acquire()
+        first, second = gen.trial(64, 19531.25, 88.36), gen.trial(64, 1000.0, 44.5)
+        gen.release()
+        client.close()
+    assert srv.mismatches == [] and srv.pending == []
+    assert (first.tx_frames, first.rx_frames, first.duration_s, first.frame_bytes, first.rate_fps, first.lost_frames) == (1725794, 1725794, 88.36, 64, 19531.25, 0)
+    assert (second.tx_frames, second.rx_frames, second.duration_s, second.rate_fps) == (44500, 44500, 44.5, 1000.0)
+    assert first.latency_avg_ns is None
+    assert gen.speeds_bps == {0: 10e9, 1: 10e9}  # get_port_status "speed": 10000 (Mb/s)
+    assert t.slept[:3] == [88.36 - 0.5, 0.5, 0.5]  # run, one poll while transmitting, then frames in flight
+    adds = [r for r in srv.requests if r["method"] == "add_stream"]
+    assert [a["params"]["stream"]["mode"]["rate"]["value"] for a in adds] == [19531.25, 1000.0]
+    starts = [r for r in srv.requests if r["method"] == "start_traffic"]
+    assert [s["params"]["duration"] for s in starts] == [88.36, 44.5]

@@ -41,13 +41,16 @@ class TrialResult:
     tx_frames: int
     rx_frames: int
     duration_s: float
+    frame_bytes: int = 0
+    rate_fps: float = 0.0  # the rate the trial was asked to offer
     latency_min_ns: float | None = None
     latency_avg_ns: float | None = None
     latency_max_ns: float | None = None
 
     @property
     def lost_frames(self) -> int:
-        return self.tx_frames - self.rx_frames
+        """Frames sent and not received (0 when the device duplicated frames)."""
+        return max(0, self.tx_frames - self.rx_frames)
 
 
 @dataclass
@@ -205,7 +208,7 @@ class TrexGenerator:
             raise TrexError(f"the port counters went backwards during the trial (tx {tx}, rx {rx}): was the server restarted?")
         self.readings.append({"frame_bytes": frame_bytes, "rate_fps": rate_fps, "duration_s": duration_s,
                               "before": {str(p): r for p, r in before_raw.items()}, "after": {str(p): r for p, r in after_raw.items()}})
-        return TrialResult(tx_frames=tx, rx_frames=rx, duration_s=float(duration_s))
+        return TrialResult(tx_frames=tx, rx_frames=rx, duration_s=float(duration_s), frame_bytes=frame_bytes, rate_fps=float(rate_fps))
 
     def release(self) -> None:
         """Give the ports back (stopping traffic first if a trial was cut short); errors are not raised."""
