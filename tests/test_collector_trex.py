@@ -375,3 +375,10 @@ def test_trial_is_the_search_drivers_interface() -> None:
     assert [a["params"]["stream"]["mode"]["rate"]["value"] for a in adds] == [19531.25, 1000.0]
     starts = [r for r in srv.requests if r["method"] == "start_traffic"]
     assert [s["params"]["duration"] for s in starts] == [88.36, 44.5]
+
+
+def test_more_trials_than_a_set_can_hold_are_refused_before_connecting(tmp_path: Path) -> None:
+    config = tmp_path / "many.toml"
+    config.write_text(CONFIG.read_text().split("[[trial]]")[0] + "[ramp]\nframe_sizes = [64, 128, 256]\nstart_pct = 1\nstop_pct = 100\nsteps = 100\nduration_s = 1\n")
+    with pytest.raises(CollectorError, match=r"many.toml:\d+: ramp: 300 trials: more than 200 .*\[collect.trex-config\]$"):
+        run(tmp_path, "x", server="127.0.0.1:1", config=str(config))

@@ -25,7 +25,7 @@ from wirespeed.resultset.tomllines import with_lines
 
 RULE = "collect.trex-config"
 MAX_CONFIG_BYTES = 256 * 1024
-MAX_TRIALS = 10000
+MAX_TRIALS = 200  # one raw/trial-NNN.stats.json each, and a result set holds at most 256 files (limit.files)
 SCENARIOS = ("l2-unicast", "ipv4-unicast", "ipv6-unicast", "l2-xconnect", "bridge-domain", "ipv4-routing", "acl-filtering", "baseline-forwarding")
 SLUG = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
 
@@ -103,7 +103,7 @@ def read_config(path: Path) -> tuple[Config | None, list[Problem]]:
     else:
         trials = _explicit(raw["trial"], bad)
     if len(trials) > MAX_TRIALS:
-        bad(modes[0], f"{len(trials)} trials: more than {MAX_TRIALS}")
+        bad(modes[0], f"{len(trials)} trials: more than {MAX_TRIALS} (each keeps its counters in a file, and a result set holds at most 256 files); split the run into several sets")
     if probs:
         return None, with_lines(probs, shown, text)
     return Config(shown, raw, mode, trials, tx, rx), []
