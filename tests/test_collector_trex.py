@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 import socket
 import struct
 import time
@@ -253,14 +254,35 @@ def test_a_generator_that_misses_its_rate_fails_and_writes_nothing(tmp_path: Pat
     assert not out.exists() or list(out.iterdir()) == []
 
 
-def test_a_set_that_would_not_validate_is_not_written(tmp_path: Path) -> None:
+def test_a_licence_the_schema_refuses_stops_the_run_before_it_starts(tmp_path: Path) -> None:
     config = tmp_path / "c.toml"
     config.write_text(CONFIG.read_text().replace('status = "draft"', 'status = "draft"\nlicence = "CC BY 4.0"'))
+    with pytest.raises(CollectorError, match=r"c\.toml:5: set\.licence: result\.toml would not validate: 'CC BY 4\.0' is not in the expected form"):
+        run(tmp_path, "x", server="127.0.0.1:1", config=str(config))
+
+
+@pytest.mark.parametrize("fault", ["invalid", "interrupt"])
+def test_a_set_that_fails_validation_or_is_interrupted_while_written_leaves_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fault: str) -> None:
+    """The set is written into a scratch folder and validated there; a check failing (here a check that
+    always finds an error) or Ctrl-C during validation removes the scratch folder and writes no set."""
+    import wirespeed.checks
+    from wirespeed.problems import Problem
+
+    if fault == "invalid":
+        monkeypatch.setattr(wirespeed.checks, "run_checks", lambda rs: [Problem("result.toml", None, "tests", "injected finding", "check.injected")])
+    else:
+        def interrupted(folder):
+            assert (folder / "native/sweep.json").is_file()  # written, not yet in place
+            raise KeyboardInterrupt
+        import importlib
+        monkeypatch.setattr(importlib.import_module("wirespeed.resultset.load"), "load", interrupted)
     out = tmp_path / "out"
     with ReplayServer("collect") as srv:
-        with pytest.raises(CollectorError, match=r"^the collected set does not validate, nothing written: .*result.toml:\d+: licence: .*\[schema"):
-            collect(out, srv.address, config=config)
-    assert list(out.iterdir()) == []  # neither the set nor its scratch folder
+        with pytest.raises(CollectorError if fault == "invalid" else KeyboardInterrupt) as exc:
+            collect(out, srv.address)
+    if fault == "invalid":
+        assert str(exc.value) == "the collected set does not validate, nothing written: result.toml: tests: injected finding [check.injected]"
+    assert srv.pending == [] and list(out.iterdir()) == []  # neither the set nor its scratch folder
 
 
 def test_an_existing_set_is_never_overwritten(tmp_path: Path) -> None:
@@ -382,3 +404,14 @@ def test_more_trials_than_a_set_can_hold_are_refused_before_connecting(tmp_path:
     config.write_text(CONFIG.read_text().split("[[trial]]")[0] + "[ramp]\nframe_sizes = [64, 128, 256]\nstart_pct = 1\nstop_pct = 100\nsteps = 100\nduration_s = 1\n")
     with pytest.raises(CollectorError, match=r"many.toml:\d+: ramp: 300 trials: more than 200 .*\[collect.trex-config\]$"):
         run(tmp_path, "x", server="127.0.0.1:1", config=str(config))
+
+
+def test_a_description_the_schema_refuses_is_named_in_the_config_before_connecting(tmp_path: Path) -> None:
+    config = tmp_path / "c.toml"
+    config.write_text(CONFIG.read_text().replace('status = "draft"', 'status = "final"').replace('vendor = "unknown"', 'vendor = "unknown"\nkind = "gadget"'))
+    with pytest.raises(CollectorError) as exc:
+        run(tmp_path, "x", server="127.0.0.1:1", config=str(config))  # nothing listens on port 1: the preflight comes first
+    lines = str(exc.value).splitlines()
+    assert any(re.search(r"c\.toml:4: set\.status: result\.toml would not validate: 'final' is not one of draft, embargoed, published \[schema\.enum\]$", ln) for ln in lines), lines
+    assert any(re.search(r"c\.toml:\d+: dut\.kind: result\.toml would not validate: 'gadget' is not one of", ln) for ln in lines), lines
+    assert [p.name for p in tmp_path.iterdir()] == ["c.toml"]

@@ -22,6 +22,7 @@ import datetime as dt
 import json
 import os
 import shutil
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Callable
 
@@ -30,6 +31,7 @@ from wirespeed.collectors.trex_config import Config, Planned, read_config
 from wirespeed.collectors.trex_generator import TrexGenerator, TrialResult
 from wirespeed.collectors.trex_rpc import RpcClient, TrexError, one_line, parse_server
 from wirespeed.linerate import Link, parse_speed, port_fps
+from wirespeed.problems import Problem
 
 GENERATOR_TOLERANCE = 0.01  # a trial whose sent frames miss rate × duration by more (plus 10 frames) fails the run
 SWEEP = "native/sweep.json"
@@ -70,6 +72,8 @@ def run(out_dir: Path, slug: str, *, server: str = "127.0.0.1", config: str = ""
     cfg, problems = read_config(Path(config))
     if cfg is None:
         raise CollectorError("\n".join(str(p) for p in problems))
+    if problems := preflight(cfg, slug):
+        raise CollectorError("\n".join(str(p) for p in problems))
     final = Path(out_dir) / slug
     if final.exists() or final.is_symlink():
         raise CollectorError(f"{final} already exists; collect into a new slug")
@@ -98,6 +102,35 @@ def run(out_dir: Path, slug: str, *, server: str = "127.0.0.1", config: str = ""
     doc = _document(cfg, slug, runs, link, version, system, start, end, server)
     _write(Path(out_dir), slug, doc, files)
     return final
+
+
+def preflight(cfg: Config, slug: str) -> list[Problem]:
+    """Before anything runs: would result.toml, as this configuration describes it, pass the schema?
+    Problems are named at the configuration's own fields and lines ([set], [dut], [test])."""
+    from wirespeed.resultset.load import _schema_problem, _validator
+    from wirespeed.resultset.tomllines import with_lines
+
+    now = dt.datetime.now(dt.timezone.utc)
+    p = cfg.trials[0]
+    probe = [{"frame_size": p.frame_size, "trial": 1, "rate_fps": 1.0, "duration_s": p.duration_s, "tx_frames": 0, "rx_frames": 0, "lost_frames": 0,
+              "rx_fps": 0.0, "load_pct": 1.0}]
+    doc = _document(cfg, slug, probe, parse_speed("10G"), {}, {}, now, now, "preflight")
+    out = []
+    for err in _validator().iter_errors(doc):
+        prob = _schema_problem(err, cfg.path)
+        field = prob.field
+        for prefix, to in (("tests[0].", "test."), ("dut.", "dut."), ("dut", "dut")):
+            if field.startswith(prefix):
+                field = to + field[len(prefix):]
+                break
+        else:
+            field = f"set.{field}" if field.split(".")[0].split("[")[0] in cfg.raw["set"] else field
+        out.append(replace(prob, field=field, message=f"result.toml would not validate: {prob.message}"))
+    try:
+        text = Path(cfg.path).read_text("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return out
+    return with_lines(out, cfg.path, text)
 
 
 def _run_trials(cfg: Config, gen: TrexGenerator, link: Link | None, progress) -> list[dict]:
