@@ -296,12 +296,13 @@ def test_an_existing_set_is_never_overwritten(tmp_path: Path) -> None:
 def test_config_problems_are_one_line_each_with_file_line_and_field(tmp_path: Path) -> None:
     bad = tmp_path / "bad.toml"
     bad.write_text('[set]\ntitle = "t"\n[dut]\nvendor = "v"\nmodel = "m"\n[test]\nid = "Bad Id"\ntitle = "t"\nscenario = "ipv4-routing"\n'
-                   '[trials]\nframe_sizes = [32]\nrates_pct = [10]\nduration_s = 10\n')
+                   'port_speed = "fast"\n[trials]\nframe_sizes = [32]\nrates_pct = [10]\nduration_s = 10\n')
     with pytest.raises(CollectorError) as exc:
         run(tmp_path, "x", server="127.0.0.1", config=str(bad))
     lines = str(exc.value).splitlines()
     assert any(":7: test.id: expected a test id" in ln and ln.endswith("[collect.trex-config]") for ln in lines), lines
-    assert any(":11: trials.frame_sizes: expected a list of Ethernet frame sizes" in ln for ln in lines), lines
+    assert any(":12: trials.frame_sizes: expected a list of Ethernet frame sizes" in ln for ln in lines), lines
+    assert any(":10: test.port_speed: unknown port speed 'fast'" in ln for ln in lines), lines
     assert [p.name for p in tmp_path.iterdir()] == ["bad.toml"]
 
 

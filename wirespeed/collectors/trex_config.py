@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from wirespeed.collectors.trex_generator import MAX_FRAME, MIN_FRAME
+from wirespeed.linerate import parse_speed
 from wirespeed.problems import Problem, display_path
 from wirespeed.resultset.tomllines import with_lines
 
@@ -87,6 +88,12 @@ def read_config(path: Path) -> tuple[Config | None, list[Problem]]:
             bad("test.title", "expected the test's title")
         if test.get("scenario") not in SCENARIOS:
             bad("test.scenario", f"expected one of {', '.join(SCENARIOS)}")
+        if "port_speed" in test:
+            try:
+                if parse_speed(str(test["port_speed"])).media != "ethernet":
+                    bad("test.port_speed", "expected an Ethernet port speed (T-Rex ports are Ethernet), e.g. 10G")
+            except ValueError as exc:
+                bad("test.port_speed", str(exc))
     ports = raw.get("ports", {"tx": 0, "rx": 1})
     tx, rx = (ports.get("tx"), ports.get("rx")) if isinstance(ports, dict) else (None, None)
     if not all(isinstance(p, int) and not isinstance(p, bool) and 0 <= p < 256 for p in (tx, rx)) or tx == rx:
