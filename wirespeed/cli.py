@@ -432,7 +432,7 @@ def collect_trex(server: str, config: Path, slug: str, root: Path, force: bool, 
     """Run the configured trials on a T-Rex server (JSON-RPC over ZeroMQ) and write ROOT/SLUG."""
     from rich.progress import Progress
 
-    from wirespeed import interrupts
+    from wirespeed.system import interrupts
     from wirespeed.collectors.trex_collect import CollectorError, run
 
     with interrupts.signals_exit(), Progress(console=err, transient=True) as progress:

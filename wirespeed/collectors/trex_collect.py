@@ -30,7 +30,7 @@ import wirespeed
 from wirespeed.collectors.trex_config import Config, Planned, read_config
 from wirespeed.collectors.trex_generator import TrexGenerator, TrialResult
 from wirespeed.collectors.trex_rpc import RpcClient, TrexError, one_line, parse_server
-from wirespeed.linerate import Link, parse_speed, port_fps
+from wirespeed.engine.linerate import Link, parse_speed, port_fps
 from wirespeed.problems import Problem
 
 GENERATOR_TOLERANCE = 0.01  # a trial whose sent frames miss rate × duration by more (plus 10 frames) fails the run

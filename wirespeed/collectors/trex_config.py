@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from wirespeed.collectors.trex_generator import MAX_FRAME, MIN_FRAME
-from wirespeed.linerate import parse_speed
+from wirespeed.engine.linerate import parse_speed
 from wirespeed.problems import Problem, display_path
 from wirespeed.resultset.tomllines import with_lines
 
