@@ -17,13 +17,14 @@ import numpy as np
 from numba import njit
 
 from wirespeed.capture.decode import NO_TIME, decode_one
+from wirespeed.capture.loads import be32, le32
 
 OK, TRUNCATED, BAD_LENGTH, NEEDS_PYTHON = 0, 1, 2, 3
 MAX_RECORD = 1 << 18  # 256 KiB: above any snaplen tcpdump or Wireshark write
 AHEAD = 16384
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _touch(buf, pf, pos, size, acc):
     lim = min(pos + AHEAD, size)
     while pf < lim:
@@ -32,11 +33,9 @@ def _touch(buf, pf, pos, size, acc):
     return pf, acc
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def u32(buf, p, swap):
-    if swap:
-        return (np.uint32(buf[p]) << 24) | (np.uint32(buf[p + 1]) << 16) | (np.uint32(buf[p + 2]) << 8) | np.uint32(buf[p + 3])
-    return np.uint32(buf[p]) | (np.uint32(buf[p + 1]) << 8) | (np.uint32(buf[p + 2]) << 16) | (np.uint32(buf[p + 3]) << 24)
+    return be32(buf, p) if swap else le32(buf, p)
 
 
 @njit(cache=True, nogil=True)
@@ -60,7 +59,7 @@ def scan_pcap(buf, pos, stop, swap, nano, lt, ts, size, flags, key, seq, txts, r
         if pos + 16 + cl > nbytes:
             return n, pos, TRUNCATED, acc
         ts[n] = sec * 1_000_000_000 + frac * mult
-        decode_one(buf, pos + 16, cl, ol, lt, n, size, flags, key, seq, txts)
+        size[n], flags[n], key[n], seq[n], txts[n] = decode_one(buf, pos + 16, cl, ol, lt)
         pos += 16 + cl
         n += 1
     return n, pos, OK, acc
@@ -112,7 +111,7 @@ def scan_pcapng(buf, pos, stop, swap, if_base, n_if, resol, tsoff, snap, linktyp
             if 28 + cl > blen - 4:
                 return n, pos, BAD_LENGTH, skipped, acc
             ts[n] = _ns(units, resol[if_base + i], tsoff[if_base + i])
-            decode_one(buf, pos + 28, cl, np.int64(u32(buf, pos + 24, swap)), linktypes[if_base + i], n, size, flags, key, seq, txts)
+            size[n], flags[n], key[n], seq[n], txts[n] = decode_one(buf, pos + 28, cl, np.int64(u32(buf, pos + 24, swap)), linktypes[if_base + i])
             n += 1
         elif btype == 3:  # simple packet block: interface 0, no timestamp
             if n_if < 1:
@@ -123,7 +122,7 @@ def scan_pcapng(buf, pos, stop, swap, if_base, n_if, resol, tsoff, snap, linktyp
             if s > 0 and cl > s:
                 cl = s
             ts[n] = -1
-            decode_one(buf, pos + 12, cl, ol, linktypes[if_base], n, size, flags, key, seq, txts)
+            size[n], flags[n], key[n], seq[n], txts[n] = decode_one(buf, pos + 12, cl, ol, linktypes[if_base])
             flags[n] |= NO_TIME
             n += 1
         else:
