@@ -50,7 +50,7 @@ class PairResult:
     t0_ns: int
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _bins(t, size, lat, t0, nb):
     """Per one-second bin: frames, bytes, latency sum and max (lat < 0: no latency)."""
     cnt = np.zeros(nb, np.int64)
@@ -72,7 +72,7 @@ def _bins(t, size, lat, t0, nb):
     return cnt, byt, lsum, lcnt, lmax
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _jitter3550(lat):
     j = 0.0
     for i in range(1, lat.size):
@@ -81,7 +81,7 @@ def _jitter3550(lat):
     return j
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _first_copies(idx, n_tx):
     """Mark later copies of an already received transmit index as DUPLICATE (in place)."""
     seen = np.zeros(n_tx, np.bool_)
