@@ -1,7 +1,7 @@
 """Capture engine speed: parse, match and statistics of a generated capture pair, side by side with
 tshark's field export, dpkt and scapy, and with `cat FILE > /dev/null` from the page cache as the ceiling.
 
-    .venv/bin/python bench/capture.py [--frames 5000000] [--subset 200000] [--scapy 20000] [--big 50000000]
+    .venv/bin/python bench/capture.py [--frames 5000000] [--subset 200000] [--scapy 20000] [--big 50000000] [--before DIR]
 
 The pair (bench_capture.py's generator: Ethernet/IPv4/UDP, simple IMIX 7:4:1 of 64/594/1518-byte
 frames, 0.1 % loss, duplicates, reordering) is benchmark input written to build/bench/capture/, never
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import shutil
 import subprocess
@@ -60,11 +61,14 @@ def best(fn, runs=3):
     return min(times)
 
 
-def engine(tx: Path, rx: Path, mode: str) -> dict:
+def engine(tx: Path, rx: Path, mode: str, source: str | None = None) -> dict:
+    """One run in a fresh process; source: a folder holding another wirespeed package to time instead."""
     warm = WORK / "warm.pcap"
     if not warm.exists():
         generate(warm, WORK / "warm-rx.pcap", 100, sizes=(64,))
-    p = subprocess.run([sys.executable, "-c", CHILD, str(tx), str(rx), mode, str(warm)], capture_output=True, text=True, check=True, cwd=ROOT)
+    env = {**os.environ, "PYTHONPATH": source} if source else None
+    p = subprocess.run([sys.executable, "-c", CHILD, str(tx), str(rx), mode, str(warm)], capture_output=True, text=True, check=True,
+                       cwd=ROOT, env=env)
     return json.loads(p.stdout.strip().splitlines()[-1])
 
 
@@ -115,13 +119,21 @@ def main() -> None:
     ap.add_argument("--scapy", type=int, default=20_000)
     ap.add_argument("--big", type=int, default=0, help="also analyse a pair of this many 64-byte frames (50000000 for the target)")
     ap.add_argument("--keep", action="store_true", help="keep the generated captures")
+    ap.add_argument("--before", metavar="DIR", help="also time the engine of another source tree (a folder holding its "
+                    "wirespeed package, e.g. `git archive` of an earlier commit) in the same run, alternating with this one")
     a = ap.parse_args()
-    r: dict = {}
+    r: dict = {"load_avg_at_start": [round(x, 2) for x in os.getloadavg()]}
     tx, rx = pair(a.frames, f"imix-{a.frames}")
     size = tx.stat().st_size + rx.stat().st_size
     engine(tx, rx, "parse")  # compile (numba caches) and warm the page cache
     cat_s = cat_seconds(tx, rx)
-    runs = [engine(tx, rx, "full") for _ in range(3)]
+    if a.before:
+        engine(tx, rx, "parse", a.before)  # its numba cache
+    runs, before = [], []
+    for _ in range(3):  # alternating, so that both see the same load
+        runs.append(engine(tx, rx, "full"))
+        if a.before:
+            before.append(engine(tx, rx, "full", a.before))
     full = min(runs, key=lambda x: x["total_s"])
     parse_s = min(x["parse_s"] for x in runs)
     frames = full["frames"]
@@ -147,6 +159,11 @@ def main() -> None:
     r["ratio_end_to_end_vs_dpkt"] = round(e2e_fps / dp_fps, 1)
     r["ratio_end_to_end_vs_scapy"] = round(e2e_fps / sc_fps, 1)
     r["ratio_parse_vs_cat"] = round(cat_s / parse_s, 3)
+    if before:
+        bt, bp = min(x["total_s"] for x in before), min(x["parse_s"] for x in before)
+        r["before"] = {"end_to_end_Mfps": round(frames / bt / 1e6, 2), "ratio_end_to_end_vs_tshark": round(frames / bt / ts_fps, 1),
+                       "ratio_parse_vs_cat": round(cat_s / bp, 3), "peak_rss_GB": round(max(x["maxrss_kib"] for x in before) / 2**20, 2),
+                       "same_check": all(x["check"] == full["check"] for x in before)}
     if a.big:
         btx, brx = pair(a.big, f"min-{a.big}", sizes=(64,))
         big = engine(btx, brx, "full")
@@ -157,6 +174,7 @@ def main() -> None:
         r["big_within_24GB"] = big["maxrss_kib"] < 24 * 2**20
     r["targets_met"] = {"end_to_end >= 100x tshark": r["ratio_end_to_end_vs_tshark"] >= 100,
                         "end_to_end >= 6 Mframes/s": r["end_to_end_Mfps"] >= 6, "parse >= 1/4 cat": r["ratio_parse_vs_cat"] >= 0.25}
+    r["load_avg_at_end"] = [round(x, 2) for x in os.getloadavg()]
     save("capture", r)
     if not a.keep:
         shutil.rmtree(WORK, ignore_errors=True)
