@@ -1,10 +1,11 @@
-"""pcap and pcapng files to per-frame arrays, read in chunks of a memory map.
+"""pcap and pcapng files to per-frame arrays, read in chunks (pread or a memory map).
 
-A file is read in chunks of `chunk_bytes` (pcap: pread into one buffer, a record cut by the chunk's
-end is moved to the front and completed by the next read; pcapng: a read-only memory map, a record
-that straddles a chunk boundary is read whole by the chunk it starts in). The compiled scanners
-(scan.py) find and decode the records of one chunk, and only the decoded columns (35 bytes a
-frame) are kept, so a capture larger than memory is streamed through the page cache.
+A file is read in chunks (pcap: pread into one buffer of READ_BYTES, which stays in the core's L2
+cache while it is decoded; a record cut by the chunk's end is moved to the front and completed by
+the next read; pcapng: a read-only memory map in chunks of `chunk_bytes`, a record that straddles a
+chunk boundary is read whole by the chunk it starts in). The compiled scanners (scan.py) find and
+decode the records of one chunk into the free tail of the output columns, and only those columns
+(35 bytes a frame) are kept, so a capture larger than memory is streamed through the page cache.
 """
 
 from __future__ import annotations
