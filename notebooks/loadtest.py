@@ -31,6 +31,7 @@ from IPython.display import display
 
 from wirespeed.chartdefs import SAMPLE_SERIES, ramp_chart, samples_chart
 from wirespeed.notebook import open_set
+from wirespeed.presentation.ramptable import loss_onset_table
 from wirespeed.ramp import summarise
 from wirespeed.summaries import ramp_table
 
@@ -39,6 +40,10 @@ samples = run.samples()
 table = ramp_table(samples, run.summary)
 if table is not None:
     display(run.out.table(table))
+for test in run.tests:  # per ramp of a test: the declared limit, loss onset and the other readings
+    onset = loss_onset_table(samples, run.summary, test["id"])
+    if onset is not None:
+        display(run.out.table(onset))
 
 # %%
 tests = {t["id"]: t for t in run.tests}
