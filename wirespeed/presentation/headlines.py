@@ -18,7 +18,7 @@ from wirespeed.tables import frame_label
 from wirespeed.units import UNITS
 
 MOST = 7  # cards per set
-PER_KIND = {"throughput": 3, "ramp": 3, "latency": 2, "failover": 3, "loss": 1}  # cards of one kind at most
+PER_KIND = {"throughput": 3, "ramp": 3, "latency": 1, "failover": 3, "loss": 1}  # cards of one kind at most
 DIGITS = 4  # a headline shows at most four significant digits
 KIND_ORDER = ("throughput", "ramp", "latency", "failover", "loss")
 TITLES = {"throughput": "Throughput", "ramp": "Ramp limit", "latency": "Latency", "failover": "Failover time", "loss": "Frame loss"}
@@ -207,6 +207,7 @@ def headlines(summary: dict[str, Any], samples: list[dict[str, Any]], most: int 
         rows = [r for r in summary["rows"] if r["test_id"] == t["test_id"]]
         for c in _cards_of_test(t, method, rows, samples):
             c["tests"] = [t["test_id"]]
+            c["test_title"] = t["title"]
             if c["figures"]:
                 cards.append(c)
     merged: list[dict[str, Any]] = []
@@ -214,7 +215,7 @@ def headlines(summary: dict[str, Any], samples: list[dict[str, Any]], most: int 
         same = next((m for m in merged if m["kind"] == c["kind"] and _shown(m)[0] == _shown(c)[0] and set(_shown(c)) <= set(_shown(m))), None)
         if same:
             same["tests"].append(c["tests"][0])
-            same["also"].append(c["context"])
+            same["also"].append(c["test_title"])
         else:
             merged.append({**c, "also": []})
     chosen: list[dict[str, Any]] = []

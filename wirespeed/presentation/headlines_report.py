@@ -27,7 +27,7 @@ def headline_blocks(data: dict[str, Any]) -> list[dict[str, Any]]:
         return []
     items, notes = [], []
     for c in cards:
-        context = c["context"] + (f"; the same in {len(c['also'])} more: " + "; ".join(c["also"]) if c.get("also") else "")
+        context = c["context"] + (". The same in: " + "; ".join(c["also"]) if c.get("also") else "")
         items.append([A.strong(c["title"] + ":"), {"t": "Space"}, *_figures(c), {"t": "Space"}, *A.inlines(f"({context}).")])
         if c.get("readings"):
             others = "; ".join(f"{r['label'].lower()} {r['text']}\u00a0{r['unit']}" + (f" ({r['of_line_rate']})" if r["of_line_rate"] else "")
