@@ -30,8 +30,10 @@ def headline_blocks(data: dict[str, Any]) -> list[dict[str, Any]]:
         context = c["context"] + (". The same in: " + "; ".join(c["also"]) if c.get("also") else "")
         items.append([A.strong(c["title"] + ":"), {"t": "Space"}, *_figures(c), {"t": "Space"}, *A.inlines(f"({context}).")])
         if c.get("readings"):
-            others = "; ".join(f"{r['label'].lower()} {r['text']}\u00a0{r['unit']}" + (f" ({r['of_line_rate']})" if r["of_line_rate"] else "")
-                               + (f" {r['at']}" if r["at"] else "") + f": {r['explanation']}" for r in c["readings"][1:])
-            notes.append(A.para(f"The limit of a ramp is {c['definition']}. Other readings — {others}"))
+            notes.append(A.para(f"The limit of a ramp is {c['definition']}. The other readings of the same ramp:"))
+            notes.append(A.bullet_list([[A.strong(r["label"] + ":"), {"t": "Space"},
+                                         {"t": "Str", "c": f"{r['text']}\u00a0{r['unit']}"},
+                                         *A.inlines((f" ({r['of_line_rate']})" if r["of_line_rate"] else "") + (f", {r['at']}" if r["at"] else "") + f". {r['explanation']}")]
+                                        for r in c["readings"][1:]]))
     legend = A.para("† computed by the wirespeed engine from the published figures; ≈, > and < keep what the source printed.")
     return [{"t": "Div", "c": [["", ["findings"], [["title", TITLE]]], [A.bullet_list(items), *notes, legend]]}]

@@ -40,8 +40,7 @@ def loss_onset_table(samples: list[dict[str, Any]], summary: dict[str, Any], tes
                      _rate(rs.max_lossless_rx_fps), Cell(formatting.derived(pct, 1) if pct is not None else "", pct, derived=pct is not None),
                      Cell(formatting.derived(rs.onset_t_s, 0) if rs.onset_t_s is not None else "none", rs.onset_t_s, derived=rs.onset_t_s is not None),
                      _rate(rs.onset_tx_fps), _rate(rs.max_rx_fps), Cell(formatting.derived(line, 0) if line else "", line, derived=bool(line))])
-    others = "; ".join(f"{r.label.lower()}: {r.explanation}" for r in ramp.readings(rs)[1:])
-    notes = [f"The limit of a ramp is {ramp.LIMIT_DEFINITION}.", f"Other readings of the same ramp — {others}"]
+    notes = [f"The limit of a ramp is {ramp.LIMIT_DEFINITION}."] + [f"{r.label}: {r.explanation}" for r in ramp.readings(rs)[1:]]
     return ResultTable(f"{test_id}-loss-onset", f"{test['title']}: loss onset per ramp",
                        f"Per ramp: the highest rate received without loss (the declared limit), where loss set in, and the peaks. "
                        f"Loss onset is the first one-second sample with more than {ramp.DEFAULT_THRESHOLD_PCT:g} % loss from which loss does not recover.",
