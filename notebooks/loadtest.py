@@ -33,12 +33,17 @@ from wirespeed.presentation.charts.definitions import SAMPLE_SERIES, ramp_chart,
 from wirespeed.steps.notebook import open_set
 from wirespeed.engine.ramp import summarise
 from wirespeed.presentation.tables.multicast import ramp_table
+from wirespeed.presentation.ramptable import loss_onset_table
 
 run = open_set(slug, catalog, output_dir)
 samples = run.samples()
 table = ramp_table(samples, run.summary)
 if table is not None:
     display(run.out.table(table))
+for test in run.tests:  # per ramp of a test: the declared limit, loss onset and the other readings
+    onset = loss_onset_table(samples, run.summary, test["id"])
+    if onset is not None:
+        display(run.out.table(onset))
 
 # %%
 tests = {t["id"]: t for t in run.tests}

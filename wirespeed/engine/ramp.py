@@ -44,3 +44,37 @@ def summarise(points: list[tuple[float, float, float]], threshold_pct: float = D
             best = rx if best is None else max(best, rx)
     return RampSummary(len(points), max(p[1] for p in points), max(p[2] for p in points), best,
                        onset[0] if onset else None, onset[1] if onset else None, onset[2] if onset else None, threshold_pct)
+
+
+# The one declared definition of "the limit" of a ramp: what a headline, a comparison or a table calls
+# the ramp's limit. The other readings a ramp page may show are named in READINGS, each with why it differs.
+LIMIT_DEFINITION = ("the highest rate received without loss: the largest received rate of any one-second sample whose loss "
+                    f"is at most the threshold ({DEFAULT_THRESHOLD_PCT:g} %), i.e. before loss sets in for good")
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One way of reading a ramp's limit: its value, and whether it is the declared limit."""
+
+    key: str
+    label: str
+    fps: float | None
+    t_s: float | None
+    explanation: str
+    declared: bool = False
+
+
+def readings(rs: RampSummary) -> list[Reading]:
+    """The declared limit first, then the other readings of the same ramp, each explained."""
+    thr = f"{rs.threshold_pct:g} %"
+    return [
+        Reading("limit", "Highest rate without loss", rs.max_lossless_rx_fps, None,
+                f"The declared limit: the highest received rate of a sample with at most {thr} loss.", True),
+        Reading("onset", "Sent at loss onset", rs.onset_tx_fps, rs.onset_t_s,
+                f"The rate offered in the first sample above {thr} loss after which loss never recovers; above the limit, "
+                "because the step that overflows the device is the first one that loses."),
+        Reading("peak_rx", "Peak received", rs.max_rx_fps, None,
+                "The most the device forwarded in any second, with loss: its saturated forwarding rate, not a lossless rate."),
+        Reading("peak_tx", "Peak sent", rs.max_tx_fps, None,
+                "The most the generator sent in any second: the load offered, not what the device carried."),
+    ]

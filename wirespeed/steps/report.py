@@ -29,6 +29,7 @@ from wirespeed.system import atomic, interrupts, latex
 from wirespeed.engine import dates
 from wirespeed.steps import pandoc_ast as A
 from wirespeed.system.codehash import code_closure
+from wirespeed.presentation.headlines_report import headline_blocks
 
 TEMPLATE_ROOT = Path("reports")
 OUT = Path("build/reports")
@@ -507,7 +508,7 @@ def build(job: ReportJob, root: str) -> dict[str, Any]:
         doc = _Doc(data, job.charts_dir)
         article = articles.read(job.article) if job.article else None
         api = _api_version()
-        blocks = article_blocks(article, doc) if article else generated_blocks(doc)
+        blocks = headline_blocks(data) + (article_blocks(article, doc) if article else generated_blocks(doc))
         blocks += appendix_blocks(data)
         ast = A.document(A.breakable(metadata(data, article)), A.breakable(full_titles(data, article) + blocks), api)
         with tempfile.TemporaryDirectory(prefix=f"wirespeed-report-{job.slug}-") as tmp:

@@ -18,9 +18,12 @@ from wirespeed.engine import dates, qualified
 from wirespeed.presentation import formatting
 from wirespeed.steps import status as setstatus
 from wirespeed.catalog.columns import METRICS
-from wirespeed.catalog.view import set_summary
+from wirespeed.catalog.view import samples, set_summary
 from wirespeed.presentation.tables.results import DERIVED_FIELDS, derived_decimals, frame_label, metric_label
 from wirespeed.engine.units import UNITS
+from wirespeed.presentation import downloads as dl
+from wirespeed.presentation import preview
+from wirespeed.presentation.headlines import headlines
 
 HUGO_DATA = Path("build/hugo-data")
 SITE_STATIC = Path("build/site-static")
@@ -129,16 +132,18 @@ def export_set(con: duckdb.DuckDBPyConnection, slug: str, analysis_root: Path, s
     for nb in index["notebooks"]:
         _copy(nb["html"], f"notebooks/{nb['name']}.html")
         _copy(nb["ipynb"], f"notebooks/{nb['name']}.ipynb")
-        downloads.append({"title": f"Executed notebook: {nb['name']} (HTML)", "url": f"{url}/notebooks/{nb['name']}.html"})
-        downloads.append({"title": f"Executed notebook: {nb['name']} (Jupyter)", "url": f"{url}/notebooks/{nb['name']}.ipynb"})
-    for (path,) in con.execute("SELECT path FROM files WHERE slug = ? ORDER BY role = 'metadata' DESC, path", [slug]).fetchall():
+        downloads.append({"title": f"Executed analysis notebook “{nb['name']}”", "url": f"{url}/notebooks/{nb['name']}.html"})
+        downloads.append({"title": f"Executed analysis notebook “{nb['name']}”", "url": f"{url}/notebooks/{nb['name']}.ipynb"})
+    attached = {a["path"]: a["title"] for a in meta.get("files", {}).get("attachments", []) if isinstance(a, dict) and a.get("title")}
+    for path, role in con.execute("SELECT path, role FROM files WHERE slug = ? ORDER BY role = 'metadata' DESC, path", [slug]).fetchall():
         name = publish.publish_set_file(slug, Path(meta_path(con, slug)), path, dest)
-        downloads.insert(0, {"title": f"Result set file {path}", "url": f"{url}/data/{name}"})
+        downloads.insert(0, {"title": dl.role_title(role, path, attached), "url": f"{url}/data/{name}"})
     parquet = publish.destination(slug, dest, f"data/{slug}-measurements.parquet")
     parquet.parent.mkdir(parents=True, exist_ok=True)
     con.execute(f"COPY (SELECT * FROM measurements WHERE slug = '{slug}') TO '{parquet.as_posix()}' (FORMAT parquet)")  # slug and path checked above
-    downloads.insert(0, {"title": "All measurements (Parquet, canonical units)", "url": f"{url}/data/{parquet.name}"})
-    downloads.append({"title": "PDF test report", "url": f"reports/{slug}.pdf"})
+    downloads.insert(0, {"title": "All measurements in canonical units", "url": f"{url}/data/{parquet.name}"})
+    downloads.insert(0, {"title": "Test report", "url": f"reports/{slug}.pdf"})
+    downloads = dl.label(downloads, static_root)
     per_test_tables: dict[str, list[str]] = {}
     per_test_charts: dict[str, list[str]] = {}
     for tid, t in tables.items():
@@ -161,6 +166,8 @@ def export_set(con: duckdb.DuckDBPyConnection, slug: str, analysis_root: Path, s
     unassigned_charts = [cid for cid, c in charts.items() if not c.get("test")]
     figs = figures(summary)
     mark_headlines(figs, meta["tests"])
+    cards = headlines(summary, samples(con, slug))
+    preview.render({"title": meta["title"], "dut": meta["dut"], "headlines": cards}, dest / "preview.png", analysis_root.parent / "previews")
     return {
         "slug": slug, "title": meta["title"], "summary": meta.get("summary", ""), "status": meta["status"],
         "date": meta["source"].get("published") or "", "date_text": dates.text(meta["source"].get("published")),
@@ -168,7 +175,7 @@ def export_set(con: duckdb.DuckDBPyConnection, slug: str, analysis_root: Path, s
         "tags": meta.get("tags", []), "source": meta["source"], "campaign": meta.get("campaign", {}), "dut": meta["dut"], "instrument": meta["instrument"],
         "methodology": meta.get("methodology", {}), "facets": _facets(summary), "tests": tests, "tables": tables, "charts": charts,
         "other_tables": unassigned_tables, "other_charts": unassigned_charts,
-        "figures": figs, "comparisons": comparisons,
+        "figures": figs, "headlines": cards, "preview": f"{url}/preview.png", "comparisons": comparisons,
         "consistency": {"checked": len(summary["agreements"]), "agree": len(summary["agreements"]) - len(mism), "mismatches": mism, "errata": errata},
         "downloads": downloads,
     }

@@ -31,6 +31,8 @@ def build(root: Path = Path("."), destination: Path = Path("public"), extra: lis
     `base_url` (Hugo's --baseURL) is the address the site is served at; without it Hugo takes
     HUGO_BASEURL from the environment, else config.toml's."""
     from wirespeed.system import atomic, interrupts
+    from wirespeed.steps import search
+
     tmp = atomic.temp_dir_beside(destination)
     tmp.chmod(0o755)
     try:
@@ -44,6 +46,10 @@ def build(root: Path = Path("."), destination: Path = Path("public"), extra: lis
         if proc.returncode != 0:
             lines = [l for l in (proc.stderr + proc.stdout).splitlines() if l.strip() and not l.startswith(("Start building", "hugo v", "Total in"))]
             raise HugoError("hugo failed:\n" + "\n".join(lines[-30:]))
+        try:  # the search index is part of the site: built into the same folder before it is swapped in
+            search.index(tmp, root)
+        except search.SearchIndexError as exc:
+            raise HugoError(str(exc)) from None
         atomic.swap_dir(tmp, destination)
     finally:
         if tmp.exists():

@@ -1,0 +1,154 @@
+"""Reach: the Atom feed of result sets, link previews (OpenGraph/Twitter) with a generated image per set,
+and the Pagefind site search, built by `wirespeed site` and driven in Chromium."""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import struct
+import threading
+import xml.etree.ElementTree as ET
+from datetime import datetime
+from html.parser import HTMLParser
+from urllib.parse import urlparse
+
+import pytest
+
+from conftest import ROOT
+from pipeline import build
+from test_base_url import pipeline_lock
+from test_site import Watched, browser  # noqa: F401  (the suite's one Chromium fixture)
+
+ATOM = "{http://www.w3.org/2005/Atom}"
+BASE = "https://bench.example.org/wirespeed/"
+
+
+@pytest.fixture(scope="module")
+def hosted(tmp_path_factory):
+    """The site built for an absolute base URL, as publish.yml builds it for GitHub Pages."""
+    from wirespeed.system import hugo
+
+    build("reports")
+    out = tmp_path_factory.mktemp("hosted") / "public"
+    with pipeline_lock():
+        hugo.build(root=ROOT, destination=out, base_url=BASE)
+    return out
+
+
+def sets() -> list[str]:
+    import json
+
+    return json.loads((ROOT / "build" / "hugo-data" / "wirespeed" / "build.json").read_text())["sets"]
+
+
+def test_atom_feed_is_valid_with_one_entry_per_set_and_absolute_links(hosted):
+    root = ET.parse(hosted / "feed.xml").getroot()
+    assert root.tag == f"{ATOM}feed"
+    for child in ("title", "id", "updated", "author"):
+        assert root.find(f"{ATOM}{child}") is not None, child
+    assert root.find(f"{ATOM}link[@rel='self']").get("href") == BASE + "feed.xml"
+    entries = root.findall(f"{ATOM}entry")
+    assert len(entries) == len(sets()) == 7
+    ids = set()
+    for e in entries:
+        ids.add(e.findtext(f"{ATOM}id"))
+        assert e.findtext(f"{ATOM}title")
+        datetime.fromisoformat(e.findtext(f"{ATOM}updated").replace("Z", "+00:00"))  # RFC 3339
+        href = e.find(f"{ATOM}link[@rel='alternate']").get("href")
+        assert href.startswith(BASE + "results/") and urlparse(href).scheme == "https"
+        assert (hosted / urlparse(href).path.removeprefix("/wirespeed/") / "index.html").is_file()
+    assert len(ids) == 7 and all(i.startswith("tag:wirespeed,") for i in ids)
+    dates = [e.findtext(f"{ATOM}updated") for e in entries]
+    assert dates == sorted(dates, reverse=True) and root.findtext(f"{ATOM}updated") == dates[0]  # newest first
+
+
+class _Meta(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.meta: dict[str, str] = {}
+        self.links: list[dict[str, str]] = []
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "meta" and (a.get("property") or a.get("name")):
+            self.meta[a.get("property") or a.get("name")] = a.get("content", "")
+        if tag == "link":
+            self.links.append(a)
+
+
+def _png_size(path) -> tuple[int, int]:
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    return struct.unpack(">II", data[16:24])
+
+
+def test_set_pages_have_link_previews_with_absolute_image_urls(hosted):
+    for slug in sets():
+        p = _Meta()
+        p.feed((hosted / "results" / slug / "index.html").read_text())
+        m = p.meta
+        assert m["og:type"] == "article" and m["twitter:card"] == "summary_large_image"
+        assert m["og:url"] == f"{BASE}results/{slug}/"
+        assert m["og:image"] == m["twitter:image"] == f"{BASE}results/{slug}/preview.png"
+        assert m["og:title"] and m["og:description"] and m["og:image:alt"].startswith(m["og:title"].split(":")[0][:20])
+        assert _png_size(hosted / "results" / slug / "preview.png") == (1200, 630)
+        assert any(l.get("type") == "application/atom+xml" and l.get("href") == "/wirespeed/feed.xml" for l in p.links)
+
+
+def test_preview_image_is_deterministic_and_cached(tmp_path):
+    import json
+
+    from wirespeed.presentation import preview
+
+    data = json.loads((ROOT / "build" / "hugo-data" / "wirespeed" / "sets" / "cisco-nexus-9516-128x100g-2015.json").read_text())
+    a = preview.render(data, tmp_path / "a.png", tmp_path / "cache1")
+    b = preview.render(data, tmp_path / "b.png", tmp_path / "cache2")
+    assert a.read_bytes() == b.read_bytes()
+    assert len(list((tmp_path / "cache1").glob("*.png"))) == 1
+    assert a.read_bytes() == (ROOT / "build" / "site-static" / "results" / "cisco-nexus-9516-128x100g-2015" / "preview.png").read_bytes()
+
+
+@pytest.fixture(scope="module")
+def served():
+    build("site")
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(ROOT / "public")))
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+
+
+@pytest.mark.browser
+def test_pagefind_search_finds_a_device_under_the_csp(served, browser):  # noqa: F811
+    assert (ROOT / "public" / "pagefind" / "pagefind.js").is_file()
+    assert list((ROOT / "public" / "pagefind").glob("index/*.pf_index"))
+    w = Watched(browser, served, viewport=(390, 844))
+    page = w.goto("/search/?q=Nexus%209516")
+    page.wait_for_selector("#search-results li a", timeout=30000)
+    hrefs = page.eval_on_selector_all("#search-results li a", "els => els.map(e => e.getAttribute('href'))")
+    assert any("/results/cisco-nexus-9516-128x100g-2015/" in h for h in hrefs), hrefs
+    assert "found for" in page.inner_text("#search-status")
+    page.fill("#search-q", "Catalyst")
+    page.click("button[type=submit]")
+    page.wait_for_function("[...document.querySelectorAll('#search-results li a')].some(a => a.getAttribute('href').includes('catalyst-6500'))", timeout=30000)
+    assert "q=Catalyst" in page.url
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    w.close()
+    assert not w.problems, "\n".join(w.problems)  # a CSP violation is a console error
+
+
+@pytest.mark.browser
+def test_a_link_to_a_collapsed_scenario_opens_it(served, browser):  # noqa: F811
+    w = Watched(browser, served)
+    page = w.goto("/results/cisco-nexus-9516-128x100g-2015/")
+    assert page.locator("details.scenario").count() == 7
+    assert page.evaluate("document.documentElement.scrollHeight") < 8000  # collapsed: not 26,000 px
+    assert not page.evaluate("document.getElementById('ipv6-unicast').open")
+    page.click(".scenario-overview a[href='#ipv6-unicast']")
+    page.wait_for_function("document.getElementById('ipv6-unicast').open")
+    w.close()
+    assert not w.problems, "\n".join(w.problems)

@@ -1,0 +1,65 @@
+"""The link-preview image of a set (OpenGraph/Twitter card): 1200 × 630 PNG of its title, device and
+headline figures, drawn by vl-convert from a Vega-Lite spec of text marks. Deterministic for the same
+spec and vl-convert version, and cached on that content hash (build/previews/<hash>.png)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import textwrap
+from pathlib import Path
+from typing import Any
+
+from wirespeed.system import atomic
+
+WIDTH, HEIGHT = 1200, 630
+CACHE = Path("build/previews")
+
+
+def _cut(text: str, most: int) -> str:
+    return text if len(text) <= most else text[: most - 1].rstrip() + "…"
+
+
+def spec(data: dict[str, Any]) -> dict[str, Any]:
+    """The Vega-Lite spec of the preview: text marks at fixed positions, no data from outside."""
+    lines: list[dict[str, Any]] = [{"x": 60, "y": 70, "text": "wirespeed · network device benchmarks", "size": 26, "weight": "normal", "color": "#59606a"}]
+    y = 135
+    for part in textwrap.wrap(data["title"], 44)[:3]:
+        lines.append({"x": 60, "y": y, "text": part, "size": 40, "weight": "bold", "color": "#1b1d1f"})
+        y += 52
+    y += 10
+    lines.append({"x": 60, "y": y, "text": f"{data['dut']['vendor']} {data['dut']['model']}"[:80], "size": 26, "weight": "normal", "color": "#59606a"})
+    y += 60
+    for card in (data.get("headlines") or [])[:3]:
+        if y > HEIGHT - 60:
+            break
+        figs = " · ".join(f["text"] + (f" {f['unit']}" if f["unit"] else "") for f in card["figures"][:3])
+        lines.append({"x": 60, "y": y, "text": _cut(f"{card['title']}: {figs}", 64), "size": 28, "weight": "bold", "color": "#0a58ca"})
+        lines.append({"x": 60, "y": y + 32, "text": _cut(card["context"], 95), "size": 20, "weight": "normal", "color": "#59606a"})
+        y += 82
+    return {
+        "$schema": "https://vega.github.io/schema/vega-lite/v5.json", "width": WIDTH, "height": HEIGHT, "padding": 0, "autosize": "none",
+        "background": "#ffffff", "config": {"view": {"stroke": None}, "font": "DejaVu Sans"},
+        "data": {"values": lines},
+        "encoding": {"x": {"field": "x", "type": "quantitative", "scale": {"domain": [0, WIDTH], "range": [0, WIDTH]}, "axis": None},
+                     "y": {"field": "y", "type": "quantitative", "scale": {"domain": [0, HEIGHT], "range": [0, HEIGHT]}, "axis": None},
+                     "text": {"field": "text"}, "size": {"field": "size", "type": "quantitative", "scale": None},
+                     "color": {"field": "color", "type": "nominal", "scale": None}},
+        "layer": [{"transform": [{"filter": {"field": "weight", "equal": w}}],
+                   "mark": {"type": "text", "align": "left", "baseline": "alphabetic", "fontWeight": w}} for w in ("normal", "bold")],
+    }
+
+
+def render(data: dict[str, Any], dest: Path, cache: Path = CACHE) -> Path:
+    """Write the preview PNG of a set to dest, from the cache when the same spec was drawn before."""
+    import vl_convert as vlc
+
+    s = spec(data)
+    key = hashlib.sha256(json.dumps({"spec": s, "vl-convert": vlc.__version__}, sort_keys=True).encode()).hexdigest()
+    cached = cache / f"{key}.png"
+    if not cached.is_file():
+        atomic.write_bytes(cached, vlc.vegalite_to_png(s, scale=1))
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(cached, dest)
+    return dest
