@@ -368,9 +368,11 @@ def appendix_blocks(d: dict[str, Any]) -> list[dict[str, Any]]:
     if cons["mismatches"]:
         rows = [[(m["test"], "AlignLeft"), (m["where"], "AlignLeft"), (m["metric"], "AlignLeft"), (m["published"], "AlignRight"), (m["recomputed"], "AlignRight")] for m in cons["mismatches"]]
         head = [[("Test", "AlignLeft", 1, 1), ("Where", "AlignLeft", 1, 1), ("Figure", "AlignLeft", 1, 1), ("Published", "AlignRight", 1, 1), ("Recomputed", "AlignRight", 1, 1)]]
-        blocks.append(A.table(A.inlines("Published figures that disagree with their recomputation."), head, rows,
-                              ["AlignLeft", "AlignLeft", "AlignLeft", "AlignRight", "AlignRight"], short="Published figures that disagree with their recomputation",
-                              widths=A.column_widths(head, rows, 5, 0.98)))
+        aligns = ["AlignLeft", "AlignLeft", "AlignLeft", "AlignRight", "AlignRight"]
+        fit = tablefit.fit([[text] for text, *_ in head[0]], [[text for text, _ in row] for row in rows], [a == "AlignRight" for a in aligns])
+        table = A.table(A.inlines("Published figures that disagree with their recomputation."), head, rows, aligns,
+                        short="Published figures that disagree with their recomputation", widths=fit.widths)
+        blocks.append(A.div([table], [f"table-{fit.size}"]) if fit.size != tablefit.SIZES[0][0] else table)
     for e in cons.get("errata", []):
         blocks.append(A.para([A.strong(f"Source erratum ({e['test']}):"), {"t": "Space"}, *A.inlines(e["note"])]))
     src = d["source"]

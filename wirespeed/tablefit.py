@@ -18,8 +18,9 @@ PORTRAIT_PT = (210 - 2 * 25) / 25.4 * 72.27
 LANDSCAPE_PT = (297 - 2 * 28) / 25.4 * 72.27
 SIZES = (("small", 9.0), ("scriptsize", 7.0), ("tiny", 5.0))  # LaTeX sizes at a 10 pt body font
 TABCOLSEP_PT = 6.0  # LaTeX's \tabcolsep, on each side of every column
-SAFETY = 1.08
+SAFETY = 1.12
 HEADER_BREAKS = re.compile(r"(?<=[-/–])|\s+")
+HYPHENATED = 0.62  # share of a long header word left on one line when it is hyphenated
 TEXT_RUN = 20  # longer unbroken runs of text get break points (pandoc_ast.BREAK_LONGER_THAN) …
 TEXT_CHUNK = 10  # … every this many characters
 
@@ -47,7 +48,7 @@ def em(text: str, bold: bool = False) -> float:
             w += 0.33
         else:
             w += 0.52
-    return w * (1.1 if bold else 1.0)
+    return w * (1.18 if bold else 1.0)
 
 
 def _unbreakable(text: str, numeric: bool) -> list[str]:
@@ -66,36 +67,51 @@ def fit(headers: list[list[str]], body: list[list[str]], numeric: list[bool], ba
     headers: for each column the header texts that sit over it alone (a group label spanning columns is left
     out: it wraps over their joint width); body: the cell texts row by row."""
     n = len(numeric)
-    least = [0.0] * n  # em, at the table's type size
-    whole = [0.0] * n
-    for i in range(n):
-        for h in headers[i]:
-            least[i] = max(least[i], max((em(p, bold=True) for p in HEADER_BREAKS.split(h) if p), default=0.0))
-            whole[i] = max(whole[i], em(h, bold=True) / 2.2)  # a header may take about two lines
-        for row in body:
-            text = row[i] if i < len(row) else ""
-            least[i] = max(least[i], max((em(p) for p in _unbreakable(text, numeric[i])), default=0.0))
-            whole[i] = max(whole[i], em(text) / (1 if numeric[i] else 2.5))
     sizes = [s for s in SIZES if SIZES.index(s) >= next((k for k, (name, _) in enumerate(SIZES) if name == base_size), 0)]
     choice = None
-    for landscape, line in ((False, PORTRAIT_PT), (True, LANDSCAPE_PT)):
-        for name, pt in sizes:
-            room = line - 2 * TABCOLSEP_PT * n
-            if room > 0 and sum(least) * pt * SAFETY <= room:
-                choice = (name, pt, landscape, room)
+    for hyphenate in (False, True):  # header words are hyphenated only when the table cannot fit otherwise
+        least, whole = _needs(headers, body, numeric, hyphenate)
+        for landscape, line in ((False, PORTRAIT_PT), (True, LANDSCAPE_PT)):
+            for name, pt in sizes:
+                room = line - 2 * TABCOLSEP_PT * (n - 1)  # Pandoc's p{} columns: the outer padding is @{}
+                if room > 0 and sum(least) * pt * SAFETY <= room:
+                    choice = (name, pt, landscape, room)
+                    break
+            if choice:
                 break
         if choice:
             break
-    if choice is None:  # nothing fits: the smallest type on a landscape page, widths in proportion to the need
+    if choice is None:  # nothing fits: the smallest type on a landscape page, the columns shrunk in proportion
         name, pt = sizes[-1]
-        choice = (name, pt, True, max(LANDSCAPE_PT - 2 * TABCOLSEP_PT * n, 1.0))
+        room = max(LANDSCAPE_PT - 2 * TABCOLSEP_PT * (n - 1), 1.0)
+        squeeze = room / pt / (sum(least) * SAFETY)
+        least = [l * squeeze for l in least]
+        choice = (name, pt, True, room)
     name, pt, landscape, room = choice
     need = [max(l * SAFETY, 0.5) for l in least]
     spare = max(room / pt - sum(need), 0.0)  # em to share out
     extra = [max(w - l, 0.0) for w, l in zip(whole, need)]
     total_extra = sum(extra)
-    widths_em = [l + (spare * e / total_extra if total_extra else spare / n) for l, e in zip(need, extra)]
-    if not landscape and total_extra < spare:  # a narrow table need not fill the page
+    if total_extra <= spare:  # a narrow table need not fill the line
         widths_em = [l + e for l, e in zip(need, extra)]
+    else:
+        widths_em = [l + spare * e / total_extra for l, e in zip(need, extra)]
     scale = 0.99 * pt / room  # a little short of the line: rounding never makes a table overfull
     return Fit(name, landscape, [round(w * scale, 4) for w in widths_em])
+
+
+def _needs(headers: list[list[str]], body: list[list[str]], numeric: list[bool], hyphenate: bool) -> tuple[list[float], list[float]]:
+    """Per column, in em: the widest piece that cannot break, and the width the whole text would like."""
+    n = len(numeric)
+    least, whole = [0.0] * n, [0.0] * n
+    for i in range(n):
+        for h in headers[i]:
+            pieces = [p for p in HEADER_BREAKS.split(h) if p]
+            widest = max((em(p, bold=True) * (HYPHENATED if hyphenate and len(p) > 6 else 1.0) for p in pieces), default=0.0)
+            least[i] = max(least[i], widest)
+            whole[i] = max(whole[i], em(h, bold=True) / 2.2)  # a header may take about two lines
+        for row in body:
+            text = row[i] if i < len(row) else ""
+            least[i] = max(least[i], max((em(p) for p in _unbreakable(text, numeric[i])), default=0.0))
+            whole[i] = max(whole[i], em(text) / (1 if numeric[i] else 2.5))
+    return least, whole
