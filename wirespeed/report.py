@@ -228,6 +228,9 @@ def article_blocks(article: articles.Article, doc: _Doc) -> list[dict[str, Any]]
         return node
 
     blocks = walk(blocks)
+    for b in blocks:  # "## Appendix: X {.appendix}" is "Appendix A  X" in the PDF, not "Appendix A  Appendix: X"
+        if b.get("t") == "Header" and "appendix" in b["c"][1][1] and b["c"][2][:1] == [{"t": "Str", "c": "Appendix:"}]:
+            b["c"][2] = b["c"][2][2:] if b["c"][2][1:2] == [{"t": "Space"}] else b["c"][2][1:]
     levels = [b["c"][0] for b in blocks if b.get("t") == "Header"]
     if levels and min(levels) > 1:  # an article's ## sections become the report's numbered chapters
         shift = min(levels) - 1
