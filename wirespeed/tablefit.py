@@ -113,5 +113,5 @@ def _needs(headers: list[list[str]], body: list[list[str]], numeric: list[bool],
         for row in body:
             text = row[i] if i < len(row) else ""
             least[i] = max(least[i], max((em(p) for p in _unbreakable(text, numeric[i])), default=0.0))
-            whole[i] = max(whole[i], em(text) / (1 if numeric[i] else 2.5))
+            whole[i] = max(whole[i], em(text))  # a text cell wraps only when the line has no room for it whole
     return least, whole
