@@ -205,3 +205,21 @@ def test_test_kind_specific_tables_and_captions(catalog):
     for s, expected in ((summary, "at the throughput rate"), (fixed, "at 50 % load")):
         chart = latency_chart(s, "filter-no-acl")
         assert expected in chart["caption"] and expected in chart["title"]
+
+
+def test_asr9006_power_readings_and_scaling_counters(catalog):
+    """Item 8: the ASR9006's idle power readings (three supply modules, their total, each card's draw) and the
+    counters of the scaling test, as tables of the set (page and PDF), in the review's units."""
+    s = set_summary(catalog, "cisco-asr9006-rsp440-trex-2022")
+    power = tables.results_table(s, "power-idle")
+    assert [(c.label, c.unit) for c in power.columns] == [("Component", ""), ("Power draw", "W"), ("Voltage", "V"), ("Current", "A")]
+    rows = [[c.text for c in r] for r in power.rows]
+    assert rows[:4] == [["power supply module PS0/M1", "741.1", "54.9", "13.5"], ["power supply module PS0/M2", "712.4", "54.8", "13.0"],
+                        ["power supply module PS0/M3", "765.8", "55.1", "13.9"], ["all three power supply modules", "2,219.3", "", ""]]
+    assert sum(float(r[1]) for r in rows[:3]) == pytest.approx(2219.3)  # the published total is the modules' sum
+    assert "ports" not in power.caption  # no traffic: the caption does not describe test ports
+    scaling = {t: [[c.text for c in r] for r in tables.results_table(s, t).rows] for t in ("scaling-l2xc", "scaling-bridge", "scaling-ipv4-lag")}
+    assert scaling["scaling-l2xc"] == [["64", "29.83", "20.05", "17.67"]]
+    assert scaling["scaling-ipv4-lag"] == [["64", "59.46", "39.96", "24.43"]]
+    article = (ARCHIVE.parent.parent / "content" / "reviews" / "cisco-asr9006-rsp440-trex-2022.md").read_text()
+    assert 'table="power-idle-results"' in article and 'table="scaling-l2xc-results"' in article

@@ -33,7 +33,7 @@ def test_imix_sample_above_1g_line_rate_fails(tmp_path: Path):
     start = text.index('id = "l2xc-10g"\n')
     at = text.index('port_speed = "', start)
     toml(s).write_text(text[:at] + 'port_speed = "1G"' + text[text.index("\n", at):], encoding="utf-8")
-    edit(toml(s), 'measurements = ["loadtests.csv", "scaling.csv"]', 'measurements = ["loadtests.csv", "scaling.csv"]\nsamples = ["samples.csv"]')
+    edit(toml(s), 'measurements = ["loadtests.csv", "power.csv", "scaling.csv"]', 'measurements = ["loadtests.csv", "power.csv", "scaling.csv"]\nsamples = ["samples.csv"]')
     (s / "samples.csv").write_text("test,frame_size,t_s,rx_rate_kpps\nl2xc-10g,imix,0,100\nl2xc-10g,imix,1,872\n", encoding="utf-8")
     proc = run_cli("validate", str(s))
     assert proc.returncode == 1, proc.stdout + proc.stderr

@@ -354,8 +354,11 @@ def _left_out_sets(db: Path, exported: list[str]) -> set[str]:
 @cli.command()
 @click.argument("slugs", nargs=-1)
 @click.option("-j", "--jobs", type=int, default=None, help="Reports built at once (default: one per core).")
+@click.option("--base-url", metavar="URL", default=None,
+              help="Address the site is served at, printed in full on each title page (web page, data). "
+                   "Default: the HUGO_BASEURL environment variable, else baseURL in config.toml.")
 @_build_step
-def report(slugs: tuple[str, ...], jobs: int | None) -> None:
+def report(slugs: tuple[str, ...], jobs: int | None, base_url: str | None) -> None:
     """Build the PDF test report of every published result set (or SLUGS) whose inputs changed → build/reports/.
 
     Needs the exported site data (wirespeed site --data-only). A result set's report comes from the
@@ -366,10 +369,18 @@ def report(slugs: tuple[str, ...], jobs: int | None) -> None:
     from wirespeed.steps import report as rep
     if rep.which_tex() is None:
         raise click.ClickException("xelatex is not installed: run make (it installs TeX Live from Debian's packages)")
+    if base_url is not None:
+        from wirespeed.system import hugo
+
+        try:
+            base_url = hugo.base_url(base_url)
+        except hugo.HugoError as exc:
+            raise click.BadParameter(str(exc), param_hint="--base-url") from None
     with Progress(console=err, transient=True, disable=not err.is_terminal) as progress:
         task = progress.add_task("reports", total=None)
         try:
-            built, fresh, errors = rep.run(list(slugs) or None, jobs, lambda j, d, t: progress.update(task, total=t, completed=d, description=j.slug))
+            built, fresh, errors = rep.run(list(slugs) or None, jobs, lambda j, d, t: progress.update(task, total=t, completed=d, description=j.slug),
+                                           base_url=base_url)
         except rep.ReportError as exc:
             raise click.ClickException(str(exc)) from None
     for e in errors:

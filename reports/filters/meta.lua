@@ -19,7 +19,7 @@ local kinds = {
   ['page-size'] = 'paper', ['font-size'] = 'length', ['line-stretch'] = 'number',
   ['page-margin-x'] = 'length', ['page-margin-top'] = 'length',
   ['page-margin-bottom'] = 'length', ['titlepage-logo-width'] = 'length',
-  ['toc-depth'] = 'number', ['figure-placement'] = 'place',
+  ['toc-depth'] = 'number', ['heading-keep-lines'] = 'number', ['figure-placement'] = 'place',
   ['lang'] = 'lang', ['table-font-size'] = 'size',
   ['font-main'] = 'font', ['font-sans'] = 'font', ['font-mono'] = 'font',
   ['font-symbols'] = 'font',

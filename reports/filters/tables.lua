@@ -6,7 +6,7 @@ if not FORMAT:match('latex') then return {} end
 local function style(block)
   if block.t == 'Plain' or block.t == 'Para' then
     block.content = {
-      pandoc.RawInline('latex', '\\textcolor{wsTableHeadText}{'),
+      pandoc.RawInline('latex', '\\hspace{0pt}\\textcolor{wsTableHeadText}{'),  -- \hspace: the first word may hyphenate too
       pandoc.Strong(block.content),
       pandoc.RawInline('latex', '}'),
     }

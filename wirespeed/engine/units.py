@@ -46,10 +46,14 @@ UNITS: dict[str, Unit] = {
         _u("segments", "count", "1", "segments"),
         _u("bytes", "size", "1", "bytes"),
         _u("kbytes", "size", "1e3", "kB"),
+        _u("w", "power", "1", "W"),
+        _u("kw", "power", "1e3", "kW"),
+        _u("v", "voltage", "1", "V"),
+        _u("a", "current", "1", "A"),
     ]
 }
 
-CANONICAL = {"frame_rate": "fps", "bit_rate": "bps", "time": "s", "percent": "pct", "count": "frames", "size": "bytes"}
+CANONICAL = {"frame_rate": "fps", "bit_rate": "bps", "time": "s", "percent": "pct", "count": "frames", "size": "bytes", "power": "w", "voltage": "v", "current": "a"}
 
 
 def split_column(name: str) -> tuple[str, Unit] | None:

@@ -51,7 +51,7 @@ def pick_unit(dimension: str, values: list[float]) -> str:
         "time": ["ns", "us", "ms", "s"],
     }.get(dimension)
     if not candidates:
-        return {"percent": "pct", "count": "frames", "size": "bytes"}[dimension]
+        return {"percent": "pct", "count": "frames", "size": "bytes", "power": "w", "voltage": "v", "current": "a"}[dimension]
     finite = [abs(v) for v in values if v is not None and math.isfinite(v) and v != 0]
     if not finite:
         return candidates[0]

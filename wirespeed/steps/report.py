@@ -30,14 +30,12 @@ from wirespeed.engine import dates
 from wirespeed.steps import pandoc_ast as A
 from wirespeed.system.codehash import code_closure
 from wirespeed.presentation.headlines_report import headline_blocks
+from wirespeed.steps import reportlinks, tablefit
 
 TEMPLATE_ROOT = Path("reports")
 OUT = Path("build/reports")
 READER = "markdown-raw_tex-raw_attribute-raw_html-tex_math_dollars-tex_math_single_backslash-citations"
 FILTERS = ["meta.lua", "boxes.lua", "landscape.lua", "appendix.lua", "tables.lua"]
-LANDSCAPE_COLUMNS = 11
-# Wider tables are also set in a smaller type, so numbers fit their columns instead of running into the next.
-TABLE_SIZES = ((20, "tiny"), (15, "scriptsize"))
 TITLE_PAGE_CHARS = 110  # longer titles are shortened on the title page (printed in full at the start of the text)
 HEADER_CHARS = 92  # the running header line: title on the left, report number on the right, never overlapping
 PRODUCT_CHARS = 90
@@ -119,12 +117,12 @@ class _Doc:
         if any(f for row in t["flags"] for f in row):
             notes.append(f"{FLAG_MARK} published figure that disagrees with its recomputation (see the appendix on checked figures).")
         caption = A.inlines(f"{t['title']}. {t['caption']}" + (" " + " ".join(notes) if notes else ""))
-        widths = A.column_widths(head[-1:], body, len(cols), 0.98)  # the lower header row names every column
-        block = A.table(caption, head, body, aligns, ident=f"tbl-{tid}", short=t["title"], widths=widths)
-        size = next((name for least, name in TABLE_SIZES if len(cols) >= least), None)
-        if size:
-            block = A.div([block], [f"table-{size}"])
-        return [A.div([block], ["landscape"])] if len(cols) >= LANDSCAPE_COLUMNS else [block]
+        # the lower header row names every column; type size, orientation and widths fit the longest number
+        fit = tablefit.fit([[text] for text, *_ in head[-1]], [[text for text, _ in row] for row in body], [a == "AlignRight" for a in aligns])
+        block = A.table(caption, head, body, aligns, ident=f"tbl-{tid}", short=t["title"], widths=fit.widths)
+        if fit.size != tablefit.SIZES[0][0]:
+            block = A.div([block], [f"table-{fit.size}"])
+        return [A.div([block], ["landscape"])] if fit.landscape else [block]
 
     def chart(self, cid: str, where: str) -> list[dict[str, Any]]:
         c = self.data["charts"].get(cid)
@@ -142,6 +140,22 @@ class _Doc:
             raise ReportError(f"{where}: no figure {fid!r} in result set {self.data['slug']!r}")
         text = f["text"] + ("\u00a0" + f["unit"] if f["unit"] else "")
         return [{"t": "Str", "c": text}]
+
+
+def headings_into_landscape(blocks: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Headings (and a short lead paragraph) just before a landscape table go onto its rotated page, never left alone."""
+    out: list[dict[str, Any]] = []
+    for b in blocks:
+        if b.get("t") == "Div" and "landscape" in b["c"][0][1]:
+            moved: list[dict[str, Any]] = []
+            while out and (out[-1].get("t") == "Header" or (not moved and out[-1].get("t") == "Para" and len(out) > 1 and out[-2].get("t") == "Header")):
+                moved.insert(0, out.pop())
+            if moved and moved[0].get("t") != "Header":  # a paragraph without its heading stays where it was
+                out.extend(moved)
+                moved = []
+            b = {"t": "Div", "c": [b["c"][0], moved + b["c"][1]]}
+        out.append(b)
+    return out
 
 
 def _token(i: int) -> str:
@@ -220,6 +234,9 @@ def article_blocks(article: articles.Article, doc: _Doc) -> list[dict[str, Any]]
         return node
 
     blocks = walk(blocks)
+    for b in blocks:  # "## Appendix: X {.appendix}" is "Appendix A  X" in the PDF, not "Appendix A  Appendix: X"
+        if b.get("t") == "Header" and "appendix" in b["c"][1][1] and b["c"][2][:1] == [{"t": "Str", "c": "Appendix:"}]:
+            b["c"][2] = b["c"][2][2:] if b["c"][2][1:2] == [{"t": "Space"}] else b["c"][2][1:]
     levels = [b["c"][0] for b in blocks if b.get("t") == "Header"]
     if levels and min(levels) > 1:  # an article's ## sections become the report's numbered chapters
         shift = min(levels) - 1
@@ -360,9 +377,11 @@ def appendix_blocks(d: dict[str, Any]) -> list[dict[str, Any]]:
     if cons["mismatches"]:
         rows = [[(m["test"], "AlignLeft"), (m["where"], "AlignLeft"), (m["metric"], "AlignLeft"), (m["published"], "AlignRight"), (m["recomputed"], "AlignRight")] for m in cons["mismatches"]]
         head = [[("Test", "AlignLeft", 1, 1), ("Where", "AlignLeft", 1, 1), ("Figure", "AlignLeft", 1, 1), ("Published", "AlignRight", 1, 1), ("Recomputed", "AlignRight", 1, 1)]]
-        blocks.append(A.table(A.inlines("Published figures that disagree with their recomputation."), head, rows,
-                              ["AlignLeft", "AlignLeft", "AlignLeft", "AlignRight", "AlignRight"], short="Published figures that disagree with their recomputation",
-                              widths=A.column_widths(head, rows, 5, 0.98)))
+        aligns = ["AlignLeft", "AlignLeft", "AlignLeft", "AlignRight", "AlignRight"]
+        fit = tablefit.fit([[text] for text, *_ in head[0]], [[text for text, _ in row] for row in rows], [a == "AlignRight" for a in aligns])
+        table = A.table(A.inlines("Published figures that disagree with their recomputation."), head, rows, aligns,
+                        short="Published figures that disagree with their recomputation", widths=fit.widths)
+        blocks.append(A.div([table], [f"table-{fit.size}"]) if fit.size != tablefit.SIZES[0][0] else table)
     for e in cons.get("errata", []):
         blocks.append(A.para([A.strong(f"Source erratum ({e['test']}):"), {"t": "Space"}, *A.inlines(e["note"])]))
     src = d["source"]
@@ -390,19 +409,12 @@ def prepared_by(d: dict[str, Any]) -> str:
     return f"wirespeed from {doc} by {A.shorten(src['publisher'], 50)}"
 
 
-def links(d: dict[str, Any]) -> list[tuple[str, str]]:
-    """Where the web page, the data and the original publication are, and what built the report (no clock)."""
-    import wirespeed
-
-    slug = d["slug"]
-    out = [("Web page", f"results/{slug}/ on the wirespeed site"), ("Data", f"results/{slug}/data/ on the wirespeed site (result set {slug})")]
-    if d["source"].get("url"):
-        out.append(("Original publication", d["source"]["url"]))
-    out.append(("Built", f"by wirespeed {wirespeed.__version__} from the result set dated {dates.text(report_date(d, None))}"))
-    return out
+def links(d: dict[str, Any], build: dict[str, Any] | None = None) -> list[tuple[str, str]]:
+    """Full URLs of the web page, the data and the original publication; the build date and wirespeed version."""
+    return reportlinks.links(d, build)
 
 
-def metadata(d: dict[str, Any], article: articles.Article | None) -> dict[str, Any]:
+def metadata(d: dict[str, Any], article: articles.Article | None, build: dict[str, Any] | None = None) -> dict[str, Any]:
     src, dut = d["source"], d["dut"]
     when = dates.text(src.get("published"))
     title = (article.front.get("title") if article else None) or d["title"]
@@ -417,7 +429,7 @@ def metadata(d: dict[str, Any], article: articles.Article | None) -> dict[str, A
         "author": A.meta_list([prepared_by(d)]),
         "pdf-author": A.meta_string("wirespeed"),
         "source-authors": A.meta_inlines(", ".join([src["publisher"]] + list(src.get("authors", [])))),
-        "report-links": {"t": "MetaList", "c": [{"t": "MetaMap", "c": {"label": A.meta_inlines(k), "text": A.meta_inlines(v)}} for k, v in links(d)]},
+        "report-links": {"t": "MetaList", "c": [{"t": "MetaMap", "c": {"label": A.meta_inlines(k), "text": reportlinks.meta(v)}} for k, v in links(d, build)]},
         "subject": A.meta_inlines(("RFC " + ", ".join(rfcs) + " benchmark results of " if rfcs else "Benchmark results of ") + f"{dut['vendor']} {dut['model']}"),
         "keywords": A.meta_list(list(d.get("tags", [])) + [f"RFC {r}" for r in rfcs]),
         "disclaimer": A.meta_inlines(
@@ -472,7 +484,8 @@ def _tool_versions() -> dict[str, str]:
     return {"pandoc": pv, "xelatex": xv[0] if xv else "missing"}
 
 
-def plan(slugs: list[str] | None, data_root: Path = Path("build/hugo-data"), static_root: Path = Path("build/site-static"), out: Path = OUT) -> tuple[list[ReportJob], list[ReportJob]]:
+def plan(slugs: list[str] | None, data_root: Path = Path("build/hugo-data"), static_root: Path = Path("build/site-static"), out: Path = OUT,
+         base_url: str | None = None) -> tuple[list[ReportJob], list[ReportJob]]:
     """Which reports need building (inputs changed) and which are fresh."""
     sets_dir = data_root / "wirespeed" / "sets"
     available = sorted(p.stem for p in sets_dir.glob("*.json")) if sets_dir.is_dir() else []
@@ -483,6 +496,7 @@ def plan(slugs: list[str] | None, data_root: Path = Path("build/hugo-data"), sta
     tools = _tool_versions()
     template = _tree_hash(TEMPLATE_ROOT)
     code = code_closure("import wirespeed.steps.report")
+    stamp = reportlinks.stamp(base_url)  # base URL, build date, version: printed on every title page
     run, fresh = [], []
     for slug in wanted:
         data_file = sets_dir / f"{slug}.json"
@@ -490,7 +504,7 @@ def plan(slugs: list[str] | None, data_root: Path = Path("build/hugo-data"), sta
         charts_dir = static_root / "results" / slug / "charts"
         article = articles.for_report(slug)
         charts = {cid: hashlib.sha256((charts_dir / f"{cid}.pdf").read_bytes()).hexdigest() for cid in sorted(data["charts"]) if (charts_dir / f"{cid}.pdf").is_file()}
-        components = {"data": hashlib.sha256(data_file.read_bytes()).hexdigest(), "charts": charts, "template": template, "code": code, "tools": tools,
+        components = {"data": hashlib.sha256(data_file.read_bytes()).hexdigest(), "charts": charts, "template": template, "code": code, "tools": tools, "build": stamp,
                       "article": hashlib.sha256(article.path.read_bytes()).hexdigest() if article else None}
         key = hashlib.sha256(json.dumps(components, sort_keys=True).encode()).hexdigest()
         job = ReportJob(slug, key, components, data_file, charts_dir, article.path if article else None, out / f"{slug}.pdf")
@@ -509,8 +523,8 @@ def build(job: ReportJob, root: str) -> dict[str, Any]:
         article = articles.read(job.article) if job.article else None
         api = _api_version()
         blocks = headline_blocks(data) + (article_blocks(article, doc) if article else generated_blocks(doc))
-        blocks += appendix_blocks(data)
-        ast = A.document(A.breakable(metadata(data, article)), A.breakable(full_titles(data, article) + blocks), api)
+        blocks = headings_into_landscape(blocks + appendix_blocks(data))
+        ast = A.document(A.breakable(metadata(data, article, job.components.get("build"))), A.breakable(full_titles(data, article) + blocks), api)
         with tempfile.TemporaryDirectory(prefix=f"wirespeed-report-{job.slug}-") as tmp:
             pdf = typeset(ast, Path(tmp), job.charts_dir, source_date_epoch(data, article))
             atomic.write_bytes(job.out, pdf.read_bytes())
@@ -557,9 +571,9 @@ def typeset(ast: dict[str, Any], workdir: Path, charts_dir: Path, epoch: str, te
 
 
 def run(slugs: list[str] | None = None, jobs: int | None = None, progress: Callable[[ReportJob, int, int], None] | None = None, out: Path = OUT,
-        data_root: Path = Path("build/hugo-data"), static_root: Path = Path("build/site-static")) -> tuple[list[ReportJob], list[ReportJob], list[str]]:
+        data_root: Path = Path("build/hugo-data"), static_root: Path = Path("build/site-static"), base_url: str | None = None) -> tuple[list[ReportJob], list[ReportJob], list[str]]:
     """Build every report whose inputs changed, in parallel; returns (built, fresh, errors)."""
-    todo, fresh = plan(slugs, data_root, static_root, out)
+    todo, fresh = plan(slugs, data_root, static_root, out, base_url)
     errors: list[str] = []
     if todo:
         workers = max(1, min(jobs or os.cpu_count() or 1, len(todo)))

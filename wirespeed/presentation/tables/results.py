@@ -32,7 +32,7 @@ ORDER = ["throughput", "throughput_l1", "throughput_l2", "throughput_line_rate",
          "offered_rate", "offered_l1", "forwarding_rate", "tx_rate", "rx_rate", "tx_l1", "rx_l1", "tx_l2", "rx_l2", "goodput",
          "latency_min", "latency_avg", "latency_max", "latency_p50", "latency_p90", "latency_p99", "latency_p99_9", "latency_p99_99",
          "jitter_avg", "jitter_max", "interarrival_jitter", "ipdv_avg", "ipdv_max", "rtt_min", "rtt_avg", "rtt_max", "cwnd", "retransmits",
-         "tx", "rx", "lost", "loss", "out_of_sequence", "reordered", "duplicate", "back_to_back", "failover_time", "cpu_peak", "cpu_avg", "duration"]
+         "tx", "rx", "lost", "loss", "out_of_sequence", "reordered", "duplicate", "back_to_back", "failover_time", "cpu_peak", "cpu_avg", "power", "voltage", "current", "duration"]
 
 
 @dataclass
@@ -113,12 +113,14 @@ def _row_order(summary: dict[str, Any], test_id: str):
     sizes = [str(s) for s in method.get("frame_sizes", [])]
     variants = list((meta.get("variants") or {}).keys())
 
+    components = list(dict.fromkeys(r.get("component") for r in summary["rows"] if r["test_id"] == test_id))  # file order
+
     def key(r: dict[str, Any]) -> tuple:
         label = frame_label(r)
         fpos = sizes.index(label) if label in sizes else (-1 if not label else len(sizes))
         v = r.get("variant")
         vpos = variants.index(v) if v in variants else (-1 if v is None else len(variants))
-        return (fpos, _frame_sort(r), vpos, str(r.get("component")), r.get("load_pct") or 0, r.get("trial") or 0)
+        return (fpos, _frame_sort(r), vpos, components.index(r.get("component")), r.get("load_pct") or 0, r.get("trial") or 0)
 
     return key
 
@@ -222,7 +224,8 @@ def results_table(summary: dict[str, Any], test_id: str) -> ResultTable | None:
     if not rows:
         return None
     b = _Builder(summary)
-    pivot = next((k for k in ("direction", "component", "port") if len({r.get(k) for r in rows}) > 1), None)
+    # directions, or a few components (a processor and its route processor), side by side; many components are rows
+    pivot = next((k for k in ("direction", "component", "port") if 1 < len({r.get(k) for r in rows}) <= (3 if k == "component" else 99)), None)
     if pivot == "direction":
         pivot_values = sorted({r[pivot] for r in rows}, key=lambda v: DIRECTION_ORDER.get(v, 2))
     elif pivot:
@@ -271,7 +274,8 @@ def results_table(summary: dict[str, Any], test_id: str) -> ResultTable | None:
         cells += [col[i] for col in body_cols]
         table_rows.append(cells)
 
-    caption = f"{test['ports']} × {test['port_speed']} ports, {test['topology']}, {test['direction']}" + load_phrase(rows)
+    caption = (f"{test['ports']} × {test['port_speed']} ports, {test['topology']}, {test['direction']}" + load_phrase(rows)
+               if test.get("scenario") != "power-draw" else "The device's own readings, in the order the source gives them")
     notes = []
     if any(c.derived for c in columns):
         notes.append("Columns marked derived are computed by the wirespeed engine from the published figures; the others are as published.")

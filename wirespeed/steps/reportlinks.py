@@ -1,0 +1,85 @@
+"""What a PDF report's title page says about where it lives and what built it: the full URLs of the set's web
+page, its data and the original publication, the build date and the wirespeed version.
+
+The base URL is the site's (`wirespeed report --base-url`, else HUGO_BASEURL as for the site, else baseURL in
+config.toml). The build date is SOURCE_DATE_EPOCH when set, else the date of the checkout's last commit: two builds
+of the same inputs print the same date, and the clock is never read.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+import subprocess
+import tomllib
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from wirespeed.engine import dates
+
+
+def site_base(explicit: str | None = None, root: Path = Path(".")) -> str:
+    """The address the site is served at, ending in '/': the explicit value, HUGO_BASEURL, or config.toml's baseURL."""
+    value = explicit or os.environ.get("HUGO_BASEURL")
+    if not value:
+        try:
+            value = tomllib.loads((root / "config.toml").read_text(encoding="utf-8")).get("baseURL")
+        except (OSError, tomllib.TOMLDecodeError):
+            value = None
+    value = str(value or "/")
+    return value if value.endswith("/") else value + "/"
+
+
+def is_full(base: str) -> bool:
+    parts = urlsplit(base)
+    return parts.scheme in ("http", "https") and bool(parts.netloc)
+
+
+def build_date(root: Path = Path(".")) -> str | None:
+    """ISO date of the build's inputs: SOURCE_DATE_EPOCH, else the last commit of the checkout; None when neither exists."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    if epoch.isdigit():
+        return _dt.datetime.fromtimestamp(int(epoch), _dt.timezone.utc).date().isoformat()
+    try:
+        proc = subprocess.run(["git", "-C", str(root), "log", "-1", "--format=%cd", "--date=format:%Y-%m-%d"],
+                              capture_output=True, text=True, timeout=30, env={**os.environ, "TZ": "UTC"})
+    except (OSError, subprocess.SubprocessError):
+        return None
+    out = proc.stdout.strip()
+    return out if proc.returncode == 0 and len(out) == 10 else None
+
+
+def stamp(base_url: str | None = None, root: Path = Path(".")) -> dict[str, Any]:
+    """What goes into every report of one build (and into its rebuild key): base URL, build date, version."""
+    import wirespeed
+
+    return {"base": site_base(base_url, root), "date": build_date(root), "version": wirespeed.__version__}
+
+
+def links(d: dict[str, Any], build: dict[str, Any] | None = None) -> list[tuple[str, str]]:
+    """(label, text) pairs for the title page: web page, data, original publication, build."""
+    build = build or stamp()
+    slug, base = d["slug"], build["base"]
+    page = f"{base}results/{slug}/"
+    where = "" if is_full(base) else " (on the site serving this report; built without a full base URL)"
+    out = [("Web page", page + where),
+           ("Data", f"{page}#downloads — the result set's files, every table as CSV and all measurements as Parquet{where}")]
+    if d["source"].get("url"):
+        out.append(("Original publication", d["source"]["url"]))
+    when = dates.text(build["date"]) if build.get("date") else "date not recorded (no SOURCE_DATE_EPOCH, no git checkout)"
+    out.append(("Built", f"{when} by wirespeed {build['version']}"))
+    return out
+
+
+def meta(text: str) -> dict[str, Any]:
+    """Pandoc MetaInlines of a title-page line; each http(s) URL a link (\\url, which breaks at '/' on a narrow page)."""
+    from wirespeed.steps import pandoc_ast as A
+
+    out: list[dict[str, Any]] = []
+    for node in A.inlines(text):
+        url = node.get("c", "")
+        if node["t"] == "Str" and is_full(url):
+            node = {"t": "Link", "c": [A.NO_ATTR, [{"t": "Str", "c": url}], [url, ""]]}
+        out.append(node)
+    return {"t": "MetaInlines", "c": out}
