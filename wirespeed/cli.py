@@ -398,38 +398,52 @@ def why(slug: str, notebook: str | None, db: Path) -> None:
 
 @cli.command(context_settings={"ignore_unknown_options": False})
 @click.argument("collector")
-@click.argument("slug")
+@click.argument("slug", required=False)
 @click.option("-p", "--param", "params", multiple=True, metavar="NAME=VALUE", help="A collector parameter, e.g. -p port_speed=500M -p rampup_s=30 (repeatable).")
+@click.option("--config", "config", type=click.Path(path_type=Path, dir_okay=False), help="Collector config file (TOML), for collectors that take one (netns).")
+@click.option("--into", "into", metavar="SLUG", help="The new result set's slug (instead of the SLUG argument).")
+@click.option("--quick", is_flag=True, help="Apply the config's [quick] table: a short run (under a minute for the examples).")
 @click.option("--root", type=click.Path(path_type=Path), default=ARCHIVE, show_default=True, help="Archive folder the new result set goes into.")
-def collect(collector: str, slug: str, params: tuple[str, ...], root: Path) -> None:
-    """Run a traffic generator through a collector (e.g. netns-ramp) and write the new result set ROOT/SLUG.
+def collect(collector: str, slug: str | None, params: tuple[str, ...], config: Path | None, into: str | None, quick: bool, root: Path) -> None:
+    """Run a traffic generator through a collector (e.g. netns-ramp, netns) and write the new result set ROOT/SLUG.
 
     netns-ramp parameters: port_speed (500M), frame_size (1518), warmup_s (5), rampup_s (30), hold_s (10), dut_limit_pct (60).
+    netns: --config FILE (examples/collect/), --into SLUG, --quick; NDR/PDR searches with live bounds.
     """
     import inspect
 
     from rich.progress import Progress
 
+    from wirespeed.interrupts import signals_exit
     from wirespeed.plugins import registry
 
     run = registry("collectors").get(collector)
     if run is None:
         raise click.ClickException(f"unknown collector {collector!r} (installed: {', '.join(registry('collectors')) or 'none'})")
+    if bool(slug) == bool(into):
+        raise click.ClickException("give the new set's slug once: as SLUG or as --into SLUG")
+    slug = slug or into
     sig = inspect.signature(run)
-    kwargs = {}
+    if (config is not None or quick) != ("config" in sig.parameters):
+        raise click.ClickException(f"{collector}: " + ("needs --config FILE" if config is None else "takes no --config or --quick"))
+    kwargs: dict = {"config": config, "quick": quick} if config is not None else {}
     for p in params:
         name, sep, value = p.partition("=")
-        if not sep or name not in sig.parameters or name in ("out_dir", "slug", "progress"):
-            raise click.ClickException(f"--param {p!r}: expected NAME=VALUE with NAME one of {', '.join(n for n in sig.parameters if n not in ('out_dir', 'slug', 'progress'))}")
+        if not sep or name not in sig.parameters or name in ("out_dir", "slug", "progress", "config", "quick"):
+            raise click.ClickException(f"--param {p!r}: expected NAME=VALUE with NAME one of {', '.join(n for n in sig.parameters if n not in ('out_dir', 'slug', 'progress', 'config', 'quick'))}")
         default = sig.parameters[name].default
         try:
             kwargs[name] = type(default)(value) if default is not inspect.Parameter.empty and default is not None else value
         except ValueError:
             raise click.ClickException(f"--param {p!r}: {value!r} is not a {type(default).__name__}") from None
-    with Progress(console=err, transient=True) as progress:
+    with signals_exit(), Progress(console=err, transient=True) as progress:
         task = progress.add_task(f"{collector} → {slug}", total=None)
+
+        def report(done: int, total: int, text: str | None = None) -> None:
+            progress.update(task, completed=done, total=total, **({"description": text} if text else {}))
+
         try:
-            folder = run(root, slug, progress=lambda done, total: progress.update(task, completed=done, total=total), **kwargs)
+            folder = run(root, slug, progress=report, **kwargs)
         except Exception as exc:  # noqa: BLE001 - collectors raise their own one-line errors
             raise click.ClickException(f"{collector}: {exc}") from None
     out.print(f"wrote {folder}; check it with: wirespeed validate {folder}", markup=False)
