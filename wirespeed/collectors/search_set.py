@@ -91,7 +91,7 @@ def build(slug: str, cfg, points: dict[str, list[PointResult]], started: dt.date
                             "ipv4-forward": "Namespace wst-dut routes IPv4 between wst-d0 (198.18.0.2/24) and wst-d1 (198.19.0.2/24).",
                             "ipv4-nftables": f"As IPv4 forwarding, plus an nftables forward chain of {cfg.nft_rules:,} rules (ip saddr 10.x.y.1 udp dport N drop) "
                                              "that the test traffic never matches, so each frame is compared against every rule, then accepted."}[variant],
-            "rfc": ["2544"], "scenario": "l2-switching" if variant == "bridge" else "ipv4-routing", "topology": "port-pairs", "ports": 2,
+            "rfc": ["2544"], "scenario": {"bridge": "l2-unicast", "ipv4-forward": "ipv4-routing", "ipv4-nftables": "acl-filtering"}[variant], "topology": "port-pairs", "ports": 2,
             "port_speed": cfg.nominal_port_speed, "media": "ethernet", "direction": "unidirectional", "address_family": "ipv4", "flows": 1,
             **({"acl_entries": cfg.nft_rules} if variant == "ipv4-nftables" else {}),
             "variants": variants,
