@@ -26,7 +26,7 @@ DERIVED_FIELDS = {
 }
 FLAGGED_RULES = ("throughput-above-line-rate", "latency-order")
 LINE_RATE = ("line_rate", "frame_rate", "Line rate", "Theoretical maximum frame rate of the ports (aggregate).")
-ORDER = ["throughput", "throughput_l1", "throughput_l2", "throughput_line_rate", "throughput_max_theoretical", "throughput_upper", "throughput_upper_l1",
+ORDER = ["throughput", "throughput_l1", "throughput_l2", "throughput_line_rate", "throughput_max_theoretical", "throughput_upper", "throughput_upper_l1", "throughput_min", "throughput_max", "throughput_stdev",
          "offered_rate", "offered_l1", "forwarding_rate", "tx_rate", "rx_rate", "tx_l1", "rx_l1", "tx_l2", "rx_l2", "goodput",
          "latency_min", "latency_avg", "latency_max", "latency_p50", "latency_p90", "latency_p99", "latency_p99_9", "latency_p99_99",
          "jitter_avg", "jitter_max", "interarrival_jitter", "ipdv_avg", "ipdv_max", "rtt_min", "rtt_avg", "rtt_max", "cwnd", "retransmits",
