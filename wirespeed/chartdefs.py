@@ -81,19 +81,25 @@ def throughput_chart(summary: dict[str, Any], test_id: str) -> dict[str, Any] | 
     tooltip = [{"field": "category", "title": "Frame size"}, {"field": "series", "title": "Series"}, {"field": "printed", "title": "Throughput"},
                {"field": "pct", "title": "% of line rate"}] + ([{"field": "range", "title": "Range over the searches"}] if spread else [])
     error = {"low": "low", "high": "high"} if spread else None
+    far = max(d["value"] for d in data) < 0.01 * min(x["line"] for x in ref)  # a software device far below a nominal port speed
+    if far:  # the line rate would flatten every bar: say it instead of drawing it
+        ref = []
     if multi_dir or multi_var or any(r.get("imix") for r in rows):
-        return {"id": f"{test_id}-throughput", "test": test_id, "type": "bars", "title": f"{test['title']}: throughput", "subtitle": "dashed ticks: line rate",
-                "caption": f"Forwarded rate per frame size and direction; ticks mark the line rate of {test['ports']} × {test['port_speed']}.",
+        return {"id": f"{test_id}-throughput", "test": test_id, "type": "bars", "title": f"{test['title']}: throughput",
+                "subtitle": "line rate not drawn: under 1 % of it" if far else "dashed ticks: line rate",
+                "caption": f"Forwarded rate per frame size and direction; " + (f"all under 1 % of the line rate of {test['ports']} × {test['port_speed']}, which is not drawn."
+                                                                               if far else f"ticks mark the line rate of {test['ports']} × {test['port_speed']}."),
                 "alt": alt, "data": data, "x": {"field": "category", "title": "Frame size (bytes) and flows"},
                 "y": {"field": "value", "title": ytitle}, "group": {"field": "series", "title": "Direction"} if multi_dir else None,
-                "tooltip": tooltip, "reference": {"data": ref, "y": "line", "label_field": "line_text", "title": "Line rate"}, "limits": limits,
-                **({"error": error, "subtitle": "dashed ticks: line rate; error bars: lowest to highest of the repeated searches"} if error else {})}
+                "tooltip": tooltip, "reference": {"data": ref, "y": "line", "label_field": "line_text", "title": "Line rate"} if ref else None, "limits": limits,
+                **({"error": error, "subtitle": ("line rate not drawn: under 1 % of it" if far else "dashed ticks: line rate")
+                    + "; error bars: lowest to highest of the repeated searches"} if error else {})}
     return {**({"error": error} if error else {}), "id": f"{test_id}-throughput", "test": test_id, "type": "lines", "title": f"{test['title']}: throughput", "subtitle": "dashed: theoretical line rate",
             "caption": f"Throughput per frame size; the dashed line is the line rate of {test['ports']} × {test['port_speed']}.",
             "alt": alt, "data": data, "x": {"field": "frame", "title": "Frame size (bytes)", "type": "O"},
             "y": {"field": "value", "title": ytitle, "scale": "log" if max(d["value"] for d in data) / max(min(d["value"] for d in data), 1e-12) > 50 else "linear", "zero": False},
             "series": {"field": "series", "title": ""}, "tooltip": tooltip,
-            "reference": {"data": ref, "x": "frame", "y": "line", "label_field": "line_text", "title": "Line rate"}, "limits": limits}
+            "reference": {"data": ref, "x": "frame", "y": "line", "label_field": "line_text", "title": "Line rate"} if ref else None, "limits": limits}
 
 
 def latency_chart(summary: dict[str, Any], test_id: str) -> dict[str, Any] | None:

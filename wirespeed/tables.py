@@ -356,6 +356,11 @@ def comparison_rows(summary: dict[str, Any], comparison: dict[str, Any], test_id
     """A compared test's rows at its throughput rate, limited to the comparison's frame sizes if it names any."""
     rows = _throughput_rows(summary, test_id)
     sizes = {str(s) for s in comparison.get("frame_sizes", [])}
+    # repeated searches: the row without trial (their mean) stands for the point, not the first search
+    means = {(frame_label(r), r["variant"], r["direction"]) for r in rows if r.get("trial") is None and "throughput_max" in r["cells"]}
+    rows = [r for r in rows if r.get("trial") is None or (frame_label(r), r["variant"], r["direction"]) not in means]
+    if means and comparison.get("metrics"):  # rows of other measurements (latency trials) hold none of the compared metrics
+        rows = [r for r in rows if any(m in r["cells"] for m in comparison["metrics"])]
     return [r for r in rows if not sizes or frame_label(r) in sizes]
 
 
