@@ -74,7 +74,7 @@ def build(slug: str, cfg, points: dict[str, list[PointResult]], started: dt.date
     """(result.toml document, files) of the collection."""
     kernel = platform.release()
     trafgen = subprocess.run(["trafgen", "-v"], capture_output=True, text=True, timeout=10).stdout.split("\n")[0].split(",")[0].strip()
-    rows, trial_rows, tests = [], [], []
+    rows, trial_rows, tests, names = [], [], [], []
     for variant, pts in points.items():
         test = variant if variant != "ipv4-nftables" else f"ipv4-nftables-{cfg.nft_rules}"
         for p in pts:
@@ -82,6 +82,7 @@ def build(slug: str, cfg, points: dict[str, list[PointResult]], started: dt.date
             rows += r
             trial_rows += t
         title = TITLES[variant] + (f" ({cfg.nft_rules:,} rules)" if variant == "ipv4-nftables" else "")
+        names.append(title)
         variants = {_ratio_name(r): ("NDR: highest load without loss" if r == 0 else f"PDR: highest load with at most {r * 100:g} % loss")
                     + " (lower bound; upper bound beside it; the row without trial is the mean over the searches)" for r in cfg.loss_ratios}
         variants |= {f"ndr-{round(f * 100)}": f"latency trial at {f * 100:g} % of the mean NDR" for f in cfg.latency_fractions if cfg.latency}
@@ -105,8 +106,8 @@ def build(slug: str, cfg, points: dict[str, list[PointResult]], started: dt.date
                                      "from the host timestamps tcpdump gives each frame leaving wst-g0 and arriving at wst-s0."}})
     doc: dict[str, Any] = {
         "format_version": 1, "slug": slug, "title": cfg.title,
-        "summary": "; ".join(f"{t['title'].split(',')[0]}: NDR " + ", ".join(
-            f"{p.frame_bytes} B {p.rates[cfg.loss_ratios[0]].mean:,.0f} frames/s" for p in points[v]) for t, v in zip(tests, points)) + ".",
+        "summary": "; ".join(f"{name}: NDR " + ", ".join(
+            f"{p.frame_bytes} B {p.rates[cfg.loss_ratios[0]].mean:,.0f} frames/s" for p in points[v]) for name, v in zip(names, points)) + ".",
         "status": "published", "licence": "CC-BY-4.0", "tags": ["software-generator", "network-namespaces", "ndr-pdr"],
         "source": {"kind": "measured", "publisher": "wirespeed", "publication_kind": "test-run", "published": ended.date().isoformat(),
                    "notes": "Measured by wirespeed.collectors.netns_search (wirespeed collect netns); every number comes from this run's interface "
@@ -132,7 +133,7 @@ def build(slug: str, cfg, points: dict[str, list[PointResult]], started: dt.date
             {"path": "raw/collect-config.toml", "title": "The collector config of this run"}]},
     }
     if len(tests) > 1:
-        doc["comparisons"] = [{"id": "devices", "title": " vs ".join(t["title"].split(",")[0] for t in tests),
+        doc["comparisons"] = [{"id": "devices", "title": " vs ".join(names),
                                "tests": [t["id"] for t in tests], "metrics": ["throughput"]}]
     files = {"measurements.csv": _csv(rows, HEADER),
              "raw/trials.csv": _csv(trial_rows, ["test", "frame_size", "search", "search_no", "trial", "load_fps", "tx_frames", "rx_frames",
