@@ -15,7 +15,7 @@ WIRESPEED = [sys.executable, "-m", "wirespeed"]
 # The bundled example sets, named: expectations that hold only for them (every set has charts, tables,
 # particular figures) say so; a contributed set gets the generic checks only.
 EXAMPLES = frozenset({"cisco-7600-osm-acl-2001", "cisco-asr9006-rsp440-trex-2022", "cisco-catalyst-6500-vss-2008",
-                      "cisco-nexus-9516-128x100g-2015", "keysight-ixnetwork-ve-dpdk-400g-2022", "linux-netns-ipv4-ramp-2026-11",
+                      "cisco-nexus-9516-128x100g-2015", "keysight-ixnetwork-ve-dpdk-400g-2022", "linux-netns-ipv4-ramp-2026-11", "linux-netns-bridge-forward-nftables-2026-11",
                       "linux-netns-udp-capture-2026-11"})
 
 

@@ -409,7 +409,7 @@ def why(slug: str, notebook: str | None, db: Path) -> None:
 
 class _CollectGroup(click.Group):
     """`collect trex …` has its own options; any other name is a collector entry point, run as
-    `collect NAME SLUG [-p NAME=VALUE…] [--root DIR]`."""
+    `collect NAME [SLUG] [--into SLUG] [--config FILE] [--quick] [-p NAME=VALUE…] [--root DIR]`."""
 
     def get_command(self, ctx, name):
         cmd = super().get_command(ctx, name)
@@ -417,11 +417,14 @@ class _CollectGroup(click.Group):
             return cmd
 
         @click.command(name, help=f"Run the {name} collector and write the new result set ROOT/SLUG.")
-        @click.argument("slug")
+        @click.argument("slug", required=False)
         @click.option("-p", "--param", "params", multiple=True, metavar="NAME=VALUE", help="A collector parameter, e.g. -p port_speed=500M (repeatable).")
+        @click.option("--config", "config", type=click.Path(path_type=Path, dir_okay=False), help="Collector config file (TOML), for collectors that take one (netns).")
+        @click.option("--into", "into", metavar="SLUG", help="The new result set's slug (instead of the SLUG argument).")
+        @click.option("--quick", is_flag=True, help="Apply the config's [quick] table: a short run (under a minute for the examples).")
         @click.option("--root", type=click.Path(path_type=Path), default=ARCHIVE, show_default=True, help="Archive folder the new result set goes into.")
-        def run_entry_point(slug: str, params: tuple[str, ...], root: Path) -> None:
-            _collect_entry_point(name, slug, params, root)
+        def run_entry_point(slug: str | None, params: tuple[str, ...], config: Path | None, into: str | None, quick: bool, root: Path) -> None:
+            _collect_entry_point(name, slug, params, config, into, quick, root)
 
         return run_entry_point
 
@@ -432,6 +435,7 @@ def collect() -> None:
 
     \b
     wirespeed collect trex --server HOST[:PORT] --config FILE --into SLUG
+    wirespeed collect netns --config FILE --into SLUG [--quick]   (NDR/PDR searches with live bounds; examples/collect/)
     wirespeed collect netns-ramp SLUG [-p NAME=VALUE…]   (port_speed 500M, frame_size 1518, warmup_s 5, rampup_s 30, hold_s 10, dut_limit_pct 60)
     """
 
@@ -463,31 +467,41 @@ def collect_trex(server: str, config: Path, slug: str, root: Path, force: bool, 
     out.print(f"wrote {folder}; check it with: wirespeed validate {folder}", markup=False)
 
 
-def _collect_entry_point(collector: str, slug: str, params: tuple[str, ...], root: Path) -> None:
+def _collect_entry_point(collector: str, slug: str | None, params: tuple[str, ...], config: Path | None, into: str | None, quick: bool, root: Path) -> None:
     import inspect
 
     from rich.progress import Progress
 
     from wirespeed.extensions import registry
+    from wirespeed.system.interrupts import signals_exit
 
     run = registry("collectors").get(collector)
     if run is None:
         raise click.ClickException(f"unknown collector {collector!r} (installed: {', '.join(registry('collectors')) or 'none'})")
+    if bool(slug) == bool(into):
+        raise click.ClickException("give the new set's slug once: as SLUG or as --into SLUG")
+    slug = slug or into
     sig = inspect.signature(run)
-    kwargs = {}
+    if (config is not None or quick) != ("config" in sig.parameters):
+        raise click.ClickException(f"{collector}: " + ("needs --config FILE" if config is None else "takes no --config or --quick"))
+    kwargs: dict = {"config": config, "quick": quick} if config is not None else {}
     for p in params:
         name, sep, value = p.partition("=")
-        if not sep or name not in sig.parameters or name in ("out_dir", "slug", "progress"):
-            raise click.ClickException(f"--param {p!r}: expected NAME=VALUE with NAME one of {', '.join(n for n in sig.parameters if n not in ('out_dir', 'slug', 'progress'))}")
+        if not sep or name not in sig.parameters or name in ("out_dir", "slug", "progress", "config", "quick"):
+            raise click.ClickException(f"--param {p!r}: expected NAME=VALUE with NAME one of {', '.join(n for n in sig.parameters if n not in ('out_dir', 'slug', 'progress', 'config', 'quick'))}")
         default = sig.parameters[name].default
         try:
             kwargs[name] = type(default)(value) if default is not inspect.Parameter.empty and default is not None else value
         except ValueError:
             raise click.ClickException(f"--param {p!r}: {value!r} is not a {type(default).__name__}") from None
-    with Progress(console=err, transient=True) as progress:
+    with signals_exit(), Progress(console=err, transient=True) as progress:
         task = progress.add_task(f"{collector} → {slug}", total=None)
+
+        def report(done: int, total: int, text: str | None = None) -> None:
+            progress.update(task, completed=done, total=total, **({"description": text} if text else {}))
+
         try:
-            folder = run(root, slug, progress=lambda done, total: progress.update(task, completed=done, total=total), **kwargs)
+            folder = run(root, slug, progress=report, **kwargs)
         except Exception as exc:  # noqa: BLE001 - collectors raise their own one-line errors
             raise click.ClickException(f"{collector}: {exc}") from None
     out.print(f"wrote {folder}; check it with: wirespeed validate {folder}", markup=False)

@@ -36,5 +36,10 @@ def bars(defn: dict[str, Any]) -> alt.Chart:
         if group:
             renc["xOffset"] = alt.XOffset(f"{group['field']}:N", sort=order)
         layers.append(alt.Chart(alt.Data(values=ref["data"])).mark_tick(color=REFERENCE, thickness=2, strokeDash=[3, 2]).encode(**renc))
+    if err := defn.get("error"):  # error bars: a rule from low to high on each bar
+        eenc: dict[str, Any] = {"x": alt.X(f"{cat['field']}:N", sort=cat_order), "y": alt.Y(f"{err['low']}:Q"), "y2": alt.Y2(f"{err['high']}:Q")}
+        if group:
+            eenc["xOffset"] = alt.XOffset(f"{group['field']}:N", sort=order)
+        layers.append(alt.Chart(data).transform_filter(f"isValid(datum['{err['low']}'])").mark_rule(color="#222222", strokeWidth=1.5).encode(**eenc))
     layers += limit_layers(defn)
     return alt.layer(*layers).properties(width=defn.get("width", WIDTH), height=defn.get("height", HEIGHT), title=alt.Title(defn["title"], subtitle=defn.get("subtitle", "")))

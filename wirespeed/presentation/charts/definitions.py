@@ -52,6 +52,9 @@ def throughput_chart(summary: dict[str, Any], test_id: str) -> dict[str, Any] | 
     if not rows:
         return None
     rows.sort(key=_row_order(summary, test_id))
+    spread = [r for r in rows if r.get("trial") is None and "throughput_min" in r["cells"] and "throughput_max" in r["cells"]]
+    if spread:  # repeated searches: their mean with an error bar from the lowest to the highest, not one point per search
+        rows = [r for r in rows if r.get("trial") is None]
     sym, factor = _unit("frame_rate", [r["throughput_fps"] for r in rows] + [r["line_rate_fps"] for r in rows], _published_unit(rows, "throughput"))
     multi_dir = len({r["direction"] for r in rows}) > 1
     multi_var = len({r["variant"] for r in rows}) > 1
@@ -65,6 +68,9 @@ def throughput_chart(summary: dict[str, Any], test_id: str) -> dict[str, Any] | 
                      or f"{qualified.text(r['throughput_fps'] / factor, qualified.of_derived(r, 'throughput'))} {sym} (derived)",
                      "pct": _shown(r, "throughput_line_rate")
                      or f"{qualified.text(r['throughput_pct_line_rate'], qualified.of_derived(r, 'throughput_line_rate'))} % (derived)"})
+        if spread and "throughput_min" in r["cells"] and "throughput_max" in r["cells"]:
+            data[-1].update({"low": r["cells"]["throughput_min"]["value"] / factor, "high": r["cells"]["throughput_max"]["value"] / factor,
+                             "range": f"{_shown(r, 'throughput_min')} – {_shown(r, 'throughput_max')}"})
         ref.append({"frame": fs, "category": cat, "series": series, "line": r["line_rate_fps"] / factor,
                     "line_text": f"{qualified.text(r['line_rate_fps'] / factor, qualified.Qualified())} {sym}"})
     ytitle = f"Throughput ({sym})"
@@ -75,19 +81,27 @@ def throughput_chart(summary: dict[str, Any], test_id: str) -> dict[str, Any] | 
     alt = (f"{test['title']}: throughput per frame size in {sym}, against the theoretical line rate of "
            f"{test['ports']} × {test['port_speed']} ports. " + "; ".join(f"{d['category']} {d['series']}: {d['printed']}" for d in data))
     tooltip = [{"field": "category", "title": "Frame size"}, {"field": "series", "title": "Series"}, {"field": "printed", "title": "Throughput"},
-               {"field": "pct", "title": "% of line rate"}]
+               {"field": "pct", "title": "% of line rate"}] + ([{"field": "range", "title": "Range over the searches"}] if spread else [])
+    error = {"low": "low", "high": "high"} if spread else None
+    far = max(d["value"] for d in data) < 0.01 * min(x["line"] for x in ref)  # a software device far below a nominal port speed
+    if far:  # the line rate would flatten every bar: say it instead of drawing it
+        ref = []
     if multi_dir or multi_var or any(r.get("imix") for r in rows):
-        return {"id": f"{test_id}-throughput", "test": test_id, "type": "bars", "title": f"{test['title']}: throughput", "subtitle": "dashed ticks: line rate",
-                "caption": f"Forwarded rate per frame size and direction; ticks mark the line rate of {test['ports']} × {test['port_speed']}.",
+        return {"id": f"{test_id}-throughput", "test": test_id, "type": "bars", "title": f"{test['title']}: throughput",
+                "subtitle": "line rate not drawn: under 1 % of it" if far else "dashed ticks: line rate",
+                "caption": f"Forwarded rate per frame size and direction; " + (f"all under 1 % of the line rate of {test['ports']} × {test['port_speed']}, which is not drawn."
+                                                                               if far else f"ticks mark the line rate of {test['ports']} × {test['port_speed']}."),
                 "alt": alt, "data": data, "x": {"field": "category", "title": "Frame size (bytes) and flows"},
                 "y": {"field": "value", "title": ytitle}, "group": {"field": "series", "title": "Direction"} if multi_dir else None,
-                "tooltip": tooltip, "reference": {"data": ref, "y": "line", "label_field": "line_text", "title": "Line rate"}, "limits": limits}
-    return {"id": f"{test_id}-throughput", "test": test_id, "type": "lines", "title": f"{test['title']}: throughput", "subtitle": "dashed: theoretical line rate",
+                "tooltip": tooltip, "reference": {"data": ref, "y": "line", "label_field": "line_text", "title": "Line rate"} if ref else None, "limits": limits,
+                **({"error": error, "subtitle": ("line rate not drawn: under 1 % of it" if far else "dashed ticks: line rate")
+                    + "; error bars: lowest to highest of the repeated searches"} if error else {})}
+    return {**({"error": error} if error else {}), "id": f"{test_id}-throughput", "test": test_id, "type": "lines", "title": f"{test['title']}: throughput", "subtitle": "dashed: theoretical line rate",
             "caption": f"Throughput per frame size; the dashed line is the line rate of {test['ports']} × {test['port_speed']}.",
             "alt": alt, "data": data, "x": {"field": "frame", "title": "Frame size (bytes)", "type": "O"},
             "y": {"field": "value", "title": ytitle, "scale": "log" if max(d["value"] for d in data) / max(min(d["value"] for d in data), 1e-12) > 50 else "linear", "zero": False},
             "series": {"field": "series", "title": ""}, "tooltip": tooltip,
-            "reference": {"data": ref, "x": "frame", "y": "line", "label_field": "line_text", "title": "Line rate"}, "limits": limits}
+            "reference": {"data": ref, "x": "frame", "y": "line", "label_field": "line_text", "title": "Line rate"} if ref else None, "limits": limits}
 
 
 def latency_chart(summary: dict[str, Any], test_id: str) -> dict[str, Any] | None:

@@ -46,6 +46,9 @@ def lines(defn: dict[str, Any]) -> alt.LayerChart:
             layers.insert(0, alt.Chart(ref_data).mark_rule(color=REFERENCE, strokeDash=[5, 4], strokeWidth=1.5).encode(**ref_enc))
         layers.insert(1, alt.Chart(alt.Data(values=[ref["data"][-1]])).mark_text(align="right", dx=-2, dy=-7, fontSize=10, color=REFERENCE).encode(
             x=(alt.X(f"{ref['x']}:O", sort=x_order) if ordinal else alt.X(f"{ref['x']}:Q")) if "x" in ref else alt.value(WIDTH - 4), y=alt.Y(f"{ref['y']}:Q"), text=alt.value(ref["title"])))
+    if err := defn.get("error"):  # error bars: a rule from low to high at each point, in the series' colour
+        eenc = {"x": x_enc, "y": alt.Y(f"{err['low']}:Q"), "y2": alt.Y2(f"{err['high']}:Q"), **({"color": enc["color"]} if series else {})}
+        layers.append(alt.Chart(data).transform_filter(f"isValid(datum['{err['low']}'])").mark_rule(strokeWidth=1.5).encode(**eenc))
     layers += limit_layers(defn)
     marks = defn.get("marks", [])
     for m in marks:

@@ -28,7 +28,7 @@ DERIVED_FIELDS = {
 }
 FLAGGED_RULES = ("throughput-above-line-rate", "latency-order")
 LINE_RATE = ("line_rate", "frame_rate", "Line rate", "Theoretical maximum frame rate of the ports (aggregate).")
-ORDER = ["throughput", "throughput_l1", "throughput_l2", "throughput_line_rate", "throughput_max_theoretical", "throughput_upper", "throughput_upper_l1",
+ORDER = ["throughput", "throughput_l1", "throughput_l2", "throughput_line_rate", "throughput_max_theoretical", "throughput_upper", "throughput_upper_l1", "throughput_min", "throughput_max", "throughput_stdev",
          "offered_rate", "offered_l1", "forwarding_rate", "tx_rate", "rx_rate", "tx_l1", "rx_l1", "tx_l2", "rx_l2", "goodput",
          "latency_min", "latency_avg", "latency_max", "latency_p50", "latency_p90", "latency_p99", "latency_p99_9", "latency_p99_99",
          "jitter_avg", "jitter_max", "interarrival_jitter", "ipdv_avg", "ipdv_max", "rtt_min", "rtt_avg", "rtt_max", "cwnd", "retransmits",
@@ -362,6 +362,11 @@ def comparison_rows(summary: dict[str, Any], comparison: dict[str, Any], test_id
     """A compared test's rows at its throughput rate, limited to the comparison's frame sizes if it names any."""
     rows = _throughput_rows(summary, test_id)
     sizes = {str(s) for s in comparison.get("frame_sizes", [])}
+    # repeated searches: the row without trial (their mean) stands for the point, not the first search
+    means = {(frame_label(r), r["variant"], r["direction"]) for r in rows if r.get("trial") is None and "throughput_max" in r["cells"]}
+    rows = [r for r in rows if r.get("trial") is None or (frame_label(r), r["variant"], r["direction"]) not in means]
+    if means and comparison.get("metrics"):  # rows of other measurements (latency trials) hold none of the compared metrics
+        rows = [r for r in rows if any(m in r["cells"] for m in comparison["metrics"])]
     return [r for r in rows if not sizes or frame_label(r) in sizes]
 
 

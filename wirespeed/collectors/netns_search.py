@@ -1,0 +1,155 @@
+"""Collector `netns`: NDR/PDR searches and latency trials through Linux devices in network namespaces.
+
+    wirespeed collect netns --config examples/collect/netns-ab.toml --into SLUG [--quick]
+
+For each device variant of the config (netns_trafgen: bridge, IPv4 forwarding, IPv4 forwarding
+through nftables) and each frame size: `repeats` independent searches (MLRsearch or RFC 2544
+binary) for the NDR and PDR, then `repeats` captured latency trials at each fraction of the mean
+NDR. Hooks run around the test and each trial. The result set is built in a temporary folder beside
+the target by the one writer, validated, and renamed into place; on any failure or interrupt
+(Ctrl-C, SIGTERM, a failing hook) the namespaces, their processes and the temporary folder go away
+and nothing is written.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import fcntl
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+from typing import Any, Callable
+
+from wirespeed.collectors import netns_trafgen as tg
+from wirespeed.collectors.hooks import HookedGenerator, HookError, HookRunner
+from wirespeed.collectors.netns_config import CollectConfig, ConfigError, load
+from wirespeed.collectors.netns_latency import CapturingTrafgen
+from wirespeed.collectors.search.repeat import PointResult, search_point
+from wirespeed.collectors.search.session import SearchConfig, SearchError, Session, Trial
+from wirespeed.collectors.search_set import build
+
+LOCK_FILE = Path("/run/wirespeed-netns-search.lock")
+Progress = Callable[..., None]
+
+
+class CollectorError(Exception):
+    """The collection cannot run or failed; one line saying why."""
+
+
+def _bounds_text(s: Session) -> str:
+    return "  ".join(f"{'NDR' if r == 0 else f'PDR {r * 100:g}%'} [{b[0] or '–'}, {b[1] or '–'}]" for r, b in s.bounds.items())
+
+
+def run(out_dir: Path, slug: str, *, config: Path, quick: bool = False, progress: Progress | None = None) -> Path:
+    """Run the collection described by `config` and write the result set out_dir/slug; returns its path."""
+    if not re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", slug) or len(slug) > 80:
+        raise CollectorError(f"slug {slug!r} is not lower-case words joined by hyphens")
+    try:
+        cfg = load(config, quick)
+    except ConfigError as exc:
+        raise CollectorError(str(exc)) from None
+    final = Path(out_dir) / slug
+    if final.exists():
+        raise CollectorError(f"{final} already exists")
+    if os.geteuid() != 0:
+        raise CollectorError("network namespaces need root")
+    if missing := tg.missing_tools():
+        raise CollectorError(f"not installed: {', '.join(missing)}")
+    LOCK_FILE.parent.mkdir(parents=True, exist_ok=True)
+    lock = LOCK_FILE.open("w")
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        lock.close()
+        raise CollectorError(f"another netns collection is running (it holds {LOCK_FILE})") from None
+    scratch = Path(tempfile.mkdtemp(prefix="wirespeed-netns-"))
+    try:
+        doc, files = _collect(cfg, slug, scratch, Path(config), progress)
+        return _write(Path(out_dir), slug, doc, files)
+    except (tg.GeneratorError, HookError, SearchError) as exc:
+        raise CollectorError(str(exc)) from None
+    finally:
+        tg.cleanup()
+        shutil.rmtree(scratch, ignore_errors=True)
+        lock.close()
+
+
+def _collect(cfg: CollectConfig, slug: str, scratch: Path, config_path: Path, progress: Progress | None) -> tuple[dict, dict[str, bytes]]:
+    started, uptime = dt.datetime.now(dt.timezone.utc), [_uptime()]
+    runner = HookRunner(cfg.hooks, tg.NAMESPACES)
+    points: dict[str, list[PointResult]] = {}
+    log: list[str] = []
+    searches_total = len(cfg.variants) * len(cfg.frame_sizes) * cfg.repeats
+    done = [0]
+    for variant in cfg.variants:
+        tg.cleanup()
+        tg.setup(variant, log, mtu=cfg.mtu, nft_rules=cfg.nft_rules)
+        gen = tg.NetnsTrafgen(variant, scratch, log=log)
+        try:
+            hooked = HookedGenerator(gen, runner, variant)
+            runner.run("before-test", variant=variant)
+            hooked.trial(cfg.frame_sizes[0], cfg.min_rate_fps, min(1.0, cfg.trial_duration_s))  # warm-up, not recorded
+            for size in cfg.frame_sizes:
+                sc = SearchConfig(frame_bytes=size, max_rate_fps=cfg.max_rate_fps, min_rate_fps=cfg.min_rate_fps,
+                                  trial_duration_s=cfg.trial_duration_s, resolution=cfg.resolution, resolution_fps=cfg.resolution_fps,
+                                  max_trials=cfg.max_trials, time_budget_s=cfg.time_budget_s, loss_ratios=cfg.loss_ratios, shortfall=cfg.shortfall)
+
+                def on_trial(s: Session, t: Trial, variant=variant, size=size) -> None:
+                    if t.number == 1 and s.trials[0] is t:
+                        done[0] += 1
+                    if progress:
+                        progress(done[0], searches_total, f"{variant} {size} B search {done[0]}/{searches_total}: trial {t.number} "
+                                 f"at {t.load_fps:,} fps, loss {t.result.loss_ratio:.2%}  {_bounds_text(s)}")
+
+                lat_gen = HookedGenerator(CapturingTrafgen(gen, scratch), runner, variant) if cfg.latency else None
+                point = search_point(hooked, sc, cfg.repeats, cfg.algorithm, cfg.latency_fractions if cfg.latency else (),
+                                     cfg.latency_duration_s, on_trial, lat_gen)
+                points.setdefault(variant, []).append(point)
+            runner.run("after-test", variant=variant)
+        finally:
+            gen.close()
+            tg.cleanup()
+    uptime.append(_uptime())
+    return build(slug, cfg, points, started, dt.datetime.now(dt.timezone.utc), log, runner, uptime, config_path)
+
+
+def _uptime() -> str:
+    return subprocess.run(["uptime"], capture_output=True, text=True, timeout=10).stdout.strip()
+
+
+def _write(out_dir: Path, slug: str, doc: dict[str, Any], files: dict[str, bytes]) -> Path:
+    """Write through the one writer into a temporary folder, validate it, then rename it into place."""
+    from wirespeed.checks import run_checks
+    from wirespeed.resultset.load import load_many
+    from wirespeed.resultset.writer import write_set
+
+    out_dir.mkdir(parents=True, exist_ok=True)
+    work = out_dir / f".{slug}.collect-{os.getpid()}"
+    try:
+        write_set(work / slug, doc, files)
+        errors = []
+        for _folder, rs, problems in load_many([work / slug]):
+            errors += [p for p in problems + (run_checks(rs) if rs is not None else []) if p.severity == "error"]
+        if errors:
+            raise CollectorError(f"the collected set does not validate: {errors[0]}")
+        try:
+            os.rename(work / slug, out_dir / slug)
+        except OSError as exc:
+            raise CollectorError(f"cannot move the result set into place: {exc}") from None
+        return out_dir / slug
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def leftovers() -> list[str]:
+    """Namespaces or processes a collection left behind (for tests): empty after every run."""
+    present = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True, timeout=10).stdout.split()
+    left = [ns for ns in tg.NAMESPACES if ns in present]
+    with contextlib.suppress(FileNotFoundError):
+        out = subprocess.run(["pgrep", "-a", "-f", "trafgen -o wst-g0|tcpdump -i wst-"], capture_output=True, text=True, timeout=10).stdout
+        left += [line for line in out.splitlines() if "pgrep" not in line]
+    return left

@@ -1,0 +1,143 @@
+"""The result set of a netns search collection: result.toml's document and the CSV tables, from the searches' results.
+
+measurements.csv: per test (device variant) and frame size, one row per search (`trial` = the search's
+number) for variants ndr and pdr — throughput = the lower bound, throughput_upper = the upper bound —
+and one row without trial holding the mean over the searches with its minimum, maximum and sample
+standard deviation (the error bar). Latency rows (variants ndr-10, ndr-50, ndr-90: at that share of
+the mean NDR) per trial, with the trial's counts and the captured per-frame latency, and one summary
+row. raw/trials.csv keeps every search trial; raw/hooks.json every hook call.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+import json
+import platform
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import wirespeed
+from wirespeed.collectors.search.repeat import PointResult, Spread
+
+HEADER = ["test", "frame_size", "variant", "trial", "offered_rate_pps", "tx_frames", "rx_frames", "duration_s",
+          "throughput_fps", "throughput_upper_fps", "throughput_min_fps", "throughput_max_fps", "throughput_stdev_fps",
+          "latency_min_us", "latency_avg_us", "latency_max_us", "latency_p50_us", "latency_p90_us", "latency_p99_us"]
+TITLES = {"bridge": "Linux bridge", "ipv4-forward": "IPv4 forwarding", "ipv4-nftables": "IPv4 forwarding through nftables"}
+
+
+def _num(v: float | None, digits: int = 3) -> str:
+    if v is None:
+        return ""
+    r = round(float(v), digits)
+    return str(int(r)) if r == int(r) else repr(r)
+
+
+def _ratio_name(r: float) -> str:
+    return "ndr" if r == 0 else "pdr" if r == 0.005 else f"pdr-{r * 100:g}".replace(".", "-")
+
+
+def _csv(rows: list[list[Any]], header: list[str]) -> bytes:
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(header)
+    w.writerows(rows)
+    return buf.getvalue().encode()
+
+
+def _rows(test: str, p: PointResult, ratios: tuple[float, ...]) -> tuple[list[list[Any]], list[list[Any]]]:
+    rows, trials = [], []
+    for i, s in enumerate(p.searches, 1):
+        for b in s.bounds:
+            rows.append([test, p.frame_bytes, _ratio_name(b.loss_ratio), i] + [""] * 4 + [b.rate_fps, _num(b.upper_fps)] + [""] * 9)
+        for t in s.trials:
+            r = t.result
+            trials.append([test, p.frame_bytes, s.algorithm, i, t.number, t.load_fps, r.tx_frames, r.rx_frames, _num(r.duration_s, 4),
+                           _num(r.tx_rate_fps, 1), _num(r.loss_ratio, 6), t.started_s])
+    for ratio in ratios:
+        sp: Spread = p.rates[ratio]
+        rows.append([test, p.frame_bytes, _ratio_name(ratio), ""] + [""] * 4 + [_num(sp.mean, 1), "", _num(sp.min), _num(sp.max), _num(sp.stdev, 1)] + [""] * 6)
+    for fraction, lat in sorted(p.latency.items()):
+        name = f"ndr-{round(fraction * 100)}"
+        for i, r in enumerate(lat, 1):
+            us = lambda v: _num(v / 1000 if v is not None else None)  # noqa: E731
+            rows.append([test, p.frame_bytes, name, i, _num(r.rate_fps), r.tx_frames, r.rx_frames, _num(r.duration_s, 4)] + [""] * 5
+                        + [us(r.latency_min_ns), us(r.latency_avg_ns), us(r.latency_max_ns)]
+                        + [us(r.latency_percentiles_ns.get(k)) for k in ("latency_p50", "latency_p90", "latency_p99")])
+    return rows, trials
+
+
+def build(slug: str, cfg, points: dict[str, list[PointResult]], started: dt.datetime, ended: dt.datetime, log: list[str],
+          runner, uptime: list[str], config_path: Path) -> tuple[dict[str, Any], dict[str, bytes]]:
+    """(result.toml document, files) of the collection."""
+    kernel = platform.release()
+    trafgen = subprocess.run(["trafgen", "-v"], capture_output=True, text=True, timeout=10).stdout.split("\n")[0].split(",")[0].strip()
+    rows, trial_rows, tests, names = [], [], [], []
+    for variant, pts in points.items():
+        test = variant if variant != "ipv4-nftables" else f"ipv4-nftables-{cfg.nft_rules}"
+        for p in pts:
+            r, t = _rows(test, p, cfg.loss_ratios)
+            rows += r
+            trial_rows += t
+        title = TITLES[variant] + (f" ({cfg.nft_rules:,} rules)" if variant == "ipv4-nftables" else "")
+        names.append(title)
+        variants = {_ratio_name(r): ("NDR: highest load without loss" if r == 0 else f"PDR: highest load with at most {r * 100:g} % loss")
+                    + " (lower bound; upper bound beside it; the row without trial is the mean over the searches)" for r in cfg.loss_ratios}
+        variants |= {f"ndr-{round(f * 100)}": f"latency trial at {f * 100:g} % of the mean NDR" for f in cfg.latency_fractions if cfg.latency}
+        tests.append({
+            "id": test, "title": f"{title}, veth in and out",
+            "description": {"bridge": "Namespace wst-dut bridges wst-d0 and wst-d1 (Linux bridge br0, static forwarding entry for the sink).",
+                            "ipv4-forward": "Namespace wst-dut routes IPv4 between wst-d0 (198.18.0.2/24) and wst-d1 (198.19.0.2/24).",
+                            "ipv4-nftables": f"As IPv4 forwarding, plus an nftables forward chain of {cfg.nft_rules:,} rules (ip saddr 10.x.y.1 udp dport N drop) "
+                                             "that the test traffic never matches, so each frame is compared against every rule, then accepted."}[variant],
+            "rfc": ["2544"], "scenario": {"bridge": "l2-unicast", "ipv4-forward": "ipv4-routing", "ipv4-nftables": "acl-filtering"}[variant], "topology": "port-pairs", "ports": 2,
+            "port_speed": cfg.nominal_port_speed, "media": "ethernet", "direction": "unidirectional", "address_family": "ipv4", "flows": 1,
+            **({"acl_entries": cfg.nft_rules} if variant == "ipv4-nftables" else {}),
+            "variants": variants,
+            "methodology": {"frame_sizes": list(cfg.frame_sizes), "trials": cfg.repeats, "trial_duration_s": cfg.trial_duration_s, "search": "binary",
+                            "loss_tolerance_pct": max(cfg.loss_ratios) * 100, "frame_size_convention": "ethernet-frame",
+                            "latency_method": "unspecified", **({"max_frame_bytes": max(cfg.frame_sizes)} if max(cfg.frame_sizes) > 1518 else {}),
+                            "notes": f"{cfg.algorithm} search between {cfg.min_rate_fps:,.0f} and {cfg.max_rate_fps:,.0f} frames/s to a width of "
+                                     f"{cfg.resolution * 100:g} % (at least {cfg.resolution_fps:g} frames/s), at most {cfg.max_trials} trials or "
+                                     f"{cfg.time_budget_s:g} s per search, repeated {cfg.repeats} times. A load the generator could not offer "
+                                     f"(it sent more than {cfg.shortfall * 100:g} % slower) counts as an upper bound like a load that lost frames. Latency is one-way, "
+                                     "from the host timestamps tcpdump gives each frame leaving wst-g0 and arriving at wst-s0."}})
+    doc: dict[str, Any] = {
+        "format_version": 1, "slug": slug, "title": cfg.title,
+        "summary": "; ".join(f"{name}: NDR " + ", ".join(
+            f"{p.frame_bytes} B {p.rates[cfg.loss_ratios[0]].mean:,.0f} frames/s" for p in points[v]) for name, v in zip(names, points)) + ".",
+        "status": "published", "licence": "CC-BY-4.0", "tags": ["software-generator", "network-namespaces", "ndr-pdr"],
+        "source": {"kind": "measured", "publisher": "wirespeed", "publication_kind": "test-run", "published": ended.date().isoformat(),
+                   "notes": "Measured by wirespeed.collectors.netns_search (wirespeed collect netns); every number comes from this run's interface "
+                            "counters and captures. Machine load (uptime) before and after: " + " | ".join(uptime)},
+        "campaign": {"start": started.date().isoformat(), "end": ended.date().isoformat(),
+                     "location": f"network namespaces on a {len(__import__('os').sched_getaffinity(0))}-core VM shared with other jobs"},
+        "dut": {"vendor": "Linux", "model": f"kernel {kernel} in a network namespace, veth ports", "kind": "router",
+                "software": [{"name": "Linux kernel", "version": kernel}],
+                "notes": "A software device: namespace wst-dut between two veth pairs. veth moves frames between namespaces in memory; "
+                         "there is no wire, no NIC and no line rate. The port speed is nominal."},
+        "instrument": {"vendor": "netsniff-ng", "product": "trafgen",
+                       "software": [{"name": "trafgen", "version": trafgen.removeprefix("trafgen ").split()[0]},
+                                    {"name": "wirespeed netns search collector", "version": wirespeed.__version__}],
+                       "modules": ["namespace wst-gen, veth wst-g0 (transmit)", "namespace wst-sink, veth wst-s0 (receive)"],
+                       "notes": "Counts from the interface counters (wst-g0 tx + tx_dropped, wst-s0 rx); latency from tcpdump captures on both "
+                                "sides matched frame by frame by wirespeed.capture (one kernel clock). The generator and the device share the machine's CPUs."},
+        "tests": tests,
+        "files": {"measurements": ["measurements.csv"], "attachments": [
+            {"path": "raw/trials.csv", "title": "Every search trial: load, frames sent and received, duration, sending rate, loss"},
+            {"path": "raw/hooks.json", "title": "Every hook call: when, name, start, duration, exit status, output"},
+            {"path": "raw/setup-commands.txt", "title": "Commands that built the namespaces, the devices and the generator"},
+            {"path": "raw/uptime.txt", "title": "uptime before and after the collection (the machine was shared)"},
+            {"path": "raw/collect-config.toml", "title": "The collector config of this run"}]},
+    }
+    if len(tests) > 1:
+        doc["comparisons"] = [{"id": "devices", "title": " vs ".join(names),
+                               "tests": [t["id"] for t in tests], "metrics": ["throughput"]}]
+    files = {"measurements.csv": _csv(rows, HEADER),
+             "raw/trials.csv": _csv(trial_rows, ["test", "frame_size", "search", "search_no", "trial", "load_fps", "tx_frames", "rx_frames",
+                                                  "duration_s", "tx_rate_fps", "loss_ratio", "started_s"]),
+             "raw/hooks.json": runner.json().encode(), "raw/setup-commands.txt": ("\n".join(dict.fromkeys(log)) + "\n").encode(),
+             "raw/uptime.txt": ("\n".join(uptime) + "\n").encode(), "raw/collect-config.toml": Path(config_path).read_bytes()}
+    return doc, files
