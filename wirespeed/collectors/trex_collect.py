@@ -28,7 +28,8 @@ from typing import Any, Callable
 
 import wirespeed
 from wirespeed.collectors.trex_config import Config, Planned, read_config
-from wirespeed.collectors.trex_generator import TrexGenerator, TrialResult
+from wirespeed.collectors.trex_generator import TrexGenerator
+from wirespeed.collectors.trial import TrialResult
 from wirespeed.collectors.trex_rpc import RpcClient, TrexError, one_line, parse_server
 from wirespeed.engine.linerate import Link, parse_speed, port_fps
 from wirespeed.problems import Problem

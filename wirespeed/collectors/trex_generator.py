@@ -21,6 +21,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from wirespeed.collectors.trial import TrialResult
 from wirespeed.collectors.trex_rpc import RpcClient, RpcError, TrexError, one_line
 
 FCS_BYTES = 4
@@ -32,25 +33,6 @@ TRANSMITTING = {"TX", "PCAP_TX"}
 def pause(seconds: float) -> None:
     """How the generator waits for a trial to run (a module function, so a replayed session can skip it)."""
     time.sleep(seconds)
-
-
-@dataclass(frozen=True)
-class TrialResult:
-    """What one trial measured (the search branch's wirespeed/collectors/trial.py has the same fields)."""
-
-    tx_frames: int
-    rx_frames: int
-    duration_s: float
-    frame_bytes: int = 0
-    rate_fps: float = 0.0  # the rate the trial was asked to offer
-    latency_min_ns: float | None = None
-    latency_avg_ns: float | None = None
-    latency_max_ns: float | None = None
-
-    @property
-    def lost_frames(self) -> int:
-        """Frames sent and not received (0 when the device duplicated frames)."""
-        return max(0, self.tx_frames - self.rx_frames)
 
 
 @dataclass
