@@ -1,0 +1,1 @@
+"""Pure metric functions of the wirespeed engine: no I/O."""

@@ -1,0 +1,1 @@
+"""Build steps: step runner, analysis, site-data export, reports, site, build paths."""

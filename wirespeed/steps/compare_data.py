@@ -1,0 +1,98 @@
+"""The compare page's data: every published set's comparable rows (entries), read from the catalog's columns.
+
+An entry is one measurement row of one set, keyed for alignment (test kind = the test's scenario, frame
+size, offered load, direction, variant), with its throughput under every normalisation and rate
+(wirespeed.engine.compare.normalised_figures) and its other compared metrics as published. Values are
+canonical; figures are [value, qualifier, significant digits, range factor]. The browser chooses a unit,
+formats and ranks; the arithmetic is the engine's. Written as compare/data.json by the site-data step.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+from wirespeed import atomic, qualified
+from wirespeed.columns import METRICS
+from wirespeed.engine.compare import COMPARED, HEAT_CAP, HEAT_LEVELS, NORMALISATIONS, RATES, Figure, normalised_figures, statement
+from wirespeed.summary import set_summary
+from wirespeed.tables import DERIVED_FIELDS
+from wirespeed.units import UNITS
+
+VERSION = 1
+THROUGHPUT_FIELDS = ("throughput", "throughput_l1", "throughput_l2", "throughput_line_rate")
+
+
+def _published(cell: dict[str, Any]) -> Figure:
+    q = cell.get("qualifier") or "exact"
+    high = None
+    if q == "range":
+        lo, _, hi = cell["text"].partition("..")
+        try:
+            high = float(hi) / float(lo) if float(lo) else None
+        except ValueError:
+            high = None
+        q = "range" if high else "approx"
+    return Figure(cell["value"], q, qualified.significant_digits(cell["text"]), high)
+
+
+def _derived(row: dict[str, Any], metric: str) -> Figure | None:
+    value = row.get(DERIVED_FIELDS[metric])
+    if value is None:
+        return None
+    q = qualified.of_derived(row, metric)
+    return Figure(value, q.qualifier, q.digits, q.high_factor)
+
+
+def set_entries(con: duckdb.DuckDBPyConnection, slug: str, url: str = "") -> list[dict[str, Any]]:
+    """The comparable entries of one set: its aggregate measurement rows (no trials, components or ports)."""
+    summary = set_summary(con, slug)
+    meta = summary["meta"]
+    tests = {r[0]: {"kind": r[1], "title": r[2], "ports": r[3], "link_bps": r[4], "direction": r[5], "port_speed": r[6]} for r in con.execute(
+        "SELECT test_id, scenario, title, ports, link_bps, direction, port_speed FROM tests WHERE slug = ?", [slug]).fetchall()}
+    line_l1 = dict(con.execute("SELECT row_id, line_rate_l1_bps FROM derived WHERE slug = ?", [slug]).fetchall())
+    device = meta["dut"]["model"] if str(meta["dut"]["model"]).lower().startswith(str(meta["dut"]["vendor"]).lower()) else f"{meta['dut']['vendor']} {meta['dut']['model']}"
+    out = []
+    for row in summary["rows"]:
+        if row.get("trial") is not None or row.get("component") or row.get("port"):
+            continue
+        test = tests[row["test_id"]]
+        figs = {m: f for m in THROUGHPUT_FIELDS if (f := _derived(row, m)) is not None}
+        n = normalised_figures(figs, test["ports"], test["link_bps"], line_l1.get(row["row_id"]))
+        m = {metric: _published(cell) for metric, cell in row["cells"].items() if metric in COMPARED and metric != "throughput"}
+        if not n and not m:
+            continue
+        frame = row.get("frame_size") if row.get("frame_size") is not None else row.get("imix")
+        out.append({"set": slug, "device": device, "set_title": meta["title"], "url": url, "test": row["test_id"], "test_title": test["title"],
+                    "kind": test["kind"], "ports": test["ports"], "port_speed": test["port_speed"], "frame": frame, "load": row.get("load_pct"),
+                    "direction": row.get("direction") or test["direction"], "direction_label": row.get("direction"), "variant": row.get("variant"),
+                    "n": {k: f.to_list() for k, f in n.items()}, "m": {k: f.to_list() for k, f in m.items()}})
+    return out
+
+
+def entries(con: duckdb.DuckDBPyConnection, slugs: list[str]) -> list[dict[str, Any]]:
+    return [e for slug in slugs for e in set_entries(con, slug, f"results/{slug}/")]
+
+
+def units() -> dict[str, list[list[Any]]]:
+    """The unit ladder per dimension the page chooses from by magnitude (the same as formatting.pick_unit)."""
+    ladders = {"frame_rate": ["fps", "kfps", "mfps", "gfps"], "bit_rate": ["bps", "kbps", "mbps", "gbps", "tbps"], "time": ["ns", "us", "ms", "s"]}
+    return {dim: [[UNITS[u].symbol, float(UNITS[u].factor)] for u in names] for dim, names in ladders.items()}
+
+
+def document(con: duckdb.DuckDBPyConnection, slugs: list[str]) -> dict[str, Any]:
+    """compare/data.json: the entries of every exported set and what the page needs to label them."""
+    return {"version": VERSION, "normalisations": list(NORMALISATIONS), "rates": list(RATES), "heat": {"cap": HEAT_CAP, "levels": HEAT_LEVELS},
+            "metrics": {m: {"label": METRICS[m].label, "dimension": METRICS[m].dimension,
+                            "statements": {f"{n}/{r}": statement(m, n, r) for n in NORMALISATIONS for r in RATES}} for m in COMPARED},
+            "units": units(), "entries": entries(con, slugs)}
+
+
+def write(con: duckdb.DuckDBPyConnection, slugs: list[str], static_root: Path) -> Path:
+    dest = static_root / "compare" / "data.json"
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    atomic.write_text(dest, json.dumps(document(con, slugs), ensure_ascii=False, separators=(",", ":")) + "\n")
+    return dest
