@@ -49,6 +49,7 @@ CASES = [
     ("id-used-twice", ('id = "vs-nexus-9516"', 'id = "failover"'), "set_comparisons[0].id", "used twice", "semantic.comparison-reference"),
     ("unknown-normalisation", ('normalisation = "line-rate"', 'normalisation = "per-rack"'), "set_comparisons[0].normalisation", "per-rack", "schema.enum"),
     ("mixed-layer-name", ('rate = "L1"', 'rate = "L1+L2"'), "set_comparisons[0].rate", "L1+L2", "schema.enum"),
+    ("labels-not-one-per-test", ('labels = ["Catalyst 6500 VSS, 130 × 10G", ', 'labels = ['), "set_comparisons[0].labels", "one label per test", "semantic.comparison-reference"),
     ("no-sets", ('sets = ["cisco-nexus-9516-128x100g-2015"]', "sets = []"), "set_comparisons[0].sets", "", "schema."),
 ]
 
@@ -93,11 +94,13 @@ def test_the_declared_comparison_is_the_engines_table_and_a_chart(catalog, tmp_p
     (made,) = set_comparisons.make(catalog, CATALYST, meta, tmp_path, {CATALYST, NEXUS})
     assert made["tests"] == ["fabric-vss", "fabric-single"] and made["compared_tests"][-1] == f"{NEXUS}/ipv4-unicast"
     table = json.loads((tmp_path / "tables" / "vs-nexus-9516.json").read_text())
-    assert [c["label"] for c in table["columns"]] == ["Device and test", "64 bytes"] and table["columns"][1]["unit"] == "% of line rate"
-    assert [r[1] for r in table["rows"]] == [">39.8 (<×2.51)", "39.8 (×2.51)", "99.9990 (×1)"]
+    assert [c["label"] for c in table["columns"]] == ["Device and test", "64 bytes", "×N"] and table["columns"][1]["unit"] == "% of line rate"
+    assert [r for r in table["rows"]] == [["Catalyst 6500 VSS, 130 × 10G", ">39.8", "<×2.51"], ["Catalyst 6500, one chassis, 65 × 10G", "39.8", "×2.51"],
+                                          ["Nexus 9516, 128 × 100G", "99.9990", "×1"]]
     # the same figures as the engine gives the compare page for the same choice
     chosen = compare.select(entries(catalog, [CATALYST, NEXUS]), sets=[CATALYST, NEXUS], tests=made["compared_tests"], xs=[64])
-    assert made["model"]["rows"] == compare.table(chosen, "throughput", "line-rate", "L1", title=made["title"])["rows"]
+    labels = dict(zip(made["compared_tests"], meta["set_comparisons"][0]["labels"]))
+    assert made["model"]["rows"] == compare.table(chosen, "throughput", "line-rate", "L1", title=made["title"], labels=labels)["rows"]
     for ext in (".vl.json", ".svg", ".pdf"):
         assert (tmp_path / "charts" / f"vs-nexus-9516-chart{ext}").stat().st_size > 0
     spec = json.loads((tmp_path / "charts" / "vs-nexus-9516-chart.vl.json").read_text())

@@ -184,10 +184,12 @@ def contender_key(entry: dict[str, Any], metric: str, x: str) -> tuple:
     return (entry["set"], entry["test"], entry.get("variant"), entry.get("direction"), other)
 
 
-def contender_label(entry: dict[str, Any], metric: str, x: str, several: bool) -> str:
-    """The device; with the test's title when its set has several rows in the table; variant, direction, other axis."""
-    parts = [entry["device"]]
-    if several:
+def contender_label(entry: dict[str, Any], metric: str, x: str, several: bool, labels: dict[str, str] | None = None) -> str:
+    """The device (with the test's title when its set has several rows in the table), or the label declared for the
+    set's test; then the variant, direction and the other axis when they tell rows apart."""
+    declared = (labels or {}).get(f"{entry['set']}/{entry['test']}")
+    parts = [declared] if declared else [entry["device"]]
+    if several and not declared:
         parts.append(entry["test_title"])
     for v in (entry.get("variant"), entry.get("direction_label")):
         if v:
@@ -211,9 +213,10 @@ def select(entries: list[dict[str, Any]], sets: list[str] | None = None, kinds: 
 
 
 def table(entries: list[dict[str, Any]], metric: str = "throughput", normalisation: str = "absolute", rate: str = "frames",
-          x: str = "frame", title: str = "") -> dict[str, Any]:
+          x: str = "frame", title: str = "", labels: dict[str, str] | None = None) -> dict[str, Any]:
     """The comparison table of selected entries: one row per contender, one column per frame size (or load),
-    every figure in one unit with its ratio to the best of its column and a heat level."""
+    every figure in one unit with its ratio to the best of its column and a heat level. `labels` ('slug/test' →
+    label) replace the device and test names of the rows (a declared comparison's short labels)."""
     check_choice(metric, normalisation, rate)
     if metric not in NORMALISED:
         normalisation, rate = "absolute", "frames"
@@ -254,7 +257,7 @@ def table(entries: list[dict[str, Any]], metric: str = "throughput", normalisati
                               "ratio": r[0] if r else None, "ratio_text": ratio_text(r[0], r[1], digits) if r else "",
                               "best": r is not None and r[0] == 1.0 and r[1] == "exact", "heat": heat(r[0] if r else None)})
         rows.append({"set": e["set"], "test": e["test"], "device": e["device"], "set_title": e["set_title"], "test_title": e["test_title"],
-                     "url": e.get("url", ""), "label": contender_label(e, metric, x, per_set[e["set"]] > 1),
+                     "url": e.get("url", ""), "label": contender_label(e, metric, x, per_set[e["set"]] > 1, labels),
                      "cells": row_cells})
     return {"title": title or f"{METRICS[metric].label}: {', '.join(dict.fromkeys(r['device'] for r in rows))}",
             "metric": metric, "metric_label": METRICS[metric].label, "normalisation": normalisation, "rate": rate, "x": x,

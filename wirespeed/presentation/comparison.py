@@ -12,19 +12,18 @@ from wirespeed.tables import Cell, Column, ResultTable
 def result_table(model: dict[str, Any], table_id: str, caption: str = "") -> ResultTable:
     """The table model as a ResultTable: one row per device/test, one column per frame size (or load)."""
     unit = model["unit"]
-    columns = [Column("contender", "Device and test")] + [Column(f"x{c['key']}", c["label"], unit) for c in model["columns"]]
+    columns = [Column("contender", "Device and test")]
+    for c in model["columns"]:  # each figure, then its ratio to the best of the column
+        columns += [Column(f"x{c['key']}", c["label"], unit, derived=True), Column(f"r{c['key']}", "×N")]
     rows = []
     for r in model["rows"]:
         cells = [Cell(r["label"], r["label"])]
         for c in r["cells"]:
-            if c is None:
-                cells.append(Cell("—", None))
-            else:
-                cells.append(Cell(f"{c['text']} ({c['ratio_text']})" if c["ratio_text"] else c["text"], c["value"], derived=True))
+            cells += [Cell("—", None), Cell("", None)] if c is None else [Cell(c["text"], c["value"], derived=True), Cell(c["ratio_text"], c["ratio"])]
         rows.append(cells)
     better = "highest" if model["better"] == "higher" else "lowest"
     notes = [model["statement"],
-             f"In brackets: how many times the {better} figure of the column is better (×1 is the best). Figures keep their sources' qualifiers (>, <, ≈)."]
+             f"×N: how many times the {better} figure of the column is better (×1 is the best). Figures keep their sources' qualifiers (>, <, ≈)."]
     return ResultTable(table_id, model["title"], caption or model["statement"], None, columns, rows, notes)
 
 

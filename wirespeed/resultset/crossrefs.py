@@ -28,6 +28,8 @@ def problems_of(rs: ResultSet, file: str, tests_of: Callable[[str], set[str] | N
         if comp["id"] in ids:
             out.append(Problem(file, None, f"{where}.id", f"comparison id {comp['id']!r} is used twice", RULE))
         ids.append(comp["id"])
+        if "labels" in comp and len(comp["labels"]) != len(comp["tests"]):
+            out.append(Problem(file, None, f"{where}.labels", f"needs one label per test ({len(comp['tests'])}), has {len(comp['labels'])}", RULE))
         named = [rs.slug, *comp["sets"]]
         for s in comp["sets"]:
             if s == rs.slug:

@@ -42,7 +42,8 @@ def make(con: duckdb.DuckDBPyConnection, slug: str, meta: dict[str, Any], dest: 
         chosen = compare.select(entries, sets=[slug, *c["sets"]], tests=refs, xs=c.get("frame_sizes") if x == "frame" else None, x=x)
         order = {r: k for k, r in enumerate(refs)}
         chosen.sort(key=lambda e: order[f"{e['set']}/{e['test']}"])
-        model = compare.table(chosen, c.get("metric", "throughput"), c.get("normalisation", "absolute"), c.get("rate", "frames"), x, c["title"])
+        labels = dict(zip(refs, c["labels"])) if c.get("labels") else None
+        model = compare.table(chosen, c.get("metric", "throughput"), c.get("normalisation", "absolute"), c.get("rate", "frames"), x, c["title"], labels)
         if not model["rows"]:
             raise ComparisonError(f"{where}: set_comparisons[{i}]: the compared tests have no {model['metric_label'].lower()} figure"
                                   + (" at the declared frame sizes" if c.get("frame_sizes") else "") + " [semantic.comparison-empty]")
