@@ -92,6 +92,8 @@ STATES = [
     (f"{NEXUS},{CATALYST}", "ipv4-unicast", "throughput", "per-100g", "L2", "frame", "64,1518"),
     (f"{NEXUS},{ASR}", "l2-xconnect", "throughput", "line-rate", "frames", "frame", ""),
     (f"{ASR},{NEXUS}", "l2-unicast", "latency_max", "absolute", "frames", "frame", ""),
+    ("linux-netns-ipv4-ramp-2026-11,cisco-asr9006-rsp440-trex-2022", "ipv4-routing", "forwarding_rate", "absolute", "frames", "load", ""),  # a ramp
+    ("linux-netns-ipv4-ramp-2026-11,cisco-asr9006-rsp440-trex-2022", "ipv4-routing", "loss", "absolute", "frames", "load", "5,50"),
 ]
 
 

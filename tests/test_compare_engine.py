@@ -138,3 +138,30 @@ def test_normalised_figures_come_from_the_catalog_columns():
 def test_an_unknown_choice_is_refused(metric, normalisation, rate):
     with pytest.raises(CompareError):
         compare.table([], metric, normalisation, rate)
+
+
+RAMP = "linux-netns-ipv4-ramp-2026-11"  # measured by wirespeed itself: one trial per offered load, no published throughput
+
+
+def test_a_ramp_compares_as_forwarding_rate_over_offered_load():
+    build("ingest")
+    from wirespeed.steps.compare_data import entries as all_entries
+
+    con = duckdb.connect(str(ROOT / "build" / "wirespeed.duckdb"), read_only=True)
+    try:
+        ramp = all_entries(con, [RAMP])
+    finally:
+        con.close()
+    with open(ARCHIVE / RAMP / "measurements.csv", newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    t = compare.table(compare.select(ramp, sets=[RAMP], x="load"), "forwarding_rate", x="load")
+    assert [float(c["key"]) for c in t["columns"]] == [float(r["load_pct"]) for r in rows]  # every offered load, ascending
+    assert t["columns"][1]["label"] == "5 % load"
+    (line,) = t["rows"]
+    first = rows[0]  # 706 frames received in 1.0 s at 1.667 % load
+    assert line["cells"][0]["value"] == pytest.approx(int(first["rx_frames"]) / float(first["duration_s"]))
+    assert line["cells"][0]["text"] == "706" and t["unit"] == "frames/s"
+    best = max(range(len(rows)), key=lambda i: int(rows[i]["rx_frames"]) / float(rows[i]["duration_s"]))
+    assert line["cells"][best]["ratio_text"] == "×1"
+    loss = compare.table(compare.select(ramp, sets=[RAMP], x="load"), "loss", x="load")
+    assert loss["better"] == "lower" and loss["unit"] == "%"

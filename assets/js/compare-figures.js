@@ -18,7 +18,7 @@
   var QUAL = { exact: '', approx: '≈', above: '>', 'at-least': '≥', below: '<', 'at-most': '≤' };
   var FLIP = { above: 'below', below: 'above', 'at-least': 'at-most', 'at-most': 'at-least' };
   var SUFFIX = { 'absolute': '', 'line-rate': '', 'per-port': ' per port', 'per-100g': ' per 100G' };
-  var HIGHER = { throughput: 1, forwarding_rate: 1, goodput: 1 };
+  var HIGHER = { throughput: 1, forwarding_rate: 1, rx_rate: 1, goodput: 1 };
 
   function el(tag, attrs, children) {
     var e = document.createElement(tag);

@@ -21,9 +21,9 @@ from wirespeed.units import UNITS
 NORMALISATIONS = ("absolute", "line-rate", "per-port", "per-100g")
 RATES = ("frames", "L1", "L2")
 NORMALISED = ("throughput",)  # metrics a normalisation applies to; the others are compared as measured
-HIGHER_IS_BETTER = {"throughput", "forwarding_rate", "goodput"}
+HIGHER_IS_BETTER = {"throughput", "forwarding_rate", "rx_rate", "goodput"}
 COMPARED = ("throughput", "latency_min", "latency_avg", "latency_max", "latency_p99", "jitter_avg", "jitter_max",
-            "failover_time", "loss", "forwarding_rate")
+            "failover_time", "loss", "forwarding_rate", "rx_rate")  # rx_rate over offered load: a ramp
 RATE_METRIC = {"frames": "throughput", "L1": "throughput_l1", "L2": "throughput_l2"}
 RATE_TEXT = {"frames": "in frames/s (the same at every layer)", "L1": "as L1 bit rate (each frame plus 20 bytes of preamble and inter-frame gap)",
              "L2": "as L2 bit rate (frame bytes, FCS included)"}

@@ -39,8 +39,11 @@ def _published(cell: dict[str, Any]) -> Figure:
     return Figure(cell["value"], q, qualified.significant_digits(cell["text"]), high)
 
 
+DERIVED_COMPARED = {"loss": "loss_pct", "forwarding_rate": "forwarding_rate_fps"}  # the catalog's, where the source prints none
+
+
 def _derived(row: dict[str, Any], metric: str) -> Figure | None:
-    value = row.get(DERIVED_FIELDS[metric])
+    value = row.get(DERIVED_FIELDS.get(metric) or DERIVED_COMPARED[metric])
     if value is None:
         return None
     q = qualified.of_derived(row, metric)
@@ -48,21 +51,32 @@ def _derived(row: dict[str, Any], metric: str) -> Figure | None:
 
 
 def set_entries(con: duckdb.DuckDBPyConnection, slug: str, url: str = "") -> list[dict[str, Any]]:
-    """The comparable entries of one set: its aggregate measurement rows (no trials, components or ports)."""
+    """The comparable entries of one set: its aggregate measurement rows (a trial only where it is the only row of its
+    frame size, load, direction and variant; no components or ports)."""
     summary = set_summary(con, slug)
     meta = summary["meta"]
     tests = {r[0]: {"kind": r[1], "title": r[2], "ports": r[3], "link_bps": r[4], "direction": r[5], "port_speed": r[6]} for r in con.execute(
         "SELECT test_id, scenario, title, ports, link_bps, direction, port_speed FROM tests WHERE slug = ?", [slug]).fetchall()}
     line_l1 = dict(con.execute("SELECT row_id, line_rate_l1_bps FROM derived WHERE slug = ?", [slug]).fetchall())
     device = meta["dut"]["model"] if str(meta["dut"]["model"]).lower().startswith(str(meta["dut"]["vendor"]).lower()) else f"{meta['dut']['vendor']} {meta['dut']['model']}"
+    def key(r: dict[str, Any]) -> tuple:
+        return (r["test_id"], r.get("frame_size"), r.get("imix"), r.get("load_pct"), r.get("direction"), r.get("variant"))
+
+    rows = [r for r in summary["rows"] if not r.get("component") and not r.get("port")]
+    per_key: dict[tuple, int] = {}
+    for r in rows:
+        per_key[key(r)] = per_key.get(key(r), 0) + 1
     out = []
-    for row in summary["rows"]:
-        if row.get("trial") is not None or row.get("component") or row.get("port"):
+    for row in rows:
+        if row.get("trial") is not None and per_key[key(row)] > 1:  # a trial is a figure of its own only where it is the only row
             continue
         test = tests[row["test_id"]]
         figs = {m: f for m in THROUGHPUT_FIELDS if (f := _derived(row, m)) is not None}
         n = normalised_figures(figs, test["ports"], test["link_bps"], line_l1.get(row["row_id"]))
         m = {metric: _published(cell) for metric, cell in row["cells"].items() if metric in COMPARED and metric != "throughput"}
+        for metric in DERIVED_COMPARED:
+            if metric not in m and (f := _derived(row, metric)) is not None:
+                m[metric] = f
         if not n and not m:
             continue
         frame = row.get("frame_size") if row.get("frame_size") is not None else row.get("imix")
