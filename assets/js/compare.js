@@ -72,6 +72,7 @@
     var slugs = selected();
     syncBoxes(slugs);
     out.textContent = '';
+    document.dispatchEvent(new CustomEvent('wirespeed:compare-sets'));  // js/compare-figures.js redraws the figures
     if (!index) return;
     var bySlug = {};
     index.sets.forEach(function (s) { bySlug[s.slug] = s; });

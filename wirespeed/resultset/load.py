@@ -288,6 +288,9 @@ def load_many(folders: list[Path]) -> list[tuple[Path, ResultSet | None, list[Pr
             else:
                 slugs[rs.slug] = Path(folder)
         out.append((Path(folder), rs, problems))
+    from wirespeed.resultset import crossrefs
+
+    crossrefs.check(out, load)
     return out
 
 

@@ -24,6 +24,7 @@ from wirespeed.engine.units import UNITS
 from wirespeed.presentation import downloads as dl
 from wirespeed.presentation import preview
 from wirespeed.presentation.headlines import headlines
+from wirespeed.steps import compare_data, set_comparisons
 
 HUGO_DATA = Path("build/hugo-data")
 SITE_STATIC = Path("build/site-static")
@@ -101,8 +102,9 @@ def _facets(summary: dict[str, Any]) -> dict[str, Any]:
             "year": dates.year(meta["source"].get("published"))}
 
 
-def export_set(con: duckdb.DuckDBPyConnection, slug: str, analysis_root: Path, static_root: Path) -> dict[str, Any]:
-    """The site data of one result set; copies its files under static_root/results/<slug>/."""
+def export_set(con: duckdb.DuckDBPyConnection, slug: str, analysis_root: Path, static_root: Path, published: set[str] | None = None) -> dict[str, Any]:
+    """The site data of one result set; copies its files under static_root/results/<slug>/. A comparison it declares
+    with other sets may name only sets in `published` (default: the catalog's published sets)."""
     publish.check_slug(slug)
     summary = set_summary(con, slug)
     meta = summary["meta"]
@@ -159,6 +161,21 @@ def export_set(con: duckdb.DuckDBPyConnection, slug: str, analysis_root: Path, s
                       "tables": per_test_tables.get(t["id"], []), "charts": per_test_charts.get(t["id"], [])})
     comparisons = [{**c, "table": c["id"] if c["id"] in tables else None, "chart": f"{c['id']}-chart" if f"{c['id']}-chart" in charts else None}
                    for c in meta.get("comparisons", [])]
+    if meta.get("set_comparisons"):
+        if published is None:
+            published = {s for (s,) in con.execute("SELECT slug FROM published_sets").fetchall()}
+        try:
+            across = set_comparisons.make(con, slug, meta, dest, published)
+        except set_comparisons.ComparisonError as exc:
+            raise SiteError(str(exc)) from None
+        for c in across:
+            tables[c["table"]] = {**json.loads((dest / "tables" / f"{c['table']}.json").read_text()), "csv": f"{url}/tables/{c['table']}.csv",
+                                  "json": f"{url}/tables/{c['table']}.json", "notebook": None}
+            if c["chart"]:
+                cid = c["chart"]
+                charts[cid] = {"id": cid, "title": c["title"], "caption": tables[c["table"]]["caption"], "alt": json.loads((dest / "charts" / f"{cid}.vl.json").read_text())["description"],
+                               "test": None, "spec": f"{url}/charts/{cid}.vl.json", "svg": f"{url}/charts/{cid}.svg", "pdf": f"{url}/charts/{cid}.pdf"}
+        comparisons += across
     mism = [{"test": a["test_id"], "where": a["where"], "metric": a["metric"], "published": a["published"],
              "recomputed": f"{a['recomputed_text']} {a['unit_symbol']}", "note": a["basis"]} for a in summary["agreements"] if not a["agree"]]
     errata = [{"test": e["test"], "check": e["check"], "note": e["note"]} for e in meta.get("errata", [])]
@@ -202,6 +219,7 @@ def export(catalog: Path, analysis_root: Path = Path("build/analysis"), data_roo
         try:
             sets_dir = data_tmp / "wirespeed" / "sets"
             sets_dir.mkdir(parents=True)
+            allowed = {s for s in candidates if not setstatus.failed_steps(s, leave_out, analysis_root.parent / "status")}
             for slug in candidates:
                 if bad := setstatus.failed_steps(slug, leave_out, analysis_root.parent / "status"):
                     if refused is None:
@@ -209,7 +227,7 @@ def export(catalog: Path, analysis_root: Path = Path("build/analysis"), data_roo
                     refused.append(f"{slug}: left out of the site: its {' and '.join(bad)} step failed (wirespeed summary shows it)")
                     continue
                 try:
-                    data = export_set(con, slug, analysis_root, static_tmp)
+                    data = export_set(con, slug, analysis_root, static_tmp, allowed)
                 except publish.PublishRefused as exc:
                     if refused is None:
                         raise SiteError(str(exc)) from None
@@ -231,6 +249,7 @@ def export(catalog: Path, analysis_root: Path = Path("build/analysis"), data_roo
                 setstatus.record(slug, "site", None, analysis_root.parent / "status")
                 slugs.append(slug)
                 (sets_dir / f"{slug}.json").write_text(json.dumps(data, ensure_ascii=False, default=str) + "\n", encoding="utf-8")
+            compare_data.write(con, slugs, static_tmp)  # the compare page: the sets just exported, nothing else
             duck = con.execute("SELECT value FROM catalog_info WHERE key = 'duckdb_version'").fetchone()
             (data_tmp / "wirespeed" / "build.json").write_text(json.dumps({"wirespeed": wirespeed.__version__, "duckdb": duck[0] if duck else None,
                                                                            "sets": slugs}) + "\n", encoding="utf-8")
