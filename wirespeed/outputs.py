@@ -10,6 +10,8 @@ from typing import Any
 
 from wirespeed import atomic, csvsafe
 from wirespeed.charts import compile_chart
+from wirespeed.charts.theme import themed
+from wirespeed.charts.web import data_table, web_vega
 from wirespeed.reproducible import stable_pdf
 from wirespeed.tables import ResultTable
 
@@ -86,9 +88,12 @@ class Outputs:
         base = self.dir / "charts" / cid
         atomic.write_text(base.with_suffix(".vl.json"), json.dumps(spec, indent=1, ensure_ascii=False) + "\n")
         atomic.write_text(base.with_suffix(".svg"), svg)
+        atomic.write_text(base.with_suffix(".dark.svg"), vlc.vegalite_to_svg(themed(spec, "dark")))  # the static fallback of the dark theme
+        atomic.write_text(base.with_suffix(".vg.json"), json.dumps(web_vega(spec), separators=(",", ":"), ensure_ascii=False) + "\n")
         atomic.write_bytes(base.with_suffix(".pdf"), pdf)
         self.charts[cid] = {"id": cid, "title": defn["title"], "caption": defn.get("caption", ""), "alt": defn["alt"],
-                            "test": defn.get("test"), "spec": f"charts/{cid}.vl.json", "svg": f"charts/{cid}.svg", "pdf": f"charts/{cid}.pdf"}
+                            "test": defn.get("test"), "spec": f"charts/{cid}.vl.json", "svg": f"charts/{cid}.svg", "pdf": f"charts/{cid}.pdf",
+                            "vega": f"charts/{cid}.vg.json", "svg_dark": f"charts/{cid}.dark.svg", "table": data_table(defn)}
         return _Svg(svg, f"chart {cid}")
 
     def finish(self) -> None:
