@@ -94,6 +94,8 @@ class Outputs:
         self.charts[cid] = {"id": cid, "title": defn["title"], "caption": defn.get("caption", ""), "alt": defn["alt"],
                             "test": defn.get("test"), "spec": f"charts/{cid}.vl.json", "svg": f"charts/{cid}.svg", "pdf": f"charts/{cid}.pdf",
                             "vega": f"charts/{cid}.vg.json", "svg_dark": f"charts/{cid}.dark.svg", "table": data_table(defn)}
+        if defn.get("role"):  # "overview": a small multiple at the top of the set page, not in its test's section
+            self.charts[cid]["role"] = defn["role"]
         return _Svg(svg, f"chart {cid}")
 
     def finish(self) -> None:

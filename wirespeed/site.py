@@ -126,6 +126,8 @@ def export_set(con: duckdb.DuckDBPyConnection, slug: str, analysis_root: Path, s
         charts[cid].update({k: f"{url}/charts/{cid}{ext}" for k, ext in (("vega", ".vg.json"), ("svg_dark", ".dark.svg")) if k in entry})
         if entry.get("table"):
             charts[cid]["table"] = entry["table"]
+        if entry.get("role"):
+            charts[cid]["role"] = entry["role"]
     downloads = []
     for nb in index["notebooks"]:
         _copy(nb["html"], f"notebooks/{nb['name']}.html")
@@ -145,8 +147,9 @@ def export_set(con: duckdb.DuckDBPyConnection, slug: str, analysis_root: Path, s
     for tid, t in tables.items():
         if t.get("test"):
             per_test_tables.setdefault(t["test"], []).append(tid)
+    overview = [cid for cid, c in charts.items() if c.get("role") == "overview"]  # the set page's small multiples, in test order
     for cid, c in charts.items():
-        if c.get("test"):
+        if c.get("test") and cid not in overview:
             per_test_charts.setdefault(c["test"], []).append(cid)
     tests = []
     for t in meta["tests"]:
@@ -159,7 +162,7 @@ def export_set(con: duckdb.DuckDBPyConnection, slug: str, analysis_root: Path, s
              "recomputed": f"{a['recomputed_text']} {a['unit_symbol']}", "note": a["basis"]} for a in summary["agreements"] if not a["agree"]]
     errata = [{"test": e["test"], "check": e["check"], "note": e["note"]} for e in meta.get("errata", [])]
     unassigned_tables = [tid for tid, t in tables.items() if not t.get("test")]
-    unassigned_charts = [cid for cid, c in charts.items() if not c.get("test")]
+    unassigned_charts = [cid for cid, c in charts.items() if not c.get("test") and cid not in overview]
     figs = figures(summary)
     mark_headlines(figs, meta["tests"])
     return {
@@ -167,7 +170,7 @@ def export_set(con: duckdb.DuckDBPyConnection, slug: str, analysis_root: Path, s
         "date": meta["source"].get("published") or "", "date_text": dates.text(meta["source"].get("published")),
         "year": dates.year(meta["source"].get("published")), "licence": meta["licence"],
         "tags": meta.get("tags", []), "source": meta["source"], "campaign": meta.get("campaign", {}), "dut": meta["dut"], "instrument": meta["instrument"],
-        "methodology": meta.get("methodology", {}), "facets": _facets(summary), "tests": tests, "tables": tables, "charts": charts,
+        "methodology": meta.get("methodology", {}), "facets": _facets(summary), "tests": tests, "tables": tables, "charts": charts, "overview": overview,
         "other_tables": unassigned_tables, "other_charts": unassigned_charts,
         "figures": figs, "comparisons": comparisons,
         "consistency": {"checked": len(summary["agreements"]), "agree": len(summary["agreements"]) - len(mism), "mismatches": mism, "errata": errata},
