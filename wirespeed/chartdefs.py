@@ -292,15 +292,17 @@ def histogram_chart(buckets: list[dict[str, Any]], test: dict[str, Any], frame: 
     total = sum(b["count_frames"] for b in buckets) or 1
     cum = 0.0
     data = []
+    sym, factor = _time_unit([b["bucket_high_us"] * 1e-6 for b in buckets])  # ticks in the unit of their magnitude
+    scale = 1e-6 / factor
     for b in buckets:
         cum += b["count_frames"]
-        data.append({"low": b["bucket_low_us"], "high": b["bucket_high_us"], "count": b["count_frames"], "cumulative": cum / total * 100})
+        data.append({"low": b["bucket_low_us"] * scale, "high": b["bucket_high_us"] * scale, "count": b["count_frames"], "cumulative": cum / total * 100})
     at = f", {_pct(load)} load" if load is not None else ""
     ident = f"{test['id']}-{frame}" + (f"-{format(load, 'g').replace('.', '_')}pct" if load is not None else "")
     return {"id": f"{ident}-latency-histogram", "test": test["id"], "type": "histogram", "title": f"{test['title']}: latency distribution ({frame}-byte frames{at})",
             "caption": "Frames per latency bucket (bars) and the cumulative share of frames (dashed line).",
-            "alt": f"Latency histogram of {int(total):,} frames from {data[0]['low']:g} to {data[-1]['high']:g} µs.",
-            "data": data, "x_title": "Latency (µs)", "y_title": "Frames"}
+            "alt": f"Latency histogram of {int(total):,} frames from {data[0]['low']:g} to {data[-1]['high']:g} {sym}.",
+            "data": data, "x_title": f"Latency ({sym})", "y_title": "Frames"}
 
 
 SAMPLE_SERIES = ("goodput", "rtt_avg", "cwnd", "retransmits", "interarrival_jitter")

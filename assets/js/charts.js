@@ -55,11 +55,19 @@
     }
     return node;
   }
-  // The width signal follows the box we measure (not window resizes), so stacked panels fit too.
+  // The width signal follows the box we measure (not window resizes), so stacked panels fit too;
+  // titles never run wider than the plot (the figure caption under the chart prints them whole) and
+  // legends wrap into as many columns as the plot's width holds.
   function ownWidth(spec) {
     (spec.signals || []).forEach(function (s) {
       if (s.name === 'width') { delete s.on; delete s.init; s.value = 300; }
     });
+    (function walk(node, top) {
+      if (!node || typeof node !== 'object') return;
+      if (node.title && typeof node.title === 'object' && !Array.isArray(node.title) && (top || node.type === 'group')) node.title.limit = { signal: 'max(120, width)' };
+      (node.legends || []).forEach(function (l) { l.columns = { signal: 'max(1, floor(width / 130))' }; });
+      (node.marks || []).forEach(function (m) { walk(m, false); });
+    })(spec, true);
     return spec;
   }
 

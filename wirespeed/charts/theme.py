@@ -36,12 +36,12 @@ def apply_theme(chart: alt.TopLevelMixin) -> alt.TopLevelMixin:
         font=FONT, background=BG, padding=8, aria=False,  # the page describes the chart (alt text), not Vega's tick dump
     ).configure_axis(
         labelFontSize=TEXT, titleFontSize=12, titleFontWeight="normal", gridColor=GRID, domainColor=MUTED, tickColor=MUTED,
-        labelColor=FG, titleColor=FG, labelLimit=180,
+        labelColor=FG, titleColor=FG, labelLimit=180, labelOverlap="greedy", labelSeparation=3,  # no label prints over another (Vega drops some)
     ).configure_axisQuantitative(
         labelOverlap="greedy", labelSeparation=4,  # numeric tick labels never print over each other (Vega drops the ones that would)
     ).configure_legend(
         labelFontSize=TEXT, titleFontSize=TEXT, titleFontWeight="normal", orient="bottom", direction="horizontal", symbolStrokeWidth=2,
-        labelColor=FG, titleColor=FG, columns=0, labelLimit=220,
+        labelColor=FG, titleColor=FG, labelLimit=220,
     ).configure_title(
         fontSize=14, fontWeight="bold", anchor="start", color=FG, subtitleFontSize=TEXT, subtitleColor=MUTED,
     ).configure_text(fontSize=TEXT, color=FG).configure_view(stroke=None).configure_range(category=PALETTE)
