@@ -1,6 +1,6 @@
 // Upgrade each static chart (<figure class="result-chart" data-vega>) to a live Vega view when it
 // scrolls into view. The Vega specs were compiled from Vega-Lite at build time, so the page loads
-// only the Vega runtime (and Vega's expression interpreter: no eval), and only once a chart is near.
+// only a Vega runtime (js/vega-runtime.js, with Vega's expression interpreter: no eval), once a chart is near.
 // Colours are tokens swapped for the page's CSS variables, so charts follow the light or dark theme;
 // the width follows the chart's box. The static SVG <img> stays the fallback if anything fails (and
 // in print). Specs come from this site only; their data is inline; the loader refuses other origins.
@@ -26,12 +26,9 @@
   }
   function vega() {
     if (!runtime) {
-      runtime = Promise.all([
-        script(me.getAttribute('data-vega'), me.getAttribute('data-vega-integrity')),
-        script(me.getAttribute('data-interpreter'), me.getAttribute('data-interpreter-integrity'))
-      ]).then(function () {
-        if (!window.vega || !window.wirespeedVegaInterpreter) throw new Error('Vega did not load');
-        return window.vega;
+      runtime = script(me.getAttribute('data-vega'), me.getAttribute('data-vega-integrity')).then(function () {
+        if (!window.wirespeedVega) throw new Error('Vega did not load');
+        return window.wirespeedVega;
       });
     }
     return runtime;
@@ -133,20 +130,28 @@
       live.hidden = false;
       live.textContent = '';
       var view = new V.View(V.parse(s, { font: getComputedStyle(document.body).fontFamily }, { ast: true }),
-        { renderer: 'svg', container: live, hover: true, loader: loader, expr: window.wirespeedVegaInterpreter, logLevel: V.Error });
+        { renderer: 'svg', container: live, hover: true, loader: loader, expr: V.expressionInterpreter, logLevel: V.Error });
       view.tooltip(tooltip);
       fig._view = view;
       return fit(fig).then(function () {
         var svg = live.querySelector('svg');
         if (svg) { svg.setAttribute('aria-hidden', 'true'); svg.removeAttribute('aria-label'); svg.removeAttribute('role'); }
         fig.classList.add('is-live');
+        fig.classList.remove('is-pending');
       });
     }).catch(function (err) {
       live.hidden = true;
-      fig.classList.remove('is-live');
+      fig.classList.remove('is-live', 'is-pending');
       if (window.console) console.warn('wirespeed: chart kept static:', err && err.message ? err.message : err);
     });
   }
+
+  // A chart still far below the fold goes live before its static SVG would load: hide that image
+  // (a lazy image that is not displayed is not fetched) and keep its room; it comes back if Vega fails.
+  figs.forEach(function (f) {
+    var img = f.querySelector('img.chart-static');
+    if (img && !img.complete && f.getBoundingClientRect().top > window.innerHeight + 300) f.classList.add('is-pending');
+  });
 
   function start(fig) {
     if (fig._started) return;
