@@ -95,6 +95,23 @@
   }
 
   var specs = {};
+  var bundle = null;
+  function specOf(href) {
+    var all = me.getAttribute('data-specs');
+    if (!bundle) {
+      bundle = all && sameOrigin(all) ? fetch(all, { credentials: 'same-origin' }).then(function (r) {
+        if (!r.ok) throw new Error(all + ': HTTP ' + r.status);
+        return r.json();
+      }).catch(function () { return {}; }) : Promise.resolve({});
+    }
+    return bundle.then(function (b) {
+      if (Object.prototype.hasOwnProperty.call(b, href)) return b[href];
+      return fetch(href, { credentials: 'same-origin' }).then(function (r) {
+        if (!r.ok) throw new Error(href + ': HTTP ' + r.status);
+        return r.json();
+      });
+    });
+  }
   function fit(fig) {
     var v = fig._view, live = fig.querySelector('.chart-live');
     if (!v || !live) return Promise.resolve();
@@ -111,10 +128,7 @@
     var href = fig.getAttribute('data-vega');
     var live = fig.querySelector('.chart-live');
     if (!href || !live || !sameOrigin(href)) return;
-    var spec = specs[href] || (specs[href] = fetch(href, { credentials: 'same-origin' }).then(function (r) {
-      if (!r.ok) throw new Error(href + ': HTTP ' + r.status);
-      return r.json();
-    }));
+    var spec = specs[href] || (specs[href] = specOf(href));
     Promise.all([vega(), spec]).then(function (got) {
       var V = got[0];
       var s = ownWidth(recolour(got[1], palette()));

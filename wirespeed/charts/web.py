@@ -25,7 +25,10 @@ def web_vega(vl_spec: dict[str, Any]) -> dict[str, Any]:
     spec = copy.deepcopy(vl_spec)
     spec.pop("width", None)
     _fit(spec)
-    return vlc.vegalite_to_vega(spec)
+    vg = vlc.vegalite_to_vega(spec)
+    vg.pop("description", None)  # the page's alt text describes the chart (aria-describedby)
+    vg.pop("$schema", None)
+    return vg
 
 
 def data_table(defn: dict[str, Any]) -> dict[str, Any]:
