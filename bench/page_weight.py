@@ -6,8 +6,8 @@ every lazy chart and image loads. Prints the heaviest review page of the site bu
     .venv/bin/python bench/page_weight.py [--site public] [--before DIR] [--ref main]
 
 --before: an already built site to compare with; without it, the templates and assets of --ref are
-built by Hugo into build/bench/site-<ref> over this tree's exported data (build/), so only the
-front end differs.
+built by Hugo into build/bench/site-<ref> over this tree's content and exported data (build/), so
+only the front end differs.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ import subprocess
 import sys
 import tarfile
 import io
+import shutil
 import threading
 from pathlib import Path
 from urllib.parse import urlparse
@@ -28,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import OUT, ROOT, save  # noqa: E402
 
 TARGET = 200_000
-FRONT_END = ["layouts", "assets", "content", "static", "config.toml", "CONTRIBUTING.md", "docs/columns.md"]
+FRONT_END = ["layouts", "assets", "static", "config.toml"]  # from --ref; the content and data are this tree's
 
 
 def build_ref(ref: str) -> Path:
@@ -44,6 +45,10 @@ def build_ref(ref: str) -> Path:
     with tarfile.open(fileobj=io.BytesIO(tar)) as t:
         t.extractall(src, filter="data")
     (src / "data").mkdir(exist_ok=True)
+    shutil.copytree(ROOT / "content", src / "content")
+    (src / "docs").mkdir(exist_ok=True)
+    for f in ("CONTRIBUTING.md", "docs/columns.md"):
+        shutil.copy(ROOT / f, src / f)
     for link in ("node_modules", "build"):
         (src / link).symlink_to(ROOT / link)
     subprocess.run([str(binary()), "--source", str(src), "--destination", str(dest.resolve()), "--cleanDestinationDir", "--logLevel", "error"],
