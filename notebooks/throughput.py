@@ -29,6 +29,7 @@ from IPython.display import display
 
 from wirespeed.presentation.charts.definitions import latency_chart, throughput_chart
 from wirespeed.steps.notebook import open_set
+from wirespeed.presentation.overview import overview_chart
 from wirespeed.presentation.tables.multicast import trial_throughput_table
 from wirespeed.presentation.tables.results import results_table
 
@@ -47,6 +48,13 @@ for test in run.tests:
     for chart in (throughput_chart(run.summary, test["id"]), latency_chart(run.summary, test["id"])):
         if chart is not None:
             display(run.out.chart(chart))
+
+# %% [markdown]
+# ## Overview: one small chart per test, on one % of line rate scale (the top of the set page)
+
+# %%
+for test in run.tests:
+    display(run.out.chart(overview_chart(run.summary, test["id"])))
 
 # %% [markdown]
 # ## RFC 2544 throughput from trials (result sets that carry per-trial frame counts)

@@ -48,7 +48,7 @@ def pipeline_lock():
 
 # --- without a browser -------------------------------------------------------------------------
 
-ATTR = re.compile(r'\b(href|src|action|data-spec|data-index|data|poster|srcset)=(?:"([^"]*)"|\'([^\']*)\'|([^\s>"\']+))')
+ATTR = re.compile(r'\b(href|src|action|data-vega|data-specs|data-index|data|poster|srcset)=(?:"([^"]*)"|\'([^\']*)\'|([^\s>"\']+))')
 
 
 def _json_strings(value):
@@ -194,7 +194,7 @@ LINKS_JS = """() => {
   };
   for (const [sel, attr] of [['a[href]', 'href'], ['link[href]', 'href'], ['script[src]', 'src'], ['img[src]', 'src'],
       ['object[data]', 'data'], ['source[src]', 'src'], ['iframe[src]', 'src'], ['form[action]', 'action'],
-      ['[data-spec]', 'data-spec'], ['[data-index]', 'data-index']]) {
+      ['[data-vega]', 'data-vega'], ['[data-specs]', 'data-specs'], ['[data-index]', 'data-index']]) {
     document.querySelectorAll(sel).forEach(el => add(el, attr, el.getAttribute(attr)));
   }
   document.querySelectorAll('img[srcset], source[srcset]').forEach(el =>
@@ -235,8 +235,10 @@ def test_crawl_under_a_sub_path_finds_no_broken_link(sub_site, browser):  # noqa
         resp = page.goto(url, wait_until="networkidle")
         if resp is None or resp.status != expect:
             problems.append(f"{url}: HTTP {resp.status if resp else 'no response'} (expected {expect})")
-        charts = page.locator("figure.result-chart[data-spec]").count()
-        if charts:  # every chart fetches its Vega-Lite spec and renders it
+        charts = page.locator("figure.result-chart[data-vega]").count()
+        if charts:  # every chart renders its Vega spec once it comes into view (from the page's spec bundle)
+            page.evaluate("""async () => { for (const f of document.querySelectorAll('figure.result-chart[data-vega]')) {
+                f.scrollIntoView(); await new Promise(r => setTimeout(r, 20)); } }""")
             try:
                 page.wait_for_function(f"document.querySelectorAll('figure.result-chart.is-live').length >= {charts}", timeout=60000)
             except Exception:
@@ -255,8 +257,8 @@ def test_crawl_under_a_sub_path_finds_no_broken_link(sub_site, browser):  # noqa
             status, ctype = _status(target, cache)
             if status != 200:
                 problems.append(f"{where}: HTTP {status}")
-            elif attr == "data-spec" and responses.get(target) != 200:
-                problems.append(f"{where}: the chart did not fetch its spec ({responses.get(target)})")
+            elif attr == "data-specs" and responses.get(target) != 200:
+                problems.append(f"{where}: the charts did not fetch their specs ({responses.get(target)})")
             elif tag == "a" and ctype.startswith("text/html"):
                 found.append(target)
         return found
@@ -293,4 +295,4 @@ def test_crawl_under_a_sub_path_finds_no_broken_link(sub_site, browser):  # noqa
     assert not problems, f"{len(problems)} problems:\n" + "\n".join(problems[:40])
     assert not unreached, f"{len(unreached)} pages not reachable from the home page: {unreached[:10]}"
     assert len(seen) >= 60 and checked > 2000, (len(seen), checked)
-    assert any(u.endswith(".vl.json") and s == 200 for u, s in responses.items()), "no chart spec was fetched"
+    assert any("/charts/specs-" in u and s == 200 for u, s in responses.items()), "no chart spec bundle was fetched"

@@ -186,8 +186,10 @@ def test_published_content_completed(catalog):
     cat = site.figures(set_summary(catalog, CATALYST))
     assert cat["backbone/latency_avg"]["text"] == "26–90" and cat["backbone/latency_avg"]["unit"] == "µs"
     s7600 = set_summary(catalog, "cisco-7600-osm-acl-2001")
-    chart = throughput_chart(s7600, "baseline")
+    chart = throughput_chart(s7600, "baseline", view="absolute")
     assert chart["limits"] == [{"value": 30.0, "label": "forwarding limit 30 Mpps"}]
+    pct = throughput_chart(s7600, "baseline")  # the default view, % of line rate: the limit is a labelled reference line
+    assert [r["label"] for r in pct["references"]] == ["forwarding limit"]
 
 
 def test_test_kind_specific_tables_and_captions(catalog):

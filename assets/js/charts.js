@@ -1,76 +1,197 @@
-// Upgrade each static chart (<figure class="result-chart" data-spec>) to an
-// interactive Vega-Lite view. The static SVG <img> stays in place until the
-// view has rendered, and stays the fallback if anything fails (and in print).
-// Specs come from this site only; their data is inline. The loader refuses
-// any other origin, and Vega runs with its expression interpreter (no eval).
+// Upgrade each static chart (<figure class="result-chart" data-vega>) to a live Vega view when it
+// scrolls into view. The Vega specs were compiled from Vega-Lite at build time, so the page loads
+// only a Vega runtime (js/vega-runtime.js, with Vega's expression interpreter: no eval), once a chart is near.
+// Colours are tokens swapped for the page's CSS variables, so charts follow the light or dark theme;
+// the width follows the chart's box. The static SVG <img> stays the fallback if anything fails (and
+// in print). Specs come from this site only; their data is inline; the loader refuses other origins.
 (function () {
   'use strict';
-  if (!window.vegaEmbed || !window.vega) return;
+  var me = document.currentScript;
+  var figs = Array.prototype.slice.call(document.querySelectorAll('figure.result-chart[data-vega]'));
+  if (!figs.length || !me || !window.fetch) return;
   var origin = window.location.origin;
-  var base = window.vega.loader();
-  var loader = Object.create(base);
-  loader.sanitize = function (uri, options) {
-    var url = new URL(uri, window.location.href);
-    if (url.origin !== origin) {
-      return Promise.reject(new Error('wirespeed: refusing to load ' + url.href + ' (not from this site)'));
-    }
-    return base.sanitize(url.pathname + url.search, options);
-  };
+  // the spec's colour tokens (wirespeed/charts/theme.py) and the CSS variable each stands for
+  var TOKENS = { '#1b1d1f': '--fg', '#59606a': '--muted', '#d5d9de': '--border', '#ffffff': '--bg', '#000000': '--fg' };
+  var runtime = null;
 
+  function script(src, integrity) {
+    return new Promise(function (resolve, reject) {
+      var s = document.createElement('script');
+      s.src = src;
+      if (integrity) { s.integrity = integrity; s.crossOrigin = 'anonymous'; }
+      s.onload = resolve;
+      s.onerror = function () { reject(new Error('could not load ' + src)); };
+      document.head.appendChild(s);
+    });
+  }
+  function vega() {
+    if (!runtime) {
+      runtime = script(me.getAttribute('data-vega'), me.getAttribute('data-vega-integrity')).then(function () {
+        if (!window.wirespeedVega) throw new Error('Vega did not load');
+        return window.wirespeedVega;
+      });
+    }
+    return runtime;
+  }
   function sameOrigin(href) {
     try { return new URL(href, window.location.href).origin === origin; } catch (e) { return false; }
   }
-  function dark() {
-    return (window.wirespeedTheme ? window.wirespeedTheme() : 'light') === 'dark';
+  function palette() {
+    var css = getComputedStyle(document.documentElement);
+    var out = {};
+    Object.keys(TOKENS).forEach(function (t) { out[t] = css.getPropertyValue(TOKENS[t]).trim() || t; });
+    return out;
   }
-  var specs = {};
-  var views = [];
+  function recolour(node, map) {
+    if (typeof node === 'string') { var v = map[node.toLowerCase()]; return v === undefined ? node : v; }
+    if (Array.isArray(node)) return node.map(function (n) { return recolour(n, map); });
+    if (node && typeof node === 'object') {
+      var out = {};
+      for (var k in node) if (Object.prototype.hasOwnProperty.call(node, k)) out[k] = k === 'values' ? node[k] : recolour(node[k], map);
+      return out;
+    }
+    return node;
+  }
+  // The width signal follows the box we measure (not window resizes), so stacked panels fit too;
+  // titles never run wider than the plot (the figure caption under the chart prints them whole) and
+  // legends wrap into as many columns as the plot's width holds.
+  function ownWidth(spec) {
+    (spec.signals || []).forEach(function (s) {
+      if (s.name === 'width') { delete s.on; delete s.init; s.value = 300; }
+    });
+    (function walk(node, top) {
+      if (!node || typeof node !== 'object') return;
+      if (node.title && typeof node.title === 'object' && !Array.isArray(node.title) && (top || node.type === 'group')) node.title.limit = { signal: 'max(120, width)' };
+      (node.legends || []).forEach(function (l) { l.columns = { signal: 'max(1, floor(width / 130))' }; });
+      (node.marks || []).forEach(function (m) { walk(m, false); });
+    })(spec, true);
+    return spec;
+  }
 
+  var tip = null;
+  function tooltip(handler, event, item, value) {
+    if (!tip) {
+      tip = document.createElement('div');
+      tip.className = 'chart-tip';
+      tip.setAttribute('role', 'tooltip');
+      document.body.appendChild(tip);
+    }
+    if (value == null || value === '') { tip.hidden = true; return; }
+    tip.textContent = '';
+    var rows = typeof value === 'object' ? value : { '': value };
+    Object.keys(rows).forEach(function (k) {
+      var line = document.createElement('div');
+      if (k) { var b = document.createElement('b'); b.textContent = k + ': '; line.appendChild(b); }
+      line.appendChild(document.createTextNode(String(rows[k])));
+      tip.appendChild(line);
+    });
+    tip.hidden = false;
+    var x = event.clientX + 12, y = event.clientY + 12;
+    var w = tip.offsetWidth, h = tip.offsetHeight;
+    if (x + w > window.innerWidth - 4) x = Math.max(4, event.clientX - w - 12);
+    if (y + h > window.innerHeight - 4) y = Math.max(4, event.clientY - h - 12);
+    tip.style.left = x + 'px';
+    tip.style.top = y + 'px';
+  }
+
+  var specs = {};
+  var bundle = null;
+  function specOf(href) {
+    var all = me.getAttribute('data-specs');
+    if (!bundle) {
+      bundle = all && sameOrigin(all) ? fetch(all, { credentials: 'same-origin' }).then(function (r) {
+        if (!r.ok) throw new Error(all + ': HTTP ' + r.status);
+        return r.json();
+      }).catch(function () { return {}; }) : Promise.resolve({});
+    }
+    return bundle.then(function (b) {
+      if (Object.prototype.hasOwnProperty.call(b, href)) return b[href];
+      return fetch(href, { credentials: 'same-origin' }).then(function (r) {
+        if (!r.ok) throw new Error(href + ': HTTP ' + r.status);
+        return r.json();
+      });
+    });
+  }
+  function fit(fig) {
+    var v = fig._view, live = fig.querySelector('.chart-live');
+    if (!v || !live) return Promise.resolve();
+    var box = Math.floor(live.clientWidth);
+    if (box <= 0) return Promise.resolve();
+    v.signal('width', box);
+    return v.runAsync().then(function () {
+      var svg = live.querySelector('svg');
+      var extra = svg ? Math.ceil(parseFloat(svg.getAttribute('width')) - box) : 0;
+      if (extra > 0) { v.signal('width', Math.max(80, box - extra)); return v.runAsync(); }
+    });
+  }
   function render(fig) {
-    var href = fig.getAttribute('data-spec');
+    var href = fig.getAttribute('data-vega');
     var live = fig.querySelector('.chart-live');
     if (!href || !live || !sameOrigin(href)) return;
-    var spec = specs[href] || (specs[href] = fetch(href, { credentials: 'same-origin' }).then(function (r) {
-      if (!r.ok) throw new Error(href + ': HTTP ' + r.status);
-      return r.json();
-    }));
-    spec.then(function (s) {
-      var copy = JSON.parse(JSON.stringify(s));
-      // Vega puts the description on the chart's SVG as its accessible name.
-      copy.description = live.getAttribute('data-alt') || copy.description || '';
-      var opts = {
-        renderer: 'svg',
-        // spec warnings belong to the pipeline's chart checks, not the reader's console
-        logLevel: window.vega.Error,
-        ast: true,
-        loader: loader,
-        actions: { export: true, source: false, compiled: false, editor: false },
-        tooltip: true,
-        config: { background: null, font: getComputedStyle(document.body).fontFamily },
-        i18n: { CLICK_TO_VIEW_ACTIONS: 'Export chart' }
+    var spec = specs[href] || (specs[href] = specOf(href));
+    Promise.all([vega(), spec]).then(function (got) {
+      var V = got[0];
+      var s = ownWidth(recolour(got[1], palette()));
+      delete s.description; // the page's alt text describes the chart (aria-describedby)
+      var base = V.loader();
+      var loader = Object.create(base);
+      loader.sanitize = function (uri, options) {
+        var url = new URL(uri, window.location.href);
+        if (url.origin !== origin) return Promise.reject(new Error('wirespeed: refusing to load ' + url.href + ' (not from this site)'));
+        return base.sanitize(url.pathname + url.search, options);
       };
-      if (dark()) opts.theme = 'dark';
+      if (fig._view) fig._view.finalize();
       live.hidden = false;
-      return window.vegaEmbed(live, copy, opts).then(function (res) {
-        if (fig._view) fig._view.finalize();
-        fig._view = res;
-        var summaries = live.querySelectorAll('summary');
-        for (var k = 0; k < summaries.length; k++) {
-          summaries[k].setAttribute('aria-label', 'Export chart: ' + (live.getAttribute('data-title') || ''));
-        }
+      live.textContent = '';
+      var view = new V.View(V.parse(s, { font: getComputedStyle(document.body).fontFamily }, { ast: true }),
+        { renderer: 'svg', container: live, hover: true, loader: loader, expr: V.expressionInterpreter, logLevel: V.Error });
+      view.tooltip(tooltip);
+      fig._view = view;
+      return fit(fig).then(function () {
+        var svg = live.querySelector('svg');
+        if (svg) { svg.setAttribute('aria-hidden', 'true'); svg.removeAttribute('aria-label'); svg.removeAttribute('role'); }
         fig.classList.add('is-live');
-        views.push(fig);
+        fig.classList.remove('is-pending');
       });
     }).catch(function (err) {
       live.hidden = true;
-      fig.classList.remove('is-live');
+      fig.classList.remove('is-live', 'is-pending');
       if (window.console) console.warn('wirespeed: chart kept static:', err && err.message ? err.message : err);
     });
   }
 
-  var figs = document.querySelectorAll('figure.result-chart[data-spec]');
-  for (var i = 0; i < figs.length; i++) render(figs[i]);
+  // A chart still far below the fold goes live before its static SVG would load: hide that image
+  // (a lazy image that is not displayed is not fetched) and keep its room; it comes back if Vega fails.
+  figs.forEach(function (f) {
+    var img = f.querySelector('img.chart-static');
+    if (img && !img.complete && f.getBoundingClientRect().top > window.innerHeight + 300) f.classList.add('is-pending');
+  });
+
+  function start(fig) {
+    if (fig._started) return;
+    fig._started = true;
+    render(fig);
+  }
+  if ('IntersectionObserver' in window) {
+    var io = new IntersectionObserver(function (entries) {
+      entries.forEach(function (e) { if (e.isIntersecting) { io.unobserve(e.target); start(e.target); } });
+    }, { rootMargin: '200px 0px' });
+    figs.forEach(function (f) { io.observe(f); });
+  } else {
+    figs.forEach(start);
+  }
+  var pending = null;
+  function refit() {
+    if (pending) clearTimeout(pending);
+    pending = setTimeout(function () { figs.forEach(function (f) { if (f._view) fit(f); }); }, 120);
+  }
+  if ('ResizeObserver' in window) {
+    var ro = new ResizeObserver(refit);
+    figs.forEach(function (f) { ro.observe(f); });
+  } else {
+    window.addEventListener('resize', refit);
+  }
   document.addEventListener('wirespeed:theme', function () {
-    for (var j = 0; j < views.length; j++) render(views[j]);
+    figs.forEach(function (f) { if (f._view) render(f); });
   });
 })();

@@ -51,6 +51,7 @@ def chart(slug, cid, title, caption, alt, test):
         "spec": f"results/{slug}/charts/{cid}.vl.json",
         "svg": f"results/{slug}/charts/{cid}.svg",
         "pdf": f"results/{slug}/charts/{cid}.pdf",
+        "vega": f"results/{slug}/charts/{cid}.vg.json",  # compiled from the .vl.json by render-charts.mjs
     }
 
 

@@ -126,10 +126,16 @@ def export_set(con: duckdb.DuckDBPyConnection, slug: str, analysis_root: Path, s
         _copy(entry["csv"], f"tables/{tid}.csv")
         tables[tid] = {**t, "csv": f"{url}/tables/{tid}.csv", "json": f"{url}/tables/{tid}.json", "notebook": entry["notebook"]}
     for cid, entry in index["charts"].items():
-        for kind, ext in (("spec", ".vl.json"), ("svg", ".svg"), ("pdf", ".pdf")):
-            _copy(entry[kind], f"charts/{cid}{ext}")
+        for kind, ext in (("spec", ".vl.json"), ("svg", ".svg"), ("pdf", ".pdf"), ("vega", ".vg.json"), ("svg_dark", ".dark.svg")):
+            if kind in entry:  # vega, svg_dark: outputs written since issue 14
+                _copy(entry[kind], f"charts/{cid}{ext}")
         charts[cid] = {"id": cid, "title": entry["title"], "caption": entry["caption"], "alt": entry["alt"], "test": entry.get("test"),
                        "spec": f"{url}/charts/{cid}.vl.json", "svg": f"{url}/charts/{cid}.svg", "pdf": f"{url}/charts/{cid}.pdf"}
+        charts[cid].update({k: f"{url}/charts/{cid}{ext}" for k, ext in (("vega", ".vg.json"), ("svg_dark", ".dark.svg")) if k in entry})
+        if entry.get("table"):
+            charts[cid]["table"] = entry["table"]
+        if entry.get("role"):
+            charts[cid]["role"] = entry["role"]
     downloads = []
     for nb in index["notebooks"]:
         _copy(nb["html"], f"notebooks/{nb['name']}.html")
@@ -151,8 +157,9 @@ def export_set(con: duckdb.DuckDBPyConnection, slug: str, analysis_root: Path, s
     for tid, t in tables.items():
         if t.get("test"):
             per_test_tables.setdefault(t["test"], []).append(tid)
+    overview = [cid for cid, c in charts.items() if c.get("role") == "overview"]  # the set page's small multiples, in test order
     for cid, c in charts.items():
-        if c.get("test"):
+        if c.get("test") and cid not in overview:
             per_test_charts.setdefault(c["test"], []).append(cid)
     tests = []
     for t in meta["tests"]:
@@ -180,7 +187,7 @@ def export_set(con: duckdb.DuckDBPyConnection, slug: str, analysis_root: Path, s
              "recomputed": f"{a['recomputed_text']} {a['unit_symbol']}", "note": a["basis"]} for a in summary["agreements"] if not a["agree"]]
     errata = [{"test": e["test"], "check": e["check"], "note": e["note"]} for e in meta.get("errata", [])]
     unassigned_tables = [tid for tid, t in tables.items() if not t.get("test")]
-    unassigned_charts = [cid for cid, c in charts.items() if not c.get("test")]
+    unassigned_charts = [cid for cid, c in charts.items() if not c.get("test") and cid not in overview]
     figs = figures(summary)
     mark_headlines(figs, meta["tests"])
     cards = headlines(summary, samples(con, slug))
@@ -190,7 +197,7 @@ def export_set(con: duckdb.DuckDBPyConnection, slug: str, analysis_root: Path, s
         "date": meta["source"].get("published") or "", "date_text": dates.text(meta["source"].get("published")),
         "year": dates.year(meta["source"].get("published")), "licence": meta["licence"],
         "tags": meta.get("tags", []), "source": meta["source"], "campaign": meta.get("campaign", {}), "dut": meta["dut"], "instrument": meta["instrument"],
-        "methodology": meta.get("methodology", {}), "facets": _facets(summary), "tests": tests, "tables": tables, "charts": charts,
+        "methodology": meta.get("methodology", {}), "facets": _facets(summary), "tests": tests, "tables": tables, "charts": charts, "overview": overview,
         "other_tables": unassigned_tables, "other_charts": unassigned_charts,
         "figures": figs, "headlines": cards, "preview": f"{url}/preview.png", "comparisons": comparisons,
         "consistency": {"checked": len(summary["agreements"]), "agree": len(summary["agreements"]) - len(mism), "mismatches": mism, "errata": errata},

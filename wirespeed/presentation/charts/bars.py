@@ -7,7 +7,8 @@ from typing import Any
 import altair as alt
 
 from wirespeed.presentation.charts.limits import limit_layers
-from wirespeed.presentation.charts.theme import HEIGHT, NUMBER, PALETTE, REFERENCE, WIDTH
+from wirespeed.presentation.charts.theme import FG, HEIGHT, NUMBER, PALETTE, REFERENCE, WIDTH
+from wirespeed.presentation.chartstyle import present, series_styles
 
 
 def bars(defn: dict[str, Any]) -> alt.Chart:
@@ -23,11 +24,13 @@ def bars(defn: dict[str, Any]) -> alt.Chart:
     }
     order: list[str] = []
     if group:
-        order = defn.get("group_order") or list(dict.fromkeys(str(r[group["field"]]) for r in defn["data"]))
+        order = present(defn.get("group_order"), defn["data"], group["field"])
+        styles = series_styles(len(order))
         enc["xOffset"] = alt.XOffset(f"{group['field']}:N", sort=order)
-        enc["color"] = alt.Color(f"{group['field']}:N", title=group["title"], sort=order, scale=alt.Scale(domain=order, range=(PALETTE * 4)[: len(order)]))
-        enc["opacity"] = alt.Opacity(f"{group['field']}:N", sort=order, scale=alt.Scale(domain=order, range=[1.0, 0.55, 0.8, 0.4, 0.9, 0.65][: len(order)] or [1.0]), title=group["title"])
-    chart = alt.Chart(data).mark_bar(stroke="#222222", strokeWidth=0.5).encode(**enc)
+        enc["color"] = alt.Color(f"{group['field']}:N", title=group["title"], sort=order, scale=alt.Scale(domain=order, range=[PALETTE[c] for c, _, _ in styles]))
+        # a second cue besides colour: the bar outline's dash (greyscale prints, colour-blind readers)
+        enc["strokeDash"] = alt.StrokeDash(f"{group['field']}:N", sort=order, scale=alt.Scale(domain=order, range=[d for _, _, d in styles]), title=group["title"])
+    chart = alt.Chart(data).mark_bar(stroke=REFERENCE, strokeWidth=1).encode(**enc)
     layers = [chart]
     ref = defn.get("reference")
     if ref:
@@ -40,6 +43,6 @@ def bars(defn: dict[str, Any]) -> alt.Chart:
         eenc: dict[str, Any] = {"x": alt.X(f"{cat['field']}:N", sort=cat_order), "y": alt.Y(f"{err['low']}:Q"), "y2": alt.Y2(f"{err['high']}:Q")}
         if group:
             eenc["xOffset"] = alt.XOffset(f"{group['field']}:N", sort=order)
-        layers.append(alt.Chart(data).transform_filter(f"isValid(datum['{err['low']}'])").mark_rule(color="#222222", strokeWidth=1.5).encode(**eenc))
+        layers.append(alt.Chart(data).transform_filter(f"isValid(datum['{err['low']}'])").mark_rule(color=FG, strokeWidth=1.5).encode(**eenc))
     layers += limit_layers(defn)
     return alt.layer(*layers).properties(width=defn.get("width", WIDTH), height=defn.get("height", HEIGHT), title=alt.Title(defn["title"], subtitle=defn.get("subtitle", "")))

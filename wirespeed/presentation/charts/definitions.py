@@ -9,8 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from wirespeed.presentation import formatting
-
 from wirespeed.engine import qualified
+from wirespeed.engine import ramp
+from wirespeed.presentation import chartstyle
 from wirespeed.presentation.tables.results import _row_order, _test_meta, _throughput_rows, comparison_rows, frame_label
 from wirespeed.engine.units import UNITS
 
@@ -45,63 +46,97 @@ def _series_name(row: dict[str, Any], multi_dir: bool, multi_var: bool) -> str:
     return ", ".join(parts) or "throughput"
 
 
-def throughput_chart(summary: dict[str, Any], test_id: str) -> dict[str, Any] | None:
-    """Throughput per frame size against the theoretical line rate (lines, or grouped bars when directions or variants vary)."""
+def _time_unit(values_s: list[float]) -> tuple[str, float]:
+    """Axis unit of a time quantity chosen by magnitude (ms, µs, ns: never "52,000 µs")."""
+    name = chartstyle.time_unit(values_s)
+    return UNITS[name].symbol, float(UNITS[name].factor)
+
+
+def throughput_chart(summary: dict[str, Any], test_id: str, view: str = "percent") -> dict[str, Any] | None:
+    """Throughput per frame size (ascending), one series per direction and variant: as % of line rate on a linear
+    axis (view="percent", the default) or in frames/s (view="absolute"), with the line rate and any declared
+    forwarding cap drawn over the data as labelled references. None when there is a single point (the table says it)."""
     test, _ = _test_meta(summary, test_id)
     rows = [r for r in _throughput_rows(summary, test_id) if r.get("throughput_fps") is not None and (r.get("frame_size") or r.get("imix"))]
-    if not rows:
+    if view == "percent":
+        rows = [r for r in rows if r.get("throughput_pct_line_rate") is not None]
+    if len(rows) < 2:
         return None
-    rows.sort(key=_row_order(summary, test_id))
+    rows.sort(key=lambda r: (chartstyle.frame_key(frame_label(r)), _row_order(summary, test_id)(r)))
     spread = [r for r in rows if r.get("trial") is None and "throughput_min" in r["cells"] and "throughput_max" in r["cells"]]
     if spread:  # repeated searches: their mean with an error bar from the lowest to the highest, not one point per search
         rows = [r for r in rows if r.get("trial") is None]
-    sym, factor = _unit("frame_rate", [r["throughput_fps"] for r in rows] + [r["line_rate_fps"] for r in rows], _published_unit(rows, "throughput"))
     multi_dir = len({r["direction"] for r in rows}) > 1
     multi_var = len({r["variant"] for r in rows}) > 1
+    absolute = view == "absolute"
+    # a software device far below a nominal port speed: % of line rate would flatten every mark, so frames/s, line rate not drawn
+    far = max(r["throughput_pct_line_rate"] or 0 for r in rows) < 1.0 if all(r.get("throughput_pct_line_rate") is not None for r in rows) else False
+    absolute = absolute or far
+    sym, factor = (_unit("frame_rate", [r["throughput_fps"] for r in rows] + [r["line_rate_fps"] for r in rows], _published_unit(rows, "throughput"))
+                   if absolute else ("%", 1.0))
     data, ref = [], []
     for r in rows:
         fs = frame_label(r)
-        cat = fs + (f" {r['variant']}" if multi_var and r.get("variant") else "")
-        series = _series_name(r, multi_dir, False)
-        data.append({"frame": fs, "category": cat, "series": series, "value": r["throughput_fps"] / factor,
+        value = r["throughput_fps"] / factor if absolute else r["throughput_pct_line_rate"]
+        data.append({"frame": fs, "series": _series_name(r, multi_dir, multi_var), "value": value,
                      "printed": _shown(r, "throughput") or _shown(r, "throughput_l1") or _shown(r, "throughput_l2")
-                     or f"{qualified.text(r['throughput_fps'] / factor, qualified.of_derived(r, 'throughput'))} {sym} (derived)",
+                     or f"{qualified.text(r['throughput_fps'] / (factor if absolute else 1), qualified.of_derived(r, 'throughput'))} {sym if absolute else 'frames/s'} (derived)",
                      "pct": _shown(r, "throughput_line_rate")
                      or f"{qualified.text(r['throughput_pct_line_rate'], qualified.of_derived(r, 'throughput_line_rate'))} % (derived)"})
         if spread and "throughput_min" in r["cells"] and "throughput_max" in r["cells"]:
-            data[-1].update({"low": r["cells"]["throughput_min"]["value"] / factor, "high": r["cells"]["throughput_max"]["value"] / factor,
-                             "range": f"{_shown(r, 'throughput_min')} – {_shown(r, 'throughput_max')}"})
-        ref.append({"frame": fs, "category": cat, "series": series, "line": r["line_rate_fps"] / factor,
-                    "line_text": f"{qualified.text(r['line_rate_fps'] / factor, qualified.Qualified())} {sym}"})
-    ytitle = f"Throughput ({sym})"
+            low, high = r["cells"]["throughput_min"]["value"], r["cells"]["throughput_max"]["value"]
+            scale = (lambda v: v / factor) if absolute else (lambda v: v / r["line_rate_fps"] * 100)  # % from the catalog's line rate column
+            data[-1].update({"low": scale(low), "high": scale(high), "range": f"{_shown(r, 'throughput_min')} – {_shown(r, 'throughput_max')}"})
+        if absolute:
+            ref.append({"frame": fs, "line": r["line_rate_fps"] / factor, "line_text": f"{qualified.text(r['line_rate_fps'] / factor, qualified.Qualified())} {sym}"})
+    frames = chartstyle.ascending_frames(d["frame"] for d in data)
+    if len(frames) < 2 and len(data) < 2:
+        return None
+    if not absolute:
+        ref = [{"frame": f, "line": 100.0, "line_text": "100 % (line rate)"} for f in frames]
     limits = []
     cap = summary["meta"]["dut"].get("forwarding_cap_pps")
-    if cap and any(r.get("max_theoretical_fps") is not None and r["max_theoretical_fps"] < r["line_rate_fps"] for r in rows):
-        limits.append({"value": cap / factor, "label": f"forwarding limit {formatting.group_thousands(format(cap / factor, 'g'))} {sym}"})
-    alt = (f"{test['title']}: throughput per frame size in {sym}, against the theoretical line rate of "
-           f"{test['ports']} × {test['port_speed']} ports. " + "; ".join(f"{d['category']} {d['series']}: {d['printed']}" for d in data))
-    tooltip = [{"field": "category", "title": "Frame size"}, {"field": "series", "title": "Series"}, {"field": "printed", "title": "Throughput"},
+    capped = [r for r in rows if r.get("max_theoretical_fps") is not None and r["max_theoretical_fps"] < r["line_rate_fps"]]
+    cap_text = f"{formatting.group_thousands(format(cap, 'g'))} frames/s" if cap else ""
+    cap_ref = None
+    if cap and capped:
+        if absolute:
+            limits.append({"value": cap / factor, "label": f"forwarding limit {formatting.group_thousands(format(cap / factor, 'g'))} {sym}"})
+        else:  # the cap as a share of each frame size's line rate (catalog columns), where it binds
+            cap_ref = {"data": [{"frame": frame_label(r), "cap": min(100.0, r["max_theoretical_fps"] / r["line_rate_fps"] * 100),
+                                 "cap_text": f"forwarding limit {cap_text}"} for r in rows if r.get("max_theoretical_fps")],
+                       "x": "frame", "y": "cap", "label_field": "cap_text", "title": "Forwarding limit", "label": "forwarding limit", "label_at": 0.0, "label_dy": -14, "dash": [2, 2]}
+    unit_words = f"in {sym}" if absolute else "as % of line rate"
+    alt_text = (f"{test['title']}: throughput per frame size {unit_words}, against the theoretical line rate of "
+                f"{test['ports']} × {test['port_speed']} ports" + (f" and the declared forwarding limit of {cap_text}" if cap and capped else "") + ". "
+                + "; ".join(f"{d['frame']} bytes{' ' + d['series'] if multi_dir or multi_var else ''}: {d['printed']}, {d['pct']}" for d in data))
+    tooltip = [{"field": "frame", "title": "Frame size"}, {"field": "series", "title": "Series"}, {"field": "printed", "title": "Throughput"},
                {"field": "pct", "title": "% of line rate"}] + ([{"field": "range", "title": "Range over the searches"}] if spread else [])
-    error = {"low": "low", "high": "high"} if spread else None
-    far = max(d["value"] for d in data) < 0.01 * min(x["line"] for x in ref)  # a software device far below a nominal port speed
-    if far:  # the line rate would flatten every bar: say it instead of drawing it
+    defn = {"id": f"{test_id}-throughput" + ("-absolute" if absolute else ""), "test": test_id, "title": f"{test['title']}: throughput",
+            "subtitle": "dashed: line rate" + (" · dotted: forwarding limit" if cap and capped else ""),
+            "caption": f"Throughput per frame size {unit_words}; the dashed line is the line rate of {test['ports']} × {test['port_speed']}"
+                       + (f", the dotted one the declared forwarding limit ({cap_text})" if cap and capped else "") + ".",
+            "alt": alt_text, "data": data, "tooltip": tooltip, "limits": limits,
+            "y": {"field": "value", "title": f"Throughput ({sym})" if absolute else "Throughput (% of line rate)", "zero": True}}
+    if far:
         ref = []
-    if multi_dir or multi_var or any(r.get("imix") for r in rows):
-        return {"id": f"{test_id}-throughput", "test": test_id, "type": "bars", "title": f"{test['title']}: throughput",
-                "subtitle": "line rate not drawn: under 1 % of it" if far else "dashed ticks: line rate",
-                "caption": f"Forwarded rate per frame size and direction; " + (f"all under 1 % of the line rate of {test['ports']} × {test['port_speed']}, which is not drawn."
-                                                                               if far else f"ticks mark the line rate of {test['ports']} × {test['port_speed']}."),
-                "alt": alt, "data": data, "x": {"field": "category", "title": "Frame size (bytes) and flows"},
-                "y": {"field": "value", "title": ytitle}, "group": {"field": "series", "title": "Direction"} if multi_dir else None,
-                "tooltip": tooltip, "reference": {"data": ref, "y": "line", "label_field": "line_text", "title": "Line rate"} if ref else None, "limits": limits,
-                **({"error": error, "subtitle": ("line rate not drawn: under 1 % of it" if far else "dashed ticks: line rate")
-                    + "; error bars: lowest to highest of the repeated searches"} if error else {})}
-    return {**({"error": error} if error else {}), "id": f"{test_id}-throughput", "test": test_id, "type": "lines", "title": f"{test['title']}: throughput", "subtitle": "dashed: theoretical line rate",
-            "caption": f"Throughput per frame size; the dashed line is the line rate of {test['ports']} × {test['port_speed']}.",
-            "alt": alt, "data": data, "x": {"field": "frame", "title": "Frame size (bytes)", "type": "O"},
-            "y": {"field": "value", "title": ytitle, "scale": "log" if max(d["value"] for d in data) / max(min(d["value"] for d in data), 1e-12) > 50 else "linear", "zero": False},
-            "series": {"field": "series", "title": ""}, "tooltip": tooltip,
-            "reference": {"data": ref, "x": "frame", "y": "line", "label_field": "line_text", "title": "Line rate"} if ref else None, "limits": limits}
+        defn.update({"subtitle": "line rate not drawn: under 1 % of it",
+                     "caption": f"Throughput per frame size {unit_words}; all under 1 % of the line rate of {test['ports']} × {test['port_speed']}, which is not drawn."})
+    if spread:
+        defn.update({"error": {"low": "low", "high": "high"}, "subtitle": defn["subtitle"] + " · error bars: lowest to highest of the repeated searches"})
+    if not absolute:
+        defn["y"].update({"zero": True, "domain": [0, max(105.0, max(d["value"] for d in data) * 1.02)]})
+    series = {"field": "series", "title": "Direction" if multi_dir and not multi_var else ("Variant" if multi_var and not multi_dir else "")}
+    if len(frames) < 2:  # one frame size, several series: bars side by side
+        return {**defn, "type": "bars", "x": {"field": "series", "title": ""}, "x_order": chartstyle.present(None, data, "series"),
+                "reference": {"data": [{"series": d["series"], "line": 100.0 if not absolute else ref[i]["line"],
+                                        "line_text": "100 % (line rate)" if not absolute else ref[i]["line_text"]} for i, d in enumerate(data)],
+                              "y": "line", "label_field": "line_text", "title": "Line rate"} if ref or not absolute else None}
+    refs = [cap_ref] if cap_ref else []
+    return {**defn, "type": "lines", "x": {"field": "frame", "title": "Frame size (bytes)", "type": "O"}, "x_order": frames,
+            "series": series, "series_order": chartstyle.present(None, data, "series"),
+            "reference": {"data": ref, "x": "frame", "y": "line", "label_field": "line_text", "title": "Line rate", "label": "line rate"} if ref else None,
+            "references": refs}
 
 
 def latency_chart(summary: dict[str, Any], test_id: str) -> dict[str, Any] | None:
@@ -110,15 +145,18 @@ def latency_chart(summary: dict[str, Any], test_id: str) -> dict[str, Any] | Non
     rows = [r for r in _throughput_rows(summary, test_id) if r.get("frame_size") and any(m in r["cells"] for m in ("latency_min", "latency_avg", "latency_max"))]
     if len(rows) < 2:
         return None
-    rows.sort(key=_row_order(summary, test_id))
+    rows.sort(key=lambda r: (chartstyle.frame_key(frame_label(r)), _row_order(summary, test_id)(r)))
     values = [r["cells"][m]["value"] for r in rows for m in ("latency_min", "latency_avg", "latency_max") if m in r["cells"]]
-    sym, factor = _unit("time", values)
+    sym, factor = _time_unit(values)
     data = []
     names = {"latency_min": "minimum", "latency_avg": "average", "latency_max": "maximum"}
+    multi_dir = len({r["direction"] for r in rows}) > 1
+    multi_var = len({r["variant"] for r in rows}) > 1
     for r in rows:
         for m, name in names.items():
             if m in r["cells"]:
-                data.append({"frame": frame_label(r), "series": name, "value": r["cells"][m]["value"] / factor, "printed": _shown(r, m)})
+                who = _series_name(r, multi_dir, multi_var) if multi_dir or multi_var else ""
+                data.append({"frame": frame_label(r), "series": f"{name}, {who}" if who else name, "value": r["cells"][m]["value"] / factor, "printed": _shown(r, m)})
     loads = sorted({r["load_pct"] for r in rows if r.get("load_pct") is not None})
     at = ("at the throughput rate" if not loads else  # fixed-rate runs say the load they ran at
           f"at {', '.join(formatting.published(format(v, 'g')) for v in loads)} % load")
@@ -126,7 +164,8 @@ def latency_chart(summary: dict[str, Any], test_id: str) -> dict[str, Any] | Non
             "caption": f"Minimum, average and maximum latency per frame size, {at}.",
             "alt": f"{test['title']}: latency per frame size. " + "; ".join(f"{d['frame']} bytes {d['series']} {d['printed']}" for d in data),
             "data": data, "x": {"field": "frame", "title": "Frame size (bytes)", "type": "O"}, "y": {"field": "value", "title": f"Latency ({sym})"},
-            "series": {"field": "series", "title": ""}, "series_order": ["minimum", "average", "maximum"],
+            "series": {"field": "series", "title": ""}, "x_order": chartstyle.ascending_frames(d["frame"] for d in data),
+            "series_order": sorted(dict.fromkeys(d["series"] for d in data), key=lambda n: (["minimum", "average", "maximum"].index(n.split(",")[0]), n)),
             "tooltip": [{"field": "frame", "title": "Frame size"}, {"field": "series", "title": ""}, {"field": "printed", "title": "Latency"}]}
 
 
@@ -138,11 +177,13 @@ def load_chart(summary: dict[str, Any], test_id: str, metric: str) -> dict[str, 
     rows = [r for r in summary["rows"] if r["test_id"] == test_id and r["load_pct"] is not None and metric in r["cells"]]
     if len({r["load_pct"] for r in rows}) < 2:
         return None
-    rows.sort(key=_row_order(summary, test_id))
-    sym, factor = _unit("time", [r["cells"][metric]["value"] for r in rows])
-    order = list(dict.fromkeys(frame_label(r) for r in rows))
-    data = [{"load": r["load_pct"], "series": frame_label(r), "value": r["cells"][metric]["value"] / factor, "printed": _shown(r, metric),
-             "load_text": _pct(r["load_pct"])} for r in rows]
+    rows.sort(key=lambda r: (chartstyle.frame_key(frame_label(r)), _row_order(summary, test_id)(r)))
+    sym, factor = _time_unit([r["cells"][metric]["value"] for r in rows])
+    order = chartstyle.ascending_frames(frame_label(r) for r in rows)
+    multi = len({(r["direction"], r["variant"]) for r in rows}) > 1
+    data = [{"load": r["load_pct"], "series": frame_label(r) + (f" ({_series_name(r, True, True)})" if multi else ""),
+             "value": r["cells"][metric]["value"] / factor, "printed": _shown(r, metric), "load_text": _pct(r["load_pct"])} for r in rows]
+    order = sorted(dict.fromkeys(d["series"] for d in data), key=chartstyle.frame_key)
     loads = sorted({r["load_pct"] for r in rows})
     label = metric_label(metric)
     return {"id": f"{test_id}-{metric.replace('_', '-')}-vs-load", "test": test_id, "type": "lines", "title": f"{test['title']}: {label.lower()} vs load",
@@ -195,22 +236,73 @@ def comparison_chart(summary: dict[str, Any], comparison: dict[str, Any]) -> dic
             "tooltip": [{"field": "category", "title": ""}, {"field": "series", "title": ""}, {"field": "printed", "title": title}]}
 
 
-def ramp_chart(samples: list[dict[str, Any]], test: dict[str, Any], onset_s: float | None) -> dict[str, Any]:
-    """Transmitted and received frames per second over a ramp, with the loss onset marked."""
-    sym, factor = _unit("frame_rate", [s["tx_rate_fps"] for s in samples if s["tx_rate_fps"]])
-    data = []
-    for s in samples:
-        for name, field in (("transmitted", "tx_rate_fps"), ("received", "rx_rate_fps")):
+def _ramp_series(s: dict[str, Any], multi: bool) -> str:
+    return " ".join(str(x) for x in (s.get("variant"), s.get("direction"), s.get("port")) if x) if multi else ""
+
+
+def ramp_chart(samples: list[dict[str, Any]], test: dict[str, Any], onset_s: float | None,
+               line_rate_fps: float | None = None, cap_fps: float | None = None) -> dict[str, Any]:
+    """A ramp: frames per second sent and received per variant (each its own series), the offered load and the
+    line rate (and a declared forwarding cap) as labelled references, the loss onset marked, and the loss % of
+    every sample on a second panel below sharing the time axis."""
+    rated = [s for s in samples if s.get("tx_rate_fps") is not None]
+    sym, factor = _unit("frame_rate", [s["tx_rate_fps"] for s in rated if s["tx_rate_fps"]] + ([line_rate_fps] if line_rate_fps else []))
+    multi = len({(s.get("variant"), s.get("direction"), s.get("port")) for s in rated}) > 1
+    data, loss, offered = [], [], []
+    for s in sorted(rated, key=lambda s: (_ramp_series(s, multi), s["t_s"])):
+        who = _ramp_series(s, multi)
+        for name, field in (("sent", "tx_rate_fps"), ("received", "rx_rate_fps")):
             if s.get(field) is not None:
-                data.append({"t": s["t_s"], "series": name, "value": s[field] / factor, "printed": f"{formatting.derived(s[field] / factor, 3)} {sym}"})
-    marks = [{"x_field": "t", "t": onset_s, "label": f"loss onset at {onset_s:g} s"}] if onset_s is not None else []
+                data.append({"t": s["t_s"], "series": f"{who} {name}".strip(), "value": s[field] / factor,
+                             "printed": f"{formatting.derived(s[field] / factor, 3)} {sym}"})
+        if s.get("rx_rate_fps") is not None and s["tx_rate_fps"]:
+            pct = s["loss_pct"] if s.get("loss_pct") is not None else ramp.loss_pct(s["tx_rate_fps"], s["rx_rate_fps"])
+            loss.append({"t": s["t_s"], "series": f"{who} loss".strip(), "value": pct, "printed": f"{formatting.derived(pct, 3)} %"})
+        if s.get("offered_rate_fps") is not None and not multi:
+            offered.append({"t": s["t_s"], "offered": s["offered_rate_fps"] / factor,
+                            "offered_text": f"{formatting.derived(s['offered_rate_fps'] / factor, 3)} {sym}"})
+    marks = [{"x_field": "t", "t": onset_s, "label": f"loss onset {formatting.published(format(onset_s, 'g'))} s"}] if onset_s is not None else []
+    refs = []
+    if offered:
+        refs.append({"data": offered, "x": "t", "y": "offered", "label_field": "offered_text", "title": "Offered load", "label": "offered load", "label_at": 0.65, "label_dy": 16})
+    if line_rate_fps:
+        refs.append({"data": [{"line": line_rate_fps / factor, "line_text": f"{formatting.derived(line_rate_fps / factor, 3)} {sym}"}],
+                     "y": "line", "label_field": "line_text", "title": "Line rate", "label": "line rate", "label_at": 0.0})
+    limits = [{"value": cap_fps / factor, "label": f"forwarding limit {formatting.derived(cap_fps / factor, 3)} {sym}"}] if cap_fps else []
+    order = [n for who in dict.fromkeys(_ramp_series(s, multi) for s in rated) for n in (f"{who} sent".strip(), f"{who} received".strip())]
+    n = len(rated)
     return {"id": f"{test['id']}-ramp", "test": test["id"], "type": "lines", "title": f"{test['title']}: rate ramp",
-            "caption": "Frames per second sent and received each second of the ramp and hold; the rule marks the first second with loss above 0.1 %.",
-            "alt": f"{test['title']}: transmitted and received {sym} over {len(samples)} one-second samples"
-                   + (f"; loss starts at {onset_s:g} s." if onset_s is not None else "; no loss."),
+            "subtitle": "dashed: offered load and line rate" if offered and line_rate_fps else "",
+            "caption": "Frames per second sent and received each second of the ramp and hold, with the offered load and the line rate; "
+                       "the rule marks the first second with loss above 0.1 %; the lower panel is each second's loss.",
+            "alt": f"{test['title']}: sent and received {sym} over {n} one-second samples"
+                   + (f", against a line rate of {formatting.derived(line_rate_fps / factor, 3)} {sym}" if line_rate_fps else "")
+                   + (f"; loss starts at {onset_s:g} s" if onset_s is not None else "; no loss")
+                   + (f", peaking at {formatting.derived(max(d['value'] for d in loss), 3)} %." if loss else "."),
             "data": data, "x": {"field": "t", "title": "Time since ramp start (s)", "zero": True}, "y": {"field": "value", "title": f"Rate ({sym})"},
-            "series": {"field": "series", "title": ""}, "series_order": ["transmitted", "received"], "marks": marks,
-            "tooltip": [{"field": "t", "title": "Second", "type": "Q"}, {"field": "series", "title": ""}, {"field": "printed", "title": "Rate"}]}
+            "series": {"field": "series", "title": ""}, "series_order": order, "marks": marks, "references": refs, "limits": limits,
+            "tooltip": [{"field": "t", "title": "Second", "type": "Q"}, {"field": "series", "title": ""}, {"field": "printed", "title": "Rate"}],
+            "panel": {"data": loss, "y": {"field": "value", "title": "Loss (%)", "zero": True}, "series": {"field": "series", "title": ""}, "height": 120,
+                      "tooltip": [{"field": "t", "title": "Second", "type": "Q"}, {"field": "series", "title": ""}, {"field": "printed", "title": "Loss"}]}
+            if loss else None}
+
+
+def ramp_latency_chart(samples: list[dict[str, Any]], test: dict[str, Any]) -> dict[str, Any] | None:
+    """Average latency each second of a ramp, per variant, when the samples carry it (None otherwise)."""
+    pts = [s for s in samples if s.get("latency_avg_s") is not None]
+    if len(pts) < 2:
+        return None
+    sym, factor = _time_unit([s["latency_avg_s"] for s in pts])
+    multi = len({(s.get("variant"), s.get("direction"), s.get("port")) for s in pts}) > 1
+    data = [{"t": s["t_s"], "series": _ramp_series(s, multi) or "average latency", "value": s["latency_avg_s"] / factor,
+             "printed": f"{formatting.derived(s['latency_avg_s'] / factor, formatting.significant_decimals([s['latency_avg_s'] / factor]))} {sym}"}
+            for s in sorted(pts, key=lambda s: (_ramp_series(s, multi), s["t_s"]))]
+    return {"id": f"{test['id']}-ramp-latency", "test": test["id"], "type": "lines", "title": f"{test['title']}: latency over the ramp",
+            "caption": "Average latency each second of the ramp and hold.",
+            "alt": f"{test['title']}: average latency in {sym} over {len(pts)} samples, from {min(d['value'] for d in data):g} to {max(d['value'] for d in data):g} {sym}.",
+            "data": data, "x": {"field": "t", "title": "Time since ramp start (s)", "zero": True}, "y": {"field": "value", "title": f"Latency ({sym})"},
+            "series": {"field": "series", "title": ""},
+            "tooltip": [{"field": "t", "title": "Second", "type": "Q"}, {"field": "series", "title": ""}, {"field": "printed", "title": "Latency"}]}
 
 
 def histogram_chart(buckets: list[dict[str, Any]], test: dict[str, Any], frame: str, load: float | None = None) -> dict[str, Any]:
@@ -218,15 +310,17 @@ def histogram_chart(buckets: list[dict[str, Any]], test: dict[str, Any], frame: 
     total = sum(b["count_frames"] for b in buckets) or 1
     cum = 0.0
     data = []
+    sym, factor = _time_unit([b["bucket_high_us"] * 1e-6 for b in buckets])  # ticks in the unit of their magnitude
+    scale = 1e-6 / factor
     for b in buckets:
         cum += b["count_frames"]
-        data.append({"low": b["bucket_low_us"], "high": b["bucket_high_us"], "count": b["count_frames"], "cumulative": cum / total * 100})
+        data.append({"low": b["bucket_low_us"] * scale, "high": b["bucket_high_us"] * scale, "count": b["count_frames"], "cumulative": cum / total * 100})
     at = f", {_pct(load)} load" if load is not None else ""
     ident = f"{test['id']}-{frame}" + (f"-{format(load, 'g').replace('.', '_')}pct" if load is not None else "")
     return {"id": f"{ident}-latency-histogram", "test": test["id"], "type": "histogram", "title": f"{test['title']}: latency distribution ({frame}-byte frames{at})",
             "caption": "Frames per latency bucket (bars) and the cumulative share of frames (dashed line).",
-            "alt": f"Latency histogram of {int(total):,} frames from {data[0]['low']:g} to {data[-1]['high']:g} µs.",
-            "data": data, "x_title": "Latency (µs)", "y_title": "Frames"}
+            "alt": f"Latency histogram of {int(total):,} frames from {data[0]['low']:g} to {data[-1]['high']:g} {sym}.",
+            "data": data, "x_title": f"Latency ({sym})", "y_title": "Frames"}
 
 
 SAMPLE_SERIES = ("goodput", "rtt_avg", "cwnd", "retransmits", "interarrival_jitter")
@@ -242,7 +336,7 @@ def samples_chart(samples: list[dict[str, Any]], test: dict[str, Any], metric: s
     pts = sorted((s for s in samples if s["test_id"] == test["id"] and s.get(field) is not None), key=lambda s: (str(s.get("port")), s["t_s"]))
     if not pts:
         return None
-    sym, factor = _unit(m.dimension, [s[field] for s in pts])
+    sym, factor = _time_unit([s[field] for s in pts]) if m.dimension == "time" else _unit(m.dimension, [s[field] for s in pts])
     data = [{"t": s["t_s"], "series": s.get("port") or m.label, "value": s[field] / factor,
              "printed": f"{formatting.derived(s[field] / factor, formatting.significant_decimals([s[field] / factor]))} {sym}"} for s in pts]
     series = list(dict.fromkeys(d["series"] for d in data))

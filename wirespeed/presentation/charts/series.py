@@ -1,4 +1,5 @@
-"""Chart type "lines": one line per series over a numeric or ordinal x, with an optional reference line."""
+"""Chart type "lines": one line per series over a numeric or ordinal x, with optional references
+(drawn over the data and labelled), limits, vertical marks and a second panel sharing the x axis."""
 
 from __future__ import annotations
 
@@ -7,51 +8,98 @@ from typing import Any
 import altair as alt
 
 from wirespeed.presentation.charts.limits import limit_layers
-from wirespeed.presentation.charts.theme import DASHES, HEIGHT, NUMBER, PALETTE, REFERENCE, SHAPES, WIDTH
+from wirespeed.presentation.charts.theme import HEIGHT, NUMBER, PALETTE, REFERENCE, TEXT, WIDTH
+from wirespeed.presentation.chartstyle import present, series_styles
 
 
-def lines(defn: dict[str, Any]) -> alt.LayerChart:
-    """Lines: one per series over x, points marked, optional dashed reference line (e.g. the line rate)."""
-    data = alt.Data(values=defn["data"])
-    x, y = defn["x"], defn["y"]
-    series = defn.get("series")
-    order = defn.get("series_order") or sorted({str(r[series["field"]]) for r in defn["data"]}) if series else []
-    x_scale = alt.Scale(type=x.get("scale", "linear"), zero=x.get("zero", False), nice=True)
-    y_scale = alt.Scale(type=y.get("scale", "linear"), zero=y.get("zero", True), nice=True)
-    ordinal = x.get("type", "Q") != "Q"
-    x_order = list(dict.fromkeys(str(r[x["field"]]) for r in defn["data"])) if ordinal else None
-    if ordinal:
-        x_enc = alt.X(f"{x['field']}:O", title=x["title"], sort=x_order, axis=alt.Axis(labelAngle=0))
-    else:
-        axis = alt.Axis(format=x.get("format", NUMBER), values=x["ticks"]) if x.get("ticks") else alt.Axis(format=x.get("format", NUMBER))
-        x_enc = alt.X(f"{x['field']}:Q", title=x["title"], scale=x_scale, axis=axis)
-    y_enc = alt.Y(f"{y['field']}:Q", title=y["title"], scale=y_scale, axis=alt.Axis(format=y.get("format", NUMBER)))
-    tooltip = [alt.Tooltip(f"{t['field']}:{t.get('type', 'N')}", title=t["title"]) for t in defn.get("tooltip", [])]
-    enc: dict[str, Any] = {"x": x_enc, "y": y_enc, "tooltip": tooltip}
+def _x(x: dict[str, Any], x_order: list[str] | None, field: str | None = None, title: Any = alt.Undefined) -> alt.X:
+    f = field or x["field"]
+    if x_order is not None:
+        return alt.X(f"{f}:O", title=title, sort=x_order, axis=alt.Axis(labelAngle=0) if title is not alt.Undefined else alt.Undefined)
+    axis = alt.Axis(format=x.get("format", NUMBER), values=x["ticks"]) if x.get("ticks") else alt.Axis(format=x.get("format", NUMBER))
+    return alt.X(f"{f}:Q", title=title, scale=alt.Scale(type=x.get("scale", "linear"), zero=x.get("zero", False), nice=True),
+                 axis=axis if title is not alt.Undefined else alt.Undefined)
+
+
+def _series_layer(data: list[dict[str, Any]], x: dict[str, Any], y: dict[str, Any], series: dict[str, Any] | None,
+                  order: list[str] | None, tooltip: list[dict[str, Any]], x_order: list[str] | None, point_size: int = 40) -> alt.Chart:
+    """The data lines: each series its own colour × marker × dash (wirespeed.presentation.chartstyle)."""
+    y_scale = alt.Scale(type=y.get("scale", "linear"), zero=y.get("zero", True), nice=True, domain=y.get("domain", alt.Undefined))
+    enc: dict[str, Any] = {"x": _x(x, x_order, title=x["title"]), "y": alt.Y(f"{y['field']}:Q", title=y["title"], scale=y_scale, axis=alt.Axis(format=y.get("format", NUMBER))),
+                           "tooltip": [alt.Tooltip(f"{t['field']}:{t.get('type', 'N')}", title=t["title"]) for t in tooltip]}
     if series:
-        n = len(order)
-        enc["color"] = alt.Color(f"{series['field']}:N", title=series["title"], sort=order, scale=alt.Scale(domain=order, range=(PALETTE * 4)[:n]))
-        enc["strokeDash"] = alt.StrokeDash(f"{series['field']}:N", sort=order, scale=alt.Scale(domain=order, range=(DASHES * 4)[:n]), title=series["title"])
-        enc["shape"] = alt.Shape(f"{series['field']}:N", sort=order, scale=alt.Scale(domain=order, range=(SHAPES * 4)[:n]), title=series["title"])
-    base = alt.Chart(data).mark_line(point=alt.OverlayMarkDef(size=40, filled=True), strokeWidth=2).encode(**enc)
-    layers = [base]
-    ref = defn.get("reference")
-    if ref:
-        ref_data = alt.Data(values=ref["data"])
-        ref_enc: dict[str, Any] = {"y": alt.Y(f"{ref['y']}:Q"), "tooltip": [alt.Tooltip(f"{ref.get('label_field', ref['y'])}:N", title=ref["title"])]}
-        if "x" in ref:
-            ref_enc["x"] = alt.X(f"{ref['x']}:O", sort=x_order) if ordinal else alt.X(f"{ref['x']}:Q")
-            layers.insert(0, alt.Chart(ref_data).mark_line(color=REFERENCE, strokeDash=[5, 4], strokeWidth=1.5).encode(**ref_enc))
-        else:
-            layers.insert(0, alt.Chart(ref_data).mark_rule(color=REFERENCE, strokeDash=[5, 4], strokeWidth=1.5).encode(**ref_enc))
-        layers.insert(1, alt.Chart(alt.Data(values=[ref["data"][-1]])).mark_text(align="right", dx=-2, dy=-7, fontSize=10, color=REFERENCE).encode(
-            x=(alt.X(f"{ref['x']}:O", sort=x_order) if ordinal else alt.X(f"{ref['x']}:Q")) if "x" in ref else alt.value(WIDTH - 4), y=alt.Y(f"{ref['y']}:Q"), text=alt.value(ref["title"])))
-    if err := defn.get("error"):  # error bars: a rule from low to high at each point, in the series' colour
-        eenc = {"x": x_enc, "y": alt.Y(f"{err['low']}:Q"), "y2": alt.Y2(f"{err['high']}:Q"), **({"color": enc["color"]} if series else {})}
-        layers.append(alt.Chart(data).transform_filter(f"isValid(datum['{err['low']}'])").mark_rule(strokeWidth=1.5).encode(**eenc))
-    layers += limit_layers(defn)
-    marks = defn.get("marks", [])
-    for m in marks:
+        names = present(order, data, series["field"])
+        styles = series_styles(len(names))
+        title = series["title"]
+        enc["color"] = alt.Color(f"{series['field']}:N", title=title, sort=names, scale=alt.Scale(domain=names, range=[PALETTE[c] for c, _, _ in styles]))
+        enc["strokeDash"] = alt.StrokeDash(f"{series['field']}:N", sort=names, scale=alt.Scale(domain=names, range=[d for _, _, d in styles]), title=title)
+        enc["shape"] = alt.Shape(f"{series['field']}:N", sort=names, scale=alt.Scale(domain=names, range=[s for _, s, _ in styles]), title=title)
+        if len(names) == 1 and not title:
+            for k in ("color", "strokeDash", "shape"):
+                enc[k] = enc[k].legend(None)
+    return alt.Chart(alt.Data(values=data)).mark_line(point=alt.OverlayMarkDef(size=point_size, filled=True), strokeWidth=2).encode(**enc)
+
+
+def _reference_layers(ref: dict[str, Any], x: dict[str, Any], x_order: list[str] | None) -> list[alt.Chart]:
+    """A dashed reference (a line along x, or a rule across the plot) drawn over the data, with its label."""
+    data = alt.Data(values=ref["data"])
+    enc: dict[str, Any] = {"y": alt.Y(f"{ref['y']}:Q"), "tooltip": [alt.Tooltip(f"{ref.get('label_field', ref['y'])}:N", title=ref["title"])]}
+    # where the label sits: "at" is a fraction of the way along the reference's points (1 = its last point),
+    # so that two references of one chart label in different places
+    at = float(ref.get("label_at", 1.0))
+    point = ref["data"][min(len(ref["data"]) - 1, int(round(at * (len(ref["data"]) - 1))))]
+    align = "right" if at >= 0.75 else "left"
+    dy = ref.get("label_dy", -8)
+    if "x" in ref:
+        enc["x"] = _x(x, x_order, field=ref["x"])
+        line = alt.Chart(data).mark_line(color=REFERENCE, strokeDash=ref.get("dash", [5, 4]), strokeWidth=1.5).encode(**enc)
+        label_x: Any = _x(x, x_order, field=ref["x"])
+    else:
+        line = alt.Chart(data).mark_rule(color=REFERENCE, strokeDash=ref.get("dash", [5, 4]), strokeWidth=1.5).encode(**enc)
+        label_x = alt.value("width") if align == "right" else alt.value(0)
+    label = alt.Chart(alt.Data(values=[point])).mark_text(align=align, dx=-2 if align == "right" else 2, dy=dy, fontSize=TEXT, color=REFERENCE).encode(
+        x=label_x, y=alt.Y(f"{ref['y']}:Q"), text=alt.value(ref.get("label", ref["title"])))
+    return [line, label]
+
+
+def _marks(defn: dict[str, Any]) -> list[alt.Chart]:
+    layers = []
+    for m in defn.get("marks", []):
         layers.append(alt.Chart(alt.Data(values=[m])).mark_rule(color=REFERENCE, strokeWidth=1).encode(x=alt.X(f"{m['x_field']}:Q"), tooltip=[alt.Tooltip("label:N", title="")]))
-        layers.append(alt.Chart(alt.Data(values=[m])).mark_text(align="left", dx=3, y=8, fontSize=10, color=REFERENCE).encode(x=alt.X(f"{m['x_field']}:Q"), text="label:N"))
-    return alt.layer(*layers).properties(width=defn.get("width", WIDTH), height=defn.get("height", HEIGHT), title=alt.Title(defn["title"], subtitle=defn.get("subtitle", "")))
+        layers.append(alt.Chart(alt.Data(values=[m])).mark_text(align="left", dx=3, y=8, fontSize=TEXT, color=REFERENCE).encode(x=alt.X(f"{m['x_field']}:Q"), text="label:N"))
+    return layers
+
+
+def _error_layer(defn: dict[str, Any], err: dict[str, str], x: dict[str, Any], x_order: list[str] | None) -> alt.Chart:
+    """Rules from err["low"] to err["high"] at each point that has them (repeated trials: lowest to highest)."""
+    series = defn.get("series")
+    enc: dict[str, Any] = {"x": _x(x, x_order), "y": alt.Y(f"{err['low']}:Q"), "y2": alt.Y2(f"{err['high']}:Q")}
+    if series:
+        names = present(defn.get("series_order"), defn["data"], series["field"])
+        styles = series_styles(len(names))
+        enc["color"] = alt.Color(f"{series['field']}:N", sort=names, scale=alt.Scale(domain=names, range=[PALETTE[c] for c, _, _ in styles]), legend=None)
+    return alt.Chart(alt.Data(values=defn["data"])).transform_filter(f"isValid(datum['{err['low']}'])").mark_rule(strokeWidth=1.5).encode(**enc)
+
+
+def lines(defn: dict[str, Any]) -> alt.TopLevelMixin:
+    """Lines: one per series over x, points marked, dashed references over the data, optional second panel below."""
+    x, y = defn["x"], defn["y"]
+    ordinal = x.get("type", "Q") != "Q"
+    x_order = (defn.get("x_order") or list(dict.fromkeys(str(r[x["field"]]) for r in defn["data"]))) if ordinal else None
+    layers: list[Any] = [_series_layer(defn["data"], x, y, defn.get("series"), defn.get("series_order"), defn.get("tooltip", []), x_order)]
+    if err := defn.get("error"):  # error bars: a rule from low to high at each point, in the series' colour
+        layers.append(_error_layer(defn, err, x, x_order))
+    for ref in ([defn["reference"]] if defn.get("reference") else []) + defn.get("references", []):
+        layers += _reference_layers(ref, x, x_order)  # after the data: a reference is never hidden under it
+    layers += limit_layers(defn)
+    layers += _marks(defn)
+    width, height = defn.get("width", WIDTH), defn.get("height", HEIGHT)
+    title = alt.Title(defn["title"], subtitle=defn.get("subtitle", ""))
+    panel = defn.get("panel")
+    if not panel:
+        return alt.layer(*layers).properties(width=width, height=height, title=title)
+    top = alt.layer(*layers).properties(width=width, height=height)
+    below: list[Any] = [_series_layer(panel["data"], x, panel["y"], panel.get("series"), panel.get("series_order"), panel.get("tooltip", []), x_order, 20)]
+    below += _marks(defn)
+    bottom = alt.layer(*below).properties(width=width, height=panel.get("height", HEIGHT // 2))
+    return alt.vconcat(top, bottom, spacing=12, title=title).resolve_scale(color="independent", shape="independent", strokeDash="independent")

@@ -1,0 +1,127 @@
+"""Issue 14, charts in a real browser (Chromium via Playwright, as tests/test_site.py) at 390 px and 1366 px,
+light and dark: every chart goes live without a Vega error, no chart text renders under 11 px, legend and
+axis labels keep a 4.5:1 contrast against the chart's background, the page never scrolls sideways, the
+live chart is described by its alt text, and its data table opens from the keyboard."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from test_site import Watched, browser, server, site  # noqa: F401  (the same built site, server and Chromium)
+
+pytestmark = pytest.mark.browser
+PAGES = ["/results/cisco-nexus-9516-128x100g-2015/", "/results/cisco-7600-osm-acl-2001/", "/results/linux-netns-ipv4-ramp-2026-11/",
+         "/reviews/cisco-asr9006-rsp440-trex-2022/", "/reviews/cisco-catalyst-6500-vss-2008/"]
+
+# A reader scrolls past every chart; one that went by between two frames of a busy machine gets looked at again.
+LIVE = """async () => {
+  const figs = Array.from(document.querySelectorAll('figure.result-chart[data-vega]'));
+  for (let round = 0; round < 20; round++) {
+    const waiting = figs.filter(f => !f.classList.contains('is-live'));
+    if (!waiting.length) break;
+    for (const f of waiting) { f.scrollIntoView(); await new Promise(r => setTimeout(r, 60 + 40 * round)); }
+    await new Promise(r => setTimeout(r, 400));
+  }
+  return figs.length;
+}"""
+
+MEASURE = """() => {
+  function rgb(c) { const m = c.match(/[\\d.]+/g); return m ? m.slice(0, 3).map(Number) : null; }
+  function lum(c) { const [r, g, b] = c.map(v => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); }); return 0.2126 * r + 0.7152 * g + 0.0722 * b; }
+  function ratio(a, b) { const x = lum(a), y = lum(b); return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05); }
+  const out = {small: [], contrast: [], charts: 0, undescribed: []};
+  for (const f of document.querySelectorAll('figure.result-chart.is-live')) {
+    out.charts++;
+    const live = f.querySelector('.chart-live');
+    const desc = document.getElementById(live.getAttribute('aria-describedby') || '');
+    const img = f.querySelector('img.chart-static');
+    if (!desc || desc.textContent.trim() !== img.getAttribute('alt').trim()) out.undescribed.push(f.id);
+    const svg = live.querySelector('svg');
+    const scale = svg.getBoundingClientRect().width / parseFloat(svg.getAttribute('width'));
+    const bg = rgb(getComputedStyle(f.querySelector('.chart-box')).backgroundColor);
+    for (const t of svg.querySelectorAll('text')) {
+      if (!t.textContent.trim()) continue;
+      const px = parseFloat(getComputedStyle(t).fontSize) * scale;
+      if (px < 10.95) out.small.push(f.id + ': "' + t.textContent + '" ' + px.toFixed(1) + 'px');
+      const role = t.closest('g[class*="role-legend-label"], g[class*="role-axis-label"], g[class*="role-legend-title"]');
+      if (role) {
+        const fill = rgb(getComputedStyle(t).fill);
+        const r = ratio(fill, bg);
+        if (r < 4.5) out.contrast.push(f.id + ': "' + t.textContent + '" ' + r.toFixed(2));
+      }
+    }
+  }
+  out.overflow = document.documentElement.scrollWidth - window.innerWidth;
+  return out;
+}"""
+
+
+def _wait(page, expression: str, timeout_s: float = 90) -> None:
+    """Poll an expression from Python (Playwright's wait_for_function evaluates strings, which the site's CSP forbids)."""
+    for _ in range(int(timeout_s * 5)):
+        if page.evaluate(expression):
+            return
+        page.wait_for_timeout(200)
+    raise AssertionError(f"timed out waiting for {expression}")
+
+
+@pytest.mark.parametrize("width", [390, 1366])
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_charts_read_on_phone_and_desktop_in_both_themes(site, server, browser, width, scheme):  # noqa: F811
+    w = Watched(browser, server, (width, 900), scheme)
+    for path in PAGES:
+        page = w.goto(path)
+        n = page.evaluate(LIVE)
+        assert n >= 1, path
+        _wait(page, f"document.querySelectorAll('figure.result-chart.is-live').length >= {n}")
+        m = page.evaluate(MEASURE)
+        assert m["charts"] == n
+        assert not m["small"], f"{path} at {width} px, {scheme}: text under 11 px: {m['small'][:5]}"
+        assert not m["contrast"], f"{path} at {width} px, {scheme}: legend/axis text under 4.5:1: {m['contrast'][:5]}"
+        assert m["overflow"] <= 1, f"{path} at {width} px, {scheme}: page {m['overflow']} px wider than the viewport"
+        assert not m["undescribed"], f"{path}: live charts not described by their alt text: {m['undescribed']}"
+        # the live chart's colours follow the theme: its background is the page's
+        bg = page.evaluate("getComputedStyle(document.querySelector('figure.result-chart.is-live .chart-box')).backgroundColor")
+        assert bg == ("rgb(17, 20, 23)" if scheme == "dark" else "rgb(255, 255, 255)"), bg
+    w.close()
+    assert not w.problems, w.problems
+
+
+def test_chart_runtime_is_vega_only_and_loads_when_a_chart_comes_into_view(site, server, browser):  # noqa: F811
+    w = Watched(browser, server, (1366, 900))
+    loaded: list[str] = []
+    w.page.on("request", lambda r: loaded.append(r.url))
+    page = w.goto("/reviews/cisco-nexus-9516-128x100g-2015/")
+    html = page.content()
+    assert "vega-lite" not in html and "vega-embed" not in html
+    first = page.evaluate("document.querySelector('figure.result-chart[data-vega]').getBoundingClientRect().top - innerHeight")
+    assert first > 300  # the article's first chart is below the fold ...
+    page.wait_for_timeout(500)
+    assert not any(re.search(r"vega|/charts/specs-|\.vg\.json", u) for u in loaded), loaded  # ... so no chart code or spec yet
+    figs = page.locator("figure.result-chart[data-vega]")
+    figs.first.scroll_into_view_if_needed()
+    _wait(page, "document.querySelector('figure.result-chart[data-vega]').classList.contains('is-live')")
+    assert "is-live" not in (figs.nth(figs.count() - 1).get_attribute("class") or "")  # far down the page: not rendered yet
+    figs.nth(figs.count() - 1).scroll_into_view_if_needed()
+    _wait(page, "(() => { const f = document.querySelectorAll('figure.result-chart[data-vega]'); return f[f.length - 1].classList.contains('is-live'); })()")
+    assert sum(1 for u in loaded if "/charts/specs-" in u) == 1  # the page's specs in one bundle, fetched once
+    assert sum(1 for u in loaded if re.search(r"/vega-runtime\.[0-9a-f]+\.js$", u)) == 1
+    assert not any(re.search(r"vega\.min|vega-lite|vega-embed", u) for u in loaded)
+    w.close()
+    assert not w.problems, w.problems
+
+
+def test_the_data_table_opens_from_the_keyboard(site, server, browser):  # noqa: F811
+    w = Watched(browser, server, (390, 900))
+    page = w.goto("/results/cisco-7600-osm-acl-2001/")
+    summary = page.locator("figure.result-chart details.chart-data summary").first
+    summary.focus()
+    assert page.evaluate("document.activeElement.tagName") == "SUMMARY"
+    page.keyboard.press("Enter")
+    table = page.locator("figure.result-chart details.chart-data[open] table").first
+    assert table.is_visible()
+    assert table.locator("tbody tr").count() >= 2 and "%" in table.inner_text()
+    w.close()
+    assert not w.problems, w.problems
