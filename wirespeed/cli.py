@@ -436,9 +436,11 @@ def collect(collector: str, slug: str, params: tuple[str, ...], root: Path) -> N
 def plugins(group: str | None) -> None:
     """List the importers, checks, chart types and collectors found through entry points."""
     from wirespeed.extensions import GROUPS, describe
+    from wirespeed.extensions import group as group_spec
 
     for g in [group] if group else GROUPS:
-        out.print(f"[bold]{g}[/bold]")
+        spec = group_spec(g)
+        out.print(f"[bold]{g}[/bold]: {spec.summary} ({spec.contract})", markup=True, highlight=False)
         for name, doc in describe(g):
             out.print(f"  {name:32} {doc}", markup=False)
 
