@@ -31,7 +31,7 @@ from IPython.display import display
 
 from wirespeed.presentation.charts.definitions import SAMPLE_SERIES, ramp_chart, samples_chart
 from wirespeed.steps.notebook import open_set
-from wirespeed.engine.ramp import summarise
+from wirespeed.catalog.view import ramps
 from wirespeed.presentation.tables.multicast import ramp_table
 
 run = open_set(slug, catalog, output_dir)
@@ -42,12 +42,13 @@ if table is not None:
 
 # %%
 tests = {t["id"]: t for t in run.tests}
+found = ramps(samples)  # the catalog's ramps, each summarised once (the table above reads the same)
 for test_id in dict.fromkeys(s["test_id"] for s in samples):
-    # a ramp needs both rates of a sample (iperf3 client intervals carry only what was sent)
-    pts = sorted((s for s in samples if s["test_id"] == test_id and s["tx_rate_fps"] is not None and s["rx_rate_fps"] is not None), key=lambda s: s["t_s"])
-    if pts:
-        ramp = summarise([(p["t_s"], p["tx_rate_fps"], p["rx_rate_fps"]) for p in pts])
-        display(run.out.chart(ramp_chart(pts, tests[test_id], ramp.onset_t_s)))
+    of_test = [r for r in found if r.test_id == test_id]
+    if of_test:
+        pts = sorted((p for r in of_test for p in r.points), key=lambda s: s["t_s"])
+        onsets = [r.summary.onset_t_s for r in of_test if r.summary.onset_t_s is not None]
+        display(run.out.chart(ramp_chart(pts, tests[test_id], min(onsets) if onsets else None)))
     for metric in SAMPLE_SERIES:
         chart = samples_chart(samples, tests[test_id], metric)
         if chart is not None:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -17,6 +19,27 @@ WIRESPEED = [sys.executable, "-m", "wirespeed"]
 EXAMPLES = frozenset({"cisco-7600-osm-acl-2001", "cisco-asr9006-rsp440-trex-2022", "cisco-catalyst-6500-vss-2008",
                       "cisco-nexus-9516-128x100g-2015", "keysight-ixnetwork-ve-dpdk-400g-2022", "linux-netns-ipv4-ramp-2026-11",
                       "linux-netns-udp-capture-2026-11"})
+
+
+# The session's scratch working folder for the whole pipeline (tests/pipeline.py): made by the controlling
+# process, inherited by pytest-xdist workers through the environment, removed at the end of the session.
+PIPELINE_ENV = "WIRESPEED_TEST_PIPELINE"
+
+
+def pytest_configure(config):
+    if PIPELINE_ENV not in os.environ and not hasattr(config, "workerinput"):
+        os.environ[PIPELINE_ENV] = tempfile.mkdtemp(prefix="wirespeed-pipeline-")
+        config.stash[_OWNED] = os.environ[PIPELINE_ENV]
+
+
+def pytest_unconfigure(config):
+    owned = config.stash.get(_OWNED, None)
+    if owned:
+        shutil.rmtree(owned, ignore_errors=True)
+        os.environ.pop(PIPELINE_ENV, None)
+
+
+_OWNED = pytest.StashKey[str]()
 
 
 def run_cli(*args: str, cwd: Path = ROOT, check: bool = False) -> subprocess.CompletedProcess:

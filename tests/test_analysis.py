@@ -12,9 +12,9 @@ import jsonschema
 import pytest
 
 from conftest import ARCHIVE, EXAMPLES, ROOT
-from pipeline import build
+from pipeline import BUILD, build
 
-OUT = ROOT / "build" / "analysis"
+OUT = BUILD / "analysis"
 
 
 @pytest.fixture(scope="module")

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from conftest import ARCHIVE, EXAMPLES, ROOT
-from pipeline import build
+from pipeline import BUILD, build
 
-REPORTS = ROOT / "build" / "reports"
+REPORTS = BUILD / "reports"
 SETS = sorted(p.name for p in ARCHIVE.iterdir() if p.is_dir())
 
 
@@ -45,7 +45,7 @@ def test_report_builds_with_embedded_fonts_and_metadata(reports, slug):
 @pytest.mark.parametrize("slug", SETS)
 def test_report_tables_match_the_site_data_cell_for_cell(reports, slug):
     """Every table the report prints has every row of the exported data, in order, on one line."""
-    data = json.loads((ROOT / "build" / "hugo-data" / "wirespeed" / "sets" / f"{slug}.json").read_text())
+    data = json.loads((BUILD / "hugo-data" / "wirespeed" / "sets" / f"{slug}.json").read_text())
     manifest = json.loads((reports / f"{slug}.manifest.json").read_text())
     text = text_of(reports / f"{slug}.pdf")
     lines = [squash(l) for l in text.splitlines()]

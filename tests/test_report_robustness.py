@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ARCHIVE, ROOT, run_cli
+from pipeline import BUILD
 from wirespeed.system import latex
 from wirespeed.steps import report
 from wirespeed.steps import pandoc_ast as A
@@ -93,12 +94,12 @@ def test_the_report_error_names_the_result_set(tmp_path, monkeypatch):
     monkeypatch.setattr(report, "typeset", broken)
     job_dir = tmp_path / "data"
     job_dir.mkdir()
-    data_file = ROOT / "build" / "hugo-data" / "wirespeed" / "sets" / f"{SET}.json"
+    data_file = BUILD / "hugo-data" / "wirespeed" / "sets" / f"{SET}.json"
     if not data_file.is_file():
         from pipeline import build
 
         build("site-data")
-    job = report.ReportJob(SET, "k", {}, data_file, ROOT / "build" / "site-static" / "results" / SET / "charts", None, tmp_path / "out.pdf")
+    job = report.ReportJob(SET, "k", {}, data_file, BUILD / "site-static" / "results" / SET / "charts", None, tmp_path / "out.pdf")
     res = report.build(job, str(ROOT))
     log = tmp_path.parent / "logs" / SET / "report-pdf.log"  # beside the reports folder, as build/logs is beside build/reports
     assert res["ok"] is False

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from wirespeed.presentation import formatting
-from wirespeed.engine.ramp import summarise
+from wirespeed.catalog.view import ramps
 from wirespeed.engine.rfc3918 import group_table_entries
 from wirespeed.presentation.tables.results import Cell, Column, ResultTable, _test_meta, _throughput_rows, frame_label
 
@@ -35,22 +35,16 @@ def multicast_table(summary: dict[str, Any], test_id: str) -> ResultTable | None
 
 def ramp_table(samples: list[dict[str, Any]], summary: dict[str, Any], threshold_pct: float = 0.1) -> ResultTable | None:
     """Per ramp (test, frame size): samples, peak rates, loss onset and the highest rate received without loss."""
-    series: dict[tuple, list[dict[str, Any]]] = {}
-    for s in samples:
-        if s.get("tx_rate_fps") is None or s.get("rx_rate_fps") is None:
-            continue
-        series.setdefault((s["test_id"], frame_label(s), s.get("direction"), s.get("variant"), s.get("port")), []).append(s)
-    if not series:
+    found = ramps(samples, threshold_pct)
+    if not found:
         return None
     columns = [Column("test", "Test"), Column("frame_size", "Frame size", "bytes"), Column("samples", "Samples", "s"),
                Column("max_tx", "Peak sent", "frames/s"), Column("max_rx", "Peak received", "frames/s"),
                Column("lossless", "Highest rate without loss", "frames/s", derived=True), Column("onset_t", "Loss onset", "s", derived=True),
                Column("onset_offered", "Sent at onset", "frames/s", derived=True), Column("line_rate", "Line rate", "frames/s", derived=True)]
     rows = []
-    for (test_id, fs, _d, _v, _p), pts in series.items():
-        pts.sort(key=lambda s: s["t_s"])
-        rs = summarise([(p["t_s"], p["tx_rate_fps"], p["rx_rate_fps"]) for p in pts], threshold_pct)
-        line = _line_rate(summary, test_id, fs)
+    for ramp in found:
+        rs, line, test_id, fs = ramp.summary, ramp.line_rate_fps, ramp.test_id, ramp.frame
         rows.append([Cell(test_id, test_id), Cell(fs, fs), Cell(str(rs.samples), rs.samples),
                      Cell(formatting.derived(rs.max_tx_fps, 0), rs.max_tx_fps), Cell(formatting.derived(rs.max_rx_fps, 0), rs.max_rx_fps),
                      Cell(formatting.derived(rs.max_lossless_rx_fps, 0), rs.max_lossless_rx_fps),
@@ -59,17 +53,6 @@ def ramp_table(samples: list[dict[str, Any]], summary: dict[str, Any], threshold
     return ResultTable("ramp-summary", "Ramp loadtests: loss onset and highest lossless rate",
                        f"Per ramp: loss onset is the first one-second sample with more than {threshold_pct:g} % loss from which loss does not recover.",
                        None, columns, rows)
-
-
-def _line_rate(summary: dict[str, Any], test_id: str, frame: str) -> float | None:
-    from wirespeed.engine import linerate
-    test, method = _test_meta(summary, test_id)
-    if not frame.isdigit():
-        return None
-    link = linerate.parse_speed(test["port_speed"])
-    size = linerate.frame_bytes(int(frame), method.get("frame_size_convention", "ethernet-frame"), int(method.get("vlan_tags", 0)))
-    n = linerate.streams(test["topology"], test["ports"], test["direction"], test.get("receivers"))
-    return linerate.line_rate_fps(size, link, n, int(test.get("encapsulation_bytes", 0)))
 
 
 def histogram_table(buckets: list[dict[str, Any]], test_id: str, frame: str, load: float | None = None) -> ResultTable:
