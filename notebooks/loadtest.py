@@ -32,7 +32,7 @@ from IPython.display import display
 from wirespeed.presentation.charts.definitions import SAMPLE_SERIES, ramp_chart, samples_chart
 from wirespeed.steps.notebook import open_set
 from wirespeed.catalog.view import ramps
-from wirespeed.presentation.tables.multicast import ramp_table
+from wirespeed.presentation.tables.ramp import ramp_table
 
 run = open_set(slug, catalog, output_dir)
 samples = run.samples()

@@ -11,7 +11,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from conftest import ARCHIVE, EXAMPLES, ROOT
+from conftest import ARCHIVE, EXAMPLES
 from pipeline import BUILD, build
 
 OUT = BUILD / "analysis"

@@ -76,7 +76,7 @@ def test_presentation_never_computes_a_line_rate(tmp_path, monkeypatch):
     from wirespeed.engine import derive, linerate
     from wirespeed.presentation.charts import compile_chart
     from wirespeed.presentation.charts import definitions as charts
-    from wirespeed.presentation.tables import multicast, results
+    from wirespeed.presentation.tables import comparison, latency_percentiles, load, multicast, ramp, results, trial_throughput
 
     db = tmp_path / "c.duckdb"
     ingest(result_folders(ARCHIVE), db)  # the catalog derives the figures, with the engine
@@ -101,23 +101,23 @@ def test_presentation_never_computes_a_line_rate(tmp_path, monkeypatch):
         tests = {t["id"]: t for t in summary["meta"]["tests"]}
         tables = [results.results_table(summary, t) for t in tests]
         tables += [multicast.multicast_table(summary, t) for t in tests]
-        tables += [results.load_table(summary, t, m) for t in tests for m in ("latency_min", "latency_avg", "latency_max", "jitter_avg", "jitter_max")]
-        tables += [results.comparison_table(summary, c) for c in summary["meta"].get("comparisons", [])]
-        tables.append(multicast.trial_throughput_table(summary))
+        tables += [load.load_table(summary, t, m) for t in tests for m in ("latency_min", "latency_avg", "latency_max", "jitter_avg", "jitter_max")]
+        tables += [comparison.comparison_table(summary, c) for c in summary["meta"].get("comparisons", [])]
+        tables.append(trial_throughput.trial_throughput_table(summary))
         defs = [charts.throughput_chart(summary, t) for t in tests] + [charts.latency_chart(summary, t) for t in tests]
         defs += [charts.load_chart(summary, t, m) for t in tests for m in ("latency_min", "latency_avg", "latency_max")]
         defs += [charts.comparison_chart(summary, c) for c in summary["meta"].get("comparisons", [])]
         rows = samples(con, slug)
-        tables.append(multicast.ramp_table(rows, summary))
-        for ramp in ramps(rows):
-            defs.append(charts.ramp_chart(ramp.points, tests[ramp.test_id], ramp.summary.onset_t_s))
-            assert ramp.line_rate_fps is None or ramp.line_rate_fps > 0
+        tables.append(ramp.ramp_table(rows, summary))
+        for rmp in ramps(rows):
+            defs.append(charts.ramp_chart(rmp.points, tests[rmp.test_id], rmp.summary.onset_t_s))
+            assert rmp.line_rate_fps is None or rmp.line_rate_fps > 0
         groups: dict[tuple, list] = {}
         for b in histograms(con, slug):
             groups.setdefault((b["test_id"], results.frame_label(b), b["load_pct"]), []).append(b)
-        for (test_id, frame, load), buckets in groups.items():
-            tables.append(multicast.histogram_table(buckets, test_id, frame, load))
-            defs.append(charts.histogram_chart(buckets, tests[test_id], frame, load))
+        for (test_id, frame, at), buckets in groups.items():
+            tables.append(latency_percentiles.histogram_table(buckets, test_id, frame, at))
+            defs.append(charts.histogram_chart(buckets, tests[test_id], frame, at))
         built_tables += sum(t is not None for t in tables)
         for d in filter(None, defs):
             compile_chart(d)

@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from wirespeed.checks import Finding
-    from wirespeed.importers.contract import Importer
     from wirespeed.resultset.model import ResultSet
 
 

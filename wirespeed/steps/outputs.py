@@ -11,7 +11,7 @@ from typing import Any
 from wirespeed.system import atomic, csvsafe
 from wirespeed.presentation.charts import compile_chart
 from wirespeed.system.reproducible import stable_pdf
-from wirespeed.presentation.tables.results import ResultTable
+from wirespeed.presentation.tables.model import ResultTable
 
 
 def table_csv(table: ResultTable) -> str:

@@ -11,7 +11,8 @@ from typing import Any
 from wirespeed.presentation import formatting
 
 from wirespeed.engine import qualified
-from wirespeed.presentation.tables.results import _row_order, _test_meta, _throughput_rows, comparison_rows, frame_label
+from wirespeed.presentation.tables.results import _row_order, _test_meta, _throughput_rows, frame_label
+from wirespeed.presentation.tables.comparison import comparison_rows
 from wirespeed.engine.units import UNITS
 
 
