@@ -359,7 +359,7 @@ def report(slugs: tuple[str, ...], jobs: int | None) -> None:
     """
     from rich.progress import Progress
 
-    from wirespeed.steps import report as rep
+    from wirespeed.steps import typesetting as rep
     if rep.which_tex() is None:
         raise click.ClickException("xelatex is not installed: run make (it installs TeX Live from Debian's packages)")
     with Progress(console=err, transient=True, disable=not err.is_terminal) as progress:
