@@ -71,7 +71,7 @@ def good_set(tmp_path: Path) -> Path:
 # --- the fast lane (`make test-fast`: -m "not slow and not browser and not netns") -----------------
 # A test is slow when it reaches, through its own code, its fixtures or the module's helper functions,
 # something that starts a process or builds the pipeline: the CLI in a subprocess, a pipeline stage,
-# an ingest of the example archive, pandoc/XeLaTeX or Hugo. The rule is static (names in the code),
+# an ingest of the example archive, pandoc/XeLaTeX or Hugo; and property tests (Hypothesis). The rule is static (names in the code),
 # so the lane is the same on every machine; tests may also carry @pytest.mark.slow themselves.
 HEAVY = frozenset({"run_cli", "WIRESPEED", "subprocess", "Popen", "build", "ingest", "typeset", "workdir", "hugo", "analysis",
                    "run_importer_cli", "export", "sleep"})
@@ -94,6 +94,8 @@ def _names(code, module, seen) -> set[str]:
 
 
 def _reaches_heavy(item) -> bool:
+    if getattr(getattr(item, "obj", None), "is_hypothesis_test", False):
+        return True  # property tests generate hundreds of inputs
     module = item.module
     codes = [item.function.__code__] if inspect.isfunction(getattr(item, "function", None)) else []
     for defs in item._fixtureinfo.name2fixturedefs.values():
