@@ -21,7 +21,7 @@ APT_PACKAGES := python3-venv texlive-xetex texlive-latex-extra texlive-fonts-rec
 ACTIONLINT_VERSION := v1.7.7
 TOOLS       := .tools/bin
 
-.PHONY: all setup system-packages python-env node-env browser actionlint test-tools build validate ingest analyse site-data reports site serve summary test bench clean distclean
+.PHONY: all setup system-packages python-env node-env browser actionlint test-tools build validate ingest analyse site-data reports site serve summary test test-fast bench clean distclean
 
 all: build
 
@@ -117,6 +117,11 @@ $(TOOLS)/.actionlint-$(ACTIONLINT_VERSION):
 
 test: setup test-tools
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile
+
+# The fast lane, the default while developing (under a minute on an idle 2-core machine): tests that start
+# no process and build nothing (tests/conftest.py marks the others slow); `make test` runs them all.
+test-fast: python-env
+	$(BIN)/python -m pytest -q -n 2 -m "not slow and not browser and not netns"
 
 clean:
 	rm -rf build public resources/_gen

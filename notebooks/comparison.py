@@ -29,7 +29,7 @@ from IPython.display import display
 from wirespeed.presentation.charts.definitions import comparison_chart
 from wirespeed.engine.failover import improvement
 from wirespeed.steps.notebook import open_set
-from wirespeed.presentation.tables.results import comparison_table
+from wirespeed.presentation.tables.comparison import comparison_table
 
 run = open_set(slug, catalog, output_dir)
 for comparison in run.summary["meta"].get("comparisons", []):

@@ -28,7 +28,7 @@ from IPython.display import display
 
 from wirespeed.presentation.charts.definitions import histogram_chart
 from wirespeed.steps.notebook import open_set
-from wirespeed.presentation.tables.multicast import histogram_table
+from wirespeed.presentation.tables.latency_percentiles import histogram_table
 from wirespeed.presentation.tables.results import frame_label
 
 run = open_set(slug, catalog, output_dir)

@@ -28,7 +28,7 @@ from IPython.display import display
 
 from wirespeed.presentation.charts.definitions import load_chart
 from wirespeed.steps.notebook import open_set
-from wirespeed.presentation.tables.results import load_table
+from wirespeed.presentation.tables.load import load_table
 
 run = open_set(slug, catalog, output_dir)
 METRICS = ["latency_min", "latency_avg", "latency_max", "jitter_avg", "jitter_max"]

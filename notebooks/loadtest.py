@@ -31,9 +31,9 @@ from IPython.display import display
 
 from wirespeed.presentation.charts.definitions import SAMPLE_SERIES, ramp_chart, ramp_latency_chart, samples_chart
 from wirespeed.steps.notebook import open_set
-from wirespeed.engine.ramp import summarise
-from wirespeed.presentation.tables.multicast import ramp_table
-from wirespeed.presentation.ramptable import loss_onset_table
+from wirespeed.catalog.view import ramps
+from wirespeed.presentation.tables.ramp import ramp_table
+from wirespeed.presentation.tables.loss_onset import loss_onset_table
 
 run = open_set(slug, catalog, output_dir)
 samples = run.samples()
@@ -47,16 +47,15 @@ for test in run.tests:  # per ramp of a test: the declared limit, loss onset and
 
 # %%
 tests = {t["id"]: t for t in run.tests}
+found = ramps(samples)  # the catalog's ramps, each summarised once (the table above reads the same)
 for test_id in dict.fromkeys(s["test_id"] for s in samples):
-    # a ramp needs both rates of a sample (iperf3 client intervals carry only what was sent)
-    pts = sorted((s for s in samples if s["test_id"] == test_id and s["tx_rate_fps"] is not None and s["rx_rate_fps"] is not None), key=lambda s: s["t_s"])
-    if pts:
+    of_test = [r for r in found if r.test_id == test_id]
+    if of_test:
+        pts = sorted((p for r in of_test for p in r.points), key=lambda s: s["t_s"])
         # the onset is marked when the test ramps one series (several variants get the loss panel, and the table, per variant)
-        one = len({(p["variant"], p["direction"], p["port"], p["frame_size"]) for p in pts}) == 1
-        ramp = summarise([(p["t_s"], p["tx_rate_fps"], p["rx_rate_fps"]) for p in pts])
-        # the line rate is the catalog's (one frame size per ramp), never recomputed here
-        line = {r["line_rate_fps"] for r in run.summary["rows"] if r["test_id"] == test_id and r.get("line_rate_fps") and r["frame_size"] in {p["frame_size"] for p in pts}}
-        display(run.out.chart(ramp_chart(pts, tests[test_id], ramp.onset_t_s if one else None, line.pop() if len(line) == 1 else None,
+        onset = of_test[0].summary.onset_t_s if len(of_test) == 1 else None
+        line = {r.line_rate_fps for r in of_test if r.line_rate_fps}  # the catalog's line rate, never recomputed here
+        display(run.out.chart(ramp_chart(pts, tests[test_id], onset, line.pop() if len(line) == 1 else None,
                                          run.summary["meta"]["dut"].get("forwarding_cap_pps"))))
         display(run.out.chart(ramp_latency_chart(pts, tests[test_id])))
     for metric in SAMPLE_SERIES:

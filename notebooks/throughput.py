@@ -30,7 +30,7 @@ from IPython.display import display
 from wirespeed.presentation.charts.definitions import latency_chart, throughput_chart
 from wirespeed.steps.notebook import open_set
 from wirespeed.presentation.overview import overview_chart
-from wirespeed.presentation.tables.multicast import trial_throughput_table
+from wirespeed.presentation.tables.trial_throughput import trial_throughput_table
 from wirespeed.presentation.tables.results import results_table
 
 run = open_set(slug, catalog, output_dir)

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import inspect
+import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -17,6 +20,27 @@ WIRESPEED = [sys.executable, "-m", "wirespeed"]
 EXAMPLES = frozenset({"cisco-7600-osm-acl-2001", "cisco-asr9006-rsp440-trex-2022", "cisco-catalyst-6500-vss-2008",
                       "cisco-nexus-9516-128x100g-2015", "keysight-ixnetwork-ve-dpdk-400g-2022", "linux-netns-ipv4-ramp-2026-11", "linux-netns-bridge-forward-nftables-2026-11",
                       "linux-netns-udp-capture-2026-11"})
+
+
+# The session's scratch working folder for the whole pipeline (tests/pipeline.py): made by the controlling
+# process, inherited by pytest-xdist workers through the environment, removed at the end of the session.
+PIPELINE_ENV = "WIRESPEED_TEST_PIPELINE"
+
+
+def pytest_configure(config):
+    if PIPELINE_ENV not in os.environ and not hasattr(config, "workerinput"):
+        os.environ[PIPELINE_ENV] = tempfile.mkdtemp(prefix="wirespeed-pipeline-")
+        config.stash[_OWNED] = os.environ[PIPELINE_ENV]
+
+
+def pytest_unconfigure(config):
+    owned = config.stash.get(_OWNED, None)
+    if owned:
+        shutil.rmtree(owned, ignore_errors=True)
+        os.environ.pop(PIPELINE_ENV, None)
+
+
+_OWNED = pytest.StashKey[str]()
 
 
 def run_cli(*args: str, cwd: Path = ROOT, check: bool = False) -> subprocess.CompletedProcess:
@@ -42,3 +66,48 @@ def good_set(tmp_path: Path) -> Path:
     dest = tmp_path / src.name
     shutil.copytree(src, dest)
     return dest
+
+
+# --- the fast lane (`make test-fast`: -m "not slow and not browser and not netns") -----------------
+# A test is slow when it reaches, through its own code, its fixtures or the module's helper functions,
+# something that starts a process or builds the pipeline: the CLI in a subprocess, a pipeline stage,
+# an ingest of the example archive, pandoc/XeLaTeX or Hugo; and property tests (Hypothesis). The rule is static (names in the code),
+# so the lane is the same on every machine; tests may also carry @pytest.mark.slow themselves.
+HEAVY = frozenset({"run_cli", "WIRESPEED", "subprocess", "Popen", "build", "ingest", "typeset", "workdir", "hugo", "analysis",
+                   "run_importer_cli", "export", "sleep"})
+
+
+def _names(code, module, seen) -> set[str]:
+    out: set[str] = set()
+    if code in seen:
+        return out
+    seen.add(code)
+    for name in code.co_names:
+        out.add(name)
+        obj = module.__dict__.get(name)
+        if inspect.isfunction(obj) and obj.__module__ == module.__name__:
+            out |= _names(obj.__code__, module, seen)
+    for const in code.co_consts:
+        if inspect.iscode(const):
+            out |= _names(const, module, seen)
+    return out
+
+
+def _reaches_heavy(item) -> bool:
+    if getattr(getattr(item, "obj", None), "is_hypothesis_test", False):
+        return True  # property tests generate hundreds of inputs
+    module = item.module
+    codes = [item.function.__code__] if inspect.isfunction(getattr(item, "function", None)) else []
+    for defs in item._fixtureinfo.name2fixturedefs.values():
+        for d in defs:
+            if inspect.isfunction(d.func) and d.baseid:  # the project's own fixtures (not pytest's)
+                codes.append(d.func.__code__)
+    seen: set = set()
+    return any(_names(c, module, seen) & HEAVY for c in codes)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if not any(item.get_closest_marker(n) for n in ("slow", "browser", "netns")) and _reaches_heavy(item):
+            item.add_marker(pytest.mark.slow)

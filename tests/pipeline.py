@@ -1,23 +1,44 @@
-"""Build the whole pipeline once per test session, in the repository's build/ as `make` does."""
+"""Build the whole pipeline once per test session, as `make` does, in a scratch working folder (never
+the repository's own build/ or public/): the folder named by WIRESPEED_TEST_PIPELINE, which
+conftest.py creates once per session and pytest-xdist workers share."""
 
 from __future__ import annotations
 
 import fcntl
+import os
+import shutil
+from pathlib import Path
 
-from conftest import ROOT, run_cli
+import workdir
+from conftest import PIPELINE_ENV, ROOT, run_cli
 
 _DONE: dict[str, bool] = {}
-LOCK = ROOT / "build" / ".pipeline.lock"
+WORK = Path(os.environ[PIPELINE_ENV])
+BUILD = WORK / "build"
+PUBLIC = WORK / "public"
+LOCK = WORK / ".pipeline.lock"
+# Besides workdir's site sources: the pages the site mounts from the repository (config.toml's module mounts).
+EXTRA_SOURCES = ["CONTRIBUTING.md", "docs"]
+
+
+def _prepare() -> None:
+    if (WORK / "config.toml").exists():
+        return
+    workdir.make(WORK)
+    for name in EXTRA_SOURCES:
+        src = ROOT / name
+        (shutil.copytree if src.is_dir() else shutil.copyfile)(src, WORK / name)
 
 
 def build(stage: str) -> None:
     """Run the pipeline up to `stage` (ingest, analyse, site-data, reports, site); each stage once per session."""
     stages = ["ingest", "analyse", "site-data", "reports", "site"]
     commands = {"ingest": ["ingest"], "analyse": ["analyse"], "site-data": ["site", "--data-only"], "reports": ["report"], "site": ["site"]}
-    LOCK.parent.mkdir(parents=True, exist_ok=True)
+    WORK.mkdir(parents=True, exist_ok=True)
     with open(LOCK, "w") as lock:  # pytest-xdist workers build one after the other (the later ones find it done)
         fcntl.flock(lock, fcntl.LOCK_EX)
+        _prepare()
         for s in stages[: stages.index(stage) + 1]:
             if not _DONE.get(s):
-                run_cli(*commands[s], cwd=ROOT, check=True)
+                run_cli(*commands[s], cwd=WORK, check=True)
                 _DONE[s] = True

@@ -11,10 +11,10 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from conftest import ARCHIVE, EXAMPLES, ROOT
-from pipeline import build
+from conftest import ARCHIVE, EXAMPLES
+from pipeline import BUILD, build
 
-OUT = ROOT / "build" / "analysis"
+OUT = BUILD / "analysis"
 
 
 @pytest.fixture(scope="module")

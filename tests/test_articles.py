@@ -8,7 +8,7 @@ import re
 import pytest
 
 from conftest import ARCHIVE, ROOT
-from pipeline import build
+from pipeline import BUILD, build
 from wirespeed.steps import articles
 ARTICLES = sorted((ROOT / "content" / "reviews").glob("*.md"))
 
@@ -16,7 +16,7 @@ ARTICLES = sorted((ROOT / "content" / "reviews").glob("*.md"))
 @pytest.fixture(scope="module")
 def site_data():
     build("site-data")
-    return ROOT / "build" / "hugo-data" / "wirespeed" / "sets"
+    return BUILD / "hugo-data" / "wirespeed" / "sets"
 
 
 def test_every_seed_publication_has_a_review_article():

@@ -29,7 +29,7 @@ from urllib.parse import urldefrag, urlparse
 import pytest
 
 from conftest import ROOT, WIRESPEED
-from pipeline import LOCK, build
+from pipeline import BUILD, LOCK, WORK, build
 from test_site import Watched, browser  # noqa: F401  (browser: the suite's one Chromium fixture)
 
 SUB = "wirespeed"
@@ -73,7 +73,7 @@ def test_no_root_relative_url_under_a_sub_path(tmp_path, how):
     env = {**os.environ, "HUGO_BASEURL": base if how == "env" else "http://example.invalid/not-this/"}
     cmd = [*WIRESPEED, "site", "--destination", str(dest)] + (["--base-url", base] if how == "flag" else [])
     with pipeline_lock():
-        proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+        proc = subprocess.run(cmd, cwd=WORK, env=env, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
     bad: list[str] = []
@@ -178,7 +178,7 @@ def sub_site(tmp_path_factory):
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_GitHubPages, directory=str(served)))
     base = f"http://127.0.0.1:{httpd.server_address[1]}/{SUB}/"
     with pipeline_lock():
-        hugo.build(root=ROOT, destination=served / SUB, base_url=base)
+        hugo.build(root=WORK, destination=served / SUB, base_url=base)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
     yield base, served / SUB
@@ -263,7 +263,7 @@ def test_crawl_under_a_sub_path_finds_no_broken_link(sub_site, browser):  # noqa
                 found.append(target)
         return found
 
-    slugs = sorted(p.stem for p in (ROOT / "build" / "hugo-data" / "wirespeed" / "sets").glob("*.json"))
+    slugs = sorted(p.stem for p in (BUILD / "hugo-data" / "wirespeed" / "sets").glob("*.json"))
     # the home page, plus the states a reader reaches through the two forms (results filter, compare picker)
     queue = [base, f"{base}results/?vendor=Cisco", f"{base}compare/?sets={','.join(slugs)}"]
     seen: set[str] = set()

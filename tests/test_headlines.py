@@ -135,7 +135,7 @@ def exported():
 
 
 def test_site_page_and_pdf_show_the_exported_cards(exported, cards):
-    from wirespeed.steps.report import pdf_text
+    from wirespeed.steps.typesetting import pdf_text
 
     assert set(exported) == set(SETS)
     for slug, data in exported.items():

@@ -195,7 +195,7 @@ def test_published_content_completed(catalog):
 def test_test_kind_specific_tables_and_captions(catalog):
     """The RFC 2544 trial table only for RFC 2544 tests; a fixed-rate latency chart says its load, not 'at the throughput rate'."""
     from wirespeed.presentation.charts.definitions import latency_chart
-    from wirespeed.presentation.tables.multicast import trial_throughput_table
+    from wirespeed.presentation.tables.trial_throughput import trial_throughput_table
 
     netns = set_summary(catalog, "linux-netns-ipv4-ramp-2026-11")
     assert netns["trial_throughput"] and trial_throughput_table(netns) is None  # a ramp loadtest, not RFC 2544

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from conftest import ARCHIVE, EXAMPLES, ROOT
-from pipeline import build
+from pipeline import BUILD, build
 
-REPORTS = ROOT / "build" / "reports"
+REPORTS = BUILD / "reports"
 SETS = sorted(p.name for p in ARCHIVE.iterdir() if p.is_dir())
 
 
@@ -45,7 +45,7 @@ def test_report_builds_with_embedded_fonts_and_metadata(reports, slug):
 @pytest.mark.parametrize("slug", SETS)
 def test_report_tables_match_the_site_data_cell_for_cell(reports, slug):
     """Every table the report prints has every row of the exported data, in order, on one line."""
-    data = json.loads((ROOT / "build" / "hugo-data" / "wirespeed" / "sets" / f"{slug}.json").read_text())
+    data = json.loads((BUILD / "hugo-data" / "wirespeed" / "sets" / f"{slug}.json").read_text())
     manifest = json.loads((reports / f"{slug}.manifest.json").read_text())
     text = text_of(reports / f"{slug}.pdf")
     lines = [squash(l) for l in text.splitlines()]
@@ -91,7 +91,7 @@ EVIL = r"Evil \input{/etc/passwd} \write18{touch /tmp/wirespeed-pwned} 100% & #1
 
 
 def test_latex_in_result_set_text_is_printed_literally(tmp_path: Path):
-    from wirespeed.steps import analysis, report, sitedata as site
+    from wirespeed.steps import analysis, sitedata as site, typesetting as report
     from wirespeed.catalog.store import ingest, result_folders
 
     archive = tmp_path / "results"
@@ -125,7 +125,7 @@ EXAMPLES = sorted((ROOT / "reports" / "examples").glob("*.md"))
 @pytest.mark.parametrize("example", EXAMPLES, ids=[e.stem for e in EXAMPLES])
 def test_template_example_builds(example: Path, tmp_path: Path):
     """Every feature of the template has an example report, built here."""
-    from wirespeed.steps.report import pandoc
+    from wirespeed.steps.shortcodes import pandoc
 
     out = tmp_path / f"{example.stem}.pdf"
     proc = subprocess.run(["sh", str(ROOT / "reports" / "build-example.sh"), str(example), str(out)], capture_output=True, text=True,

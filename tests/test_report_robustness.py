@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 
 from conftest import ARCHIVE, ROOT, run_cli
+from pipeline import BUILD
 from wirespeed.system import latex
-from wirespeed.steps import report
+from wirespeed.steps import shortcodes, typesetting
 from wirespeed.steps import pandoc_ast as A
 SET = "cisco-7600-osm-acl-2001"
 TITLE = "Title-0123456789" * 250  # 4,000 characters, no space: the schema's longest text
@@ -26,7 +27,7 @@ def squash(text: str) -> str:
 
 
 def _api() -> list[int]:
-    return report._api_version()
+    return shortcodes._api_version()
 
 
 def _doc(blocks: list, title: str = "Robustness") -> dict:
@@ -54,7 +55,7 @@ def test_longest_title_and_key_cell_build_a_report_that_prints_them(tmp_path):
         run_cli(*step, cwd=work, check=True)
     proc = run_cli("report", cwd=work)
     assert proc.returncode == 0, proc.stderr
-    text = squash(report.pdf_text(work / "build" / "reports" / f"{SET}.pdf"))
+    text = squash(typesetting.pdf_text(work / "build" / "reports" / f"{SET}.pdf"))
     assert TITLE in text
     assert CELL in text
 
@@ -66,8 +67,8 @@ def test_a_ten_thousand_character_cell_and_heading_do_not_crash_xelatex(tmp_path
     rows = [[(cell, "AlignLeft"), ("1", "AlignRight")]]
     blocks = [A.header(1, "H" * 4000), A.para(cell),
               A.table(A.inlines("Caption " + cell), head, rows, ["AlignLeft", "AlignRight"], short="S" * 4000, widths=A.column_widths(head, rows, 2, 0.98))]
-    pdf = report.typeset(_doc(blocks), tmp_path, tmp_path, "0")
-    lines = [l for l in report.pdf_text(pdf).splitlines() if not re.search(r"Page \d+ of \d+|robustness", l)]  # running header and footer
+    pdf = typesetting.typeset(_doc(blocks), tmp_path, tmp_path, "0")
+    lines = [l for l in typesetting.pdf_text(pdf).splitlines() if not re.search(r"Page \d+ of \d+|robustness", l)]  # running header and footer
     text = squash("\n".join(lines))
     assert cell in text  # the paragraph, every character
     # a table row cannot break across pages: the cell and the caption are shortened, visibly
@@ -78,7 +79,7 @@ def test_a_ten_thousand_character_cell_and_heading_do_not_crash_xelatex(tmp_path
 def test_a_latex_error_is_reported_by_its_first_bang_line_and_place(tmp_path):
     blocks = [A.para("Before the error."), {"t": "RawBlock", "c": ["latex", "\\wsNoSuchCommand{x}"]}, A.para("After.")]
     with pytest.raises(latex.LatexError) as exc:
-        report.typeset(_doc(blocks), tmp_path, tmp_path, "0")
+        typesetting.typeset(_doc(blocks), tmp_path, tmp_path, "0")
     message = str(exc.value)
     assert "\n" not in message
     assert message.startswith("xelatex failed: ! Undefined control sequence"), message
@@ -90,19 +91,19 @@ def test_the_report_error_names_the_result_set(tmp_path, monkeypatch):
     def broken(*args, **kwargs):
         raise latex.LatexError("xelatex failed: ! Dimension too large (report.tex line 7: x)")
 
-    monkeypatch.setattr(report, "typeset", broken)
+    monkeypatch.setattr(typesetting, "typeset", broken)
     job_dir = tmp_path / "data"
     job_dir.mkdir()
-    data_file = ROOT / "build" / "hugo-data" / "wirespeed" / "sets" / f"{SET}.json"
+    data_file = BUILD / "hugo-data" / "wirespeed" / "sets" / f"{SET}.json"
     if not data_file.is_file():
         from pipeline import build
 
         build("site-data")
-    job = report.ReportJob(SET, "k", {}, data_file, ROOT / "build" / "site-static" / "results" / SET / "charts", None, tmp_path / "out.pdf")
-    res = report.build(job, str(ROOT))
+    job = typesetting.ReportJob(SET, "k", {}, data_file, BUILD / "site-static" / "results" / SET / "charts", None, tmp_path / "out.pdf")
+    res = typesetting.build(job, str(ROOT))
     log = tmp_path.parent / "logs" / SET / "report-pdf.log"  # beside the reports folder, as build/logs is beside build/reports
     assert res["ok"] is False
-    assert res["error"] == (f"{SET}: report failed in the generated report (template {report.TEMPLATE_ROOT / 'template'}): "
+    assert res["error"] == (f"{SET}: report failed in the generated report (template {typesetting.TEMPLATE_ROOT / 'template'}): "
                             f"xelatex failed: ! Dimension too large (report.tex line 7: x) (left out of the site and reports; full traceback: {log})")
     assert "Dimension too large (report.tex line 7: x)" in log.read_text(encoding="utf-8")
     assert not (tmp_path / "out.pdf").exists()
@@ -120,7 +121,7 @@ def test_pandoc_and_xelatex_run_with_a_deadline_and_are_killed_with_their_group(
     monkeypatch.setenv(latex.TIMEOUT_ENV, "8")
     blocks = [A.para("Loop:"), {"t": "RawBlock", "c": ["latex", "\\def\\wsLoop{\\wsLoop}\\wsLoop"]}]
     with pytest.raises(latex.LatexError) as exc:
-        report.typeset(_doc(blocks), tmp_path, tmp_path, "0")
+        typesetting.typeset(_doc(blocks), tmp_path, tmp_path, "0")
     assert str(exc.value) == "xelatex timed out after 8 s"
     left = []
     for proc in Path("/proc").iterdir():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from wirespeed.engine import failover, jitter, rfc2544, rfc2889, rfc3918
+from wirespeed.engine import failover, linerate, rfc2544, rfc2889, rfc3918
 from wirespeed.engine.figures import Figure
 
 
@@ -32,7 +32,42 @@ def test_back_to_back_and_latency_at_throughput():
 
 def test_forwarding_rate():
     assert rfc2889.forwarding_rate(3000, 30) == 100
-    assert rfc2889.maximum_forwarding_rate([(50, 49), (100, 80), (90, 85)]) == (90, 85)
+    with pytest.raises(ValueError):
+        rfc2889.forwarding_rate(3000, 0)
+
+
+def test_forwarding_rate_is_the_engine_figure_of_frame_counts(monkeypatch):
+    """derive.counts computes a row's forwarding rate (rx ÷ duration) through rfc2889, not beside it."""
+    from wirespeed.engine import derive
+
+    seen = []
+    monkeypatch.setattr(rfc2889, "forwarding_rate", lambda rx, d: seen.append((rx, d)) or rx / d)
+
+    class Cell:
+        def __init__(self, v):
+            self.canonical = Figure.parse(v)
+
+    class Row:
+        cells = {"rx": Cell("3000"), "duration": Cell("30")}
+
+    assert derive.counts(Row())["forwarding_rate"][0].value == 100 and (3000.0, 30.0) in seen
+
+
+def test_offered_l1_of_the_asr9006_seed_from_the_engine():
+    """The ASR 9006 seed publishes offered rate (Mpps) and offered L1 (Gbps) for 64-byte frames: the
+    engine's bits on the wire (64 + 20 bytes) turn one into the other within the printed precision."""
+    import csv
+
+    from conftest import ARCHIVE
+
+    rows = list(csv.DictReader((ARCHIVE / "cisco-asr9006-rsp440-trex-2022" / "scaling.csv").open(encoding="utf-8")))
+    link = linerate.parse_speed("100G")
+    assert rows
+    for r in rows:
+        lo, hi = Figure.parse(r["offered_rate_mpps"]).interval()
+        bits = linerate.wire_bits(linerate.frame_bytes(int(r["frame_size"])), link)
+        l1_lo, l1_hi = Figure.parse(r["offered_l1_gbps"]).interval()
+        assert lo * 1e6 * bits / 1e9 <= l1_hi and hi * 1e6 * bits / 1e9 >= l1_lo, r
 
 
 def test_multicast_entries_of_the_nexus_test():
@@ -48,11 +83,14 @@ def test_vss_failover_from_lost_frames():
     assert failover.improvement(6.883, 0.322) > 20 and failover.improvement(6.883, 0.341) > 20
 
 
-def test_jitter_definitions():
-    d = [10.0, 12.0, 11.0, 15.0]
-    assert jitter.ipdv(d) == [2.0, -1.0, 4.0]
-    assert jitter.max_jitter(d) == 4.0
-    assert jitter.rfc3550_jitter(d) == pytest.approx(((0 + (2 - 0) / 16) * 15 / 16 + 1 / 16) * 15 / 16 + 4 / 16)
+def test_rfc3550_jitter_of_the_capture_engine():
+    """The capture engine's interarrival jitter follows RFC 3550 §6.4.1: J += (|D| − J) / 16."""
+    import numpy as np
+
+    from wirespeed.capture.metrics import _jitter3550
+
+    d = np.array([10, 12, 11, 15], dtype=np.int64)
+    assert _jitter3550(d) == pytest.approx(((0 + (2 - 0) / 16) * 15 / 16 + 1 / 16) * 15 / 16 + 4 / 16)
 
 
 @pytest.mark.parametrize("text, lo, hi", [("9.752", 9.7515, 9.7525), ("~75", 74, 76), ("12..17", 11.5, 17.5), ("<94", 93, 94), ("100", 99.5, 100.5)])

@@ -17,11 +17,10 @@ from urllib.parse import urlparse
 import pytest
 
 from conftest import EXAMPLES, ROOT
-from pipeline import build
+from pipeline import BUILD, PUBLIC, build
 
 pytestmark = pytest.mark.browser
-PUBLIC = ROOT / "public"
-SHOTS = ROOT / "build" / "screenshots"
+SHOTS = BUILD / "screenshots"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 
@@ -97,7 +96,7 @@ def test_every_page_loads_cleanly_and_stays_on_the_host(site, server, browser):
 
 
 def sets(site: Path) -> dict[str, dict]:
-    return {p.stem: json.loads(p.read_text()) for p in (ROOT / "build" / "hugo-data" / "wirespeed" / "sets").glob("*.json")}
+    return {p.stem: json.loads(p.read_text()) for p in (BUILD / "hugo-data" / "wirespeed" / "sets").glob("*.json")}
 
 
 def test_charts_render_svg_marks(site, server, browser):

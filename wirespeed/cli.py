@@ -366,7 +366,7 @@ def report(slugs: tuple[str, ...], jobs: int | None, base_url: str | None) -> No
     """
     from rich.progress import Progress
 
-    from wirespeed.steps import report as rep
+    from wirespeed.steps import typesetting as rep
     if rep.which_tex() is None:
         raise click.ClickException("xelatex is not installed: run make (it installs TeX Live from Debian's packages)")
     if base_url is not None:
@@ -512,9 +512,11 @@ def _collect_entry_point(collector: str, slug: str | None, params: tuple[str, ..
 def plugins(group: str | None) -> None:
     """List the importers, checks, chart types and collectors found through entry points."""
     from wirespeed.extensions import GROUPS, describe
+    from wirespeed.extensions import group as group_spec
 
     for g in [group] if group else GROUPS:
-        out.print(f"[bold]{g}[/bold]")
+        spec = group_spec(g)
+        out.print(f"[bold]{g}[/bold]: {spec.summary} ({spec.contract})", markup=True, highlight=False)
         for name, doc in describe(g):
             out.print(f"  {name:32} {doc}", markup=False)
 

@@ -1,19 +1,87 @@
-"""The extension points, found by Python entry points. Built-ins register the same way.
+"""The extension points, in one place: four entry-point groups, each with its typed signature and its
+documentation. Built-ins register the same way as third parties (pyproject.toml), and both
+`wirespeed plugins` and docs/architecture.md read this module (tests/test_architecture.py checks it).
 
-Groups (each entry point's object has a one-line docstring that `wirespeed plugins` prints):
-- wirespeed.importers: read a native tool format (importers/contract.py: Importer).
-- wirespeed.checks: semantic checks of a loaded result set (checks/).
-- wirespeed.charts: chart types that compile a table into one Vega-Lite spec (charts/).
-- wirespeed.collectors: run a traffic generator and write a new result set (collectors/).
+A plugin is an object registered under `[project.entry-points."wirespeed.<group>"]`; it carries a
+one-line docstring (importers: their `summary`) that `wirespeed plugins` prints.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from functools import lru_cache
 from importlib.metadata import entry_points
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
 
-GROUPS = ("importers", "checks", "charts", "collectors")
+if TYPE_CHECKING:
+    from wirespeed.checks import Finding
+    from wirespeed.resultset.model import ResultSet
+
+
+class CheckHook(Protocol):
+    """`wirespeed.checks`: `check(result_set) -> findings`, a semantic rule over a loaded result set.
+
+    Yields `wirespeed.checks.Finding`s (check name, row, metric, message, severity); never raises on
+    bad input (an exception is reported on the set as an internal problem, the other checks still run)."""
+
+    def __call__(self, rs: ResultSet, /) -> Iterable[Finding]: ...
+
+
+class ChartTypeHook(Protocol):
+    """`wirespeed.charts`: `chart_type(definition) -> altair.Chart`, a chart type.
+
+    The definition is plain data (id, type, title, caption, alt, data and the type's own fields);
+    `wirespeed.presentation.charts.compile_chart` themes the chart and makes the one Vega-Lite spec that
+    the site embeds and the PDF renders."""
+
+    def __call__(self, definition: dict[str, Any], /) -> Any: ...
+
+
+class CollectorHook(Protocol):
+    """`wirespeed.collectors`: `run(out_dir, slug, *, progress=None, **params) -> Path`, a traffic run.
+
+    Runs a traffic generator and writes the result set folder `out_dir/slug` atomically (through
+    `wirespeed.resultset.writer`); `wirespeed collect NAME --param KEY=VALUE` passes the keyword
+    parameters. Raises its own error with a one-line message when the run cannot be done; nothing is
+    written then."""
+
+    def __call__(self, out_dir: Path, slug: str, *, progress: Callable[[int, int], None] | None = None, **params: Any) -> Path: ...
+
+
+@dataclass(frozen=True)
+class Group:
+    """One extension point: its entry-point group name, what a plugin is, and where the built-ins live."""
+
+    name: str
+    summary: str
+    contract: str
+    builtins: str
+
+    @property
+    def entry_point_group(self) -> str:
+        return f"wirespeed.{self.name}"
+
+
+GROUP_SPECS: tuple[Group, ...] = (
+    Group("importers", "read a native tool format at import and load time",
+          "wirespeed.importers.contract.Importer", "wirespeed/importers/"),
+    Group("checks", "semantic checks of a loaded result set", "wirespeed.extensions.CheckHook", "wirespeed/checks/"),
+    Group("charts", "chart types that compile a chart definition into one Vega-Lite spec",
+          "wirespeed.extensions.ChartTypeHook", "wirespeed/presentation/charts/"),
+    Group("collectors", "run a traffic generator and write a new result set", "wirespeed.extensions.CollectorHook",
+          "wirespeed/collectors/"),
+)
+GROUPS = tuple(g.name for g in GROUP_SPECS)
+
+
+def group(name: str) -> Group:
+    """The Group named `name` (KeyError for an unknown one)."""
+    for g in GROUP_SPECS:
+        if g.name == name:
+            return g
+    raise KeyError(name)
 
 
 @lru_cache(maxsize=None)
@@ -32,3 +100,11 @@ def describe(group: str) -> list[tuple[str, str]]:
         doc = (summary if isinstance(summary, str) else obj.__doc__ or "").strip().splitlines()
         out.append((name, doc[0] if doc else ""))
     return out
+
+
+def is_importer(obj: object) -> bool:
+    """Whether obj fulfils the importers contract (an Importer instance)."""
+    from wirespeed.importers.contract import Importer
+
+    return isinstance(obj, Importer)
+

@@ -187,7 +187,7 @@ def _insert_set(con, rs: ResultSet, problems: list[Problem], chash: str, ehash: 
             lo, hi = cell.canonical.interval()
             cell_records.append([rs.slug, row_id, metric, cell.figure.text, cell.unit.name, cell.unit.symbol, float(cell.unit.factor),
                                  cell.figure.decimals, cell.figure.qualifier, float(cell.canonical.value), lo, hi])
-        if row.kind == "measurements":
+        if row.kind in ("measurements", "samples"):  # samples too: a ramp's line rate is read, never recomputed
             test = rs.tests[row.test]
             ctx = context(rs, test, row)
             if ctx is not None:

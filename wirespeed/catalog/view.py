@@ -4,9 +4,12 @@ agreements and findings. The one reader behind `wirespeed show`, the notebooks a
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any
 
 import duckdb
+
+from wirespeed.engine.ramp import DEFAULT_THRESHOLD_PCT, RampSummary, summarise
 
 
 class UnknownSet(LookupError):
@@ -49,7 +52,37 @@ def set_summary(con: duckdb.DuckDBPyConnection, slug: str) -> dict[str, Any]:
 
 def samples(con: duckdb.DuckDBPyConnection, slug: str) -> list[dict[str, Any]]:
     """Per-second loadtest samples of a result set, canonical units, in time order."""
-    return _dicts(con.execute("SELECT * FROM samples WHERE slug = ? ORDER BY test_id, frame_size, imix, direction, variant, port, t_s", [slug]))
+    return _dicts(con.execute("SELECT s.*, d.line_rate_fps FROM samples s LEFT JOIN derived d USING (slug, row_id)"
+                              " WHERE s.slug = ? ORDER BY s.test_id, s.frame_size, s.imix, s.direction, s.variant, s.port, s.t_s", [slug]))
+
+
+@dataclass(frozen=True)
+class Ramp:
+    """One ramp of a loadtest (test, frame, direction, variant, port): its samples in time order, the
+    engine's summary (loss onset, highest lossless rate) and the catalog's line rate. The one owner of
+    the ramp summary: the ramp table and the ramp chart both read it."""
+
+    test_id: str
+    frame: str
+    points: list[dict[str, Any]]
+    summary: RampSummary
+    line_rate_fps: float | None
+
+
+def ramps(samples: list[dict[str, Any]], threshold_pct: float = DEFAULT_THRESHOLD_PCT) -> list[Ramp]:
+    """The ramps of a set's samples (those with both rates), each summarised once."""
+    series: dict[tuple, list[dict[str, Any]]] = {}
+    for s in samples:
+        if s.get("tx_rate_fps") is None or s.get("rx_rate_fps") is None:
+            continue  # a ramp needs both rates of a sample (iperf3 client intervals carry only what was sent)
+        frame = str(s.get("frame_size") or s.get("imix") or "")
+        series.setdefault((s["test_id"], frame, s.get("direction"), s.get("variant"), s.get("port")), []).append(s)
+    out = []
+    for (test_id, frame, *_), pts in series.items():
+        pts.sort(key=lambda s: s["t_s"])
+        summary = summarise([(p["t_s"], p["tx_rate_fps"], p["rx_rate_fps"]) for p in pts], threshold_pct)
+        out.append(Ramp(test_id, frame, pts, summary, pts[0].get("line_rate_fps") if frame.isdigit() else None))
+    return out
 
 
 def histograms(con: duckdb.DuckDBPyConnection, slug: str) -> list[dict[str, Any]]:

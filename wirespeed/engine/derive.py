@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from wirespeed.engine import linerate
+from wirespeed.engine import linerate, rfc2889
 from wirespeed.resultset.model import ResultSet, Row, TestSpec
 
 
@@ -106,5 +106,6 @@ def counts(row: Row) -> dict[str, tuple[Estimate, str]]:
         out["loss"] = (Estimate(lost.value / tx.value * 100, lost.lo / tx.hi * 100, lost.hi / tx.lo * 100), "(tx − rx) ÷ tx")
     dur = estimate(row, "duration")
     if rx is not None and dur is not None and dur.lo > 0:
-        out["forwarding_rate"] = (Estimate(rx.value / dur.value, rx.lo / dur.hi, rx.hi / dur.lo), "rx ÷ duration")
+        fr = rfc2889.forwarding_rate
+        out["forwarding_rate"] = (Estimate(fr(rx.value, dur.value), fr(rx.lo, dur.hi), fr(rx.hi, dur.lo)), "rx ÷ duration")
     return out

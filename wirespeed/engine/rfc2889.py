@@ -9,9 +9,3 @@ def forwarding_rate(rx_frames: int, duration_s: float) -> float:
         raise ValueError("duration must be positive")
     return rx_frames / duration_s
 
-
-def maximum_forwarding_rate(points: list[tuple[float, float]]) -> tuple[float, float]:
-    """(offered load, forwarding rate) with the highest forwarding rate over the tested loads (MFR)."""
-    if not points:
-        raise ValueError("no measurements")
-    return max(points, key=lambda p: p[1])

@@ -70,3 +70,18 @@ def significant_decimals(values: list[float], digits: int = 4) -> int:
         return 0
     magnitude = math.floor(math.log10(min(finite)))
     return max(digits - 1 - magnitude, 0)
+
+
+def derived_decimals(metric: str, values: list[float]) -> int:
+    """Decimals of an engine-derived figure (in its display unit): the one rule for tables and single figures."""
+    if metric in ("throughput_line_rate", "throughput_max_theoretical"):
+        return 2 if all(v < 99.95 for v in values) else 3
+    if metric == "loss":
+        return 3
+    if metric == "lost":
+        return 0
+    if metric in ("throughput", "line_rate") and values and min(values) >= 1000:
+        return 0
+    if metric in ("throughput", "line_rate", "throughput_l1", "throughput_l2") and values:
+        return min(significant_decimals(values, 4), 3)
+    return significant_decimals(values, 4)

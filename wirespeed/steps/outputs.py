@@ -14,7 +14,7 @@ from wirespeed.presentation.charts import compile_chart
 from wirespeed.presentation.charts.theme import themed
 from wirespeed.presentation.charts.web import data_table, web_vega
 from wirespeed.system.reproducible import stable_pdf
-from wirespeed.presentation.tables.results import ResultTable
+from wirespeed.presentation.tables.model import ResultTable
 
 
 def table_csv(table: ResultTable) -> str:

@@ -12,7 +12,7 @@ import duckdb
 
 from wirespeed.engine import compare
 from wirespeed.steps.outputs import Outputs
-from wirespeed.presentation.comparison import chart_definition, result_table
+from wirespeed.presentation.tables.cross_set import chart_definition, result_table
 from wirespeed.resultset.crossrefs import test_ref
 from wirespeed.steps.compare_data import set_entries
 

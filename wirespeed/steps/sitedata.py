@@ -19,7 +19,8 @@ from wirespeed.presentation import formatting
 from wirespeed.steps import status as setstatus
 from wirespeed.catalog.columns import METRICS
 from wirespeed.catalog.view import samples, set_summary
-from wirespeed.presentation.tables.results import DERIVED_FIELDS, derived_decimals, frame_label, metric_label
+from wirespeed.presentation.tables.results import DERIVED_FIELDS, frame_label, metric_label
+from wirespeed.presentation.formatting import derived_decimals
 from wirespeed.engine.units import UNITS
 from wirespeed.presentation import downloads as dl
 from wirespeed.presentation import preview

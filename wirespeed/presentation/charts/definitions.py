@@ -12,7 +12,8 @@ from wirespeed.presentation import formatting
 from wirespeed.engine import qualified
 from wirespeed.engine import ramp
 from wirespeed.presentation import chartstyle
-from wirespeed.presentation.tables.results import _row_order, _test_meta, _throughput_rows, comparison_rows, frame_label
+from wirespeed.presentation.tables.results import _row_order, _test_meta, _throughput_rows, frame_label
+from wirespeed.presentation.tables.comparison import comparison_rows
 from wirespeed.engine.units import UNITS
 
 

@@ -1,4 +1,6 @@
-"""Result tables built from the catalog: what the notebooks emit and the site and PDF print.
+"""Table kind: the results of one test per frame size, and the rules every table kind shares (which
+figure a cell shows, column units, row order, labels). Built from the catalog: what the notebooks emit
+and the site and PDF print.
 
 Every cell is either a published figure (its printed digits, its unit) or an engine-derived one
 (marked derived); a published figure that disagrees with its recomputation carries a flag.
@@ -6,7 +8,6 @@ Every cell is either a published figure (its printed digits, its unit) or an eng
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from wirespeed.presentation import formatting
@@ -14,6 +15,8 @@ from wirespeed.presentation import formatting
 from wirespeed.engine import qualified
 from wirespeed.catalog.columns import METRICS
 from wirespeed.engine.units import UNITS
+from wirespeed.presentation.formatting import derived_decimals
+from wirespeed.presentation.tables.model import Cell, Column, ResultTable
 
 # Derived figures available per measurement row (summary rows carry them from the `derived` table).
 DERIVED_FIELDS = {
@@ -33,52 +36,6 @@ ORDER = ["throughput", "throughput_l1", "throughput_l2", "throughput_line_rate",
          "latency_min", "latency_avg", "latency_max", "latency_p50", "latency_p90", "latency_p99", "latency_p99_9", "latency_p99_99",
          "jitter_avg", "jitter_max", "interarrival_jitter", "ipdv_avg", "ipdv_max", "rtt_min", "rtt_avg", "rtt_max", "cwnd", "retransmits",
          "tx", "rx", "lost", "loss", "out_of_sequence", "reordered", "duplicate", "back_to_back", "failover_time", "cpu_peak", "cpu_avg", "power", "voltage", "current", "duration"]
-
-
-@dataclass
-class Column:
-    """A table column: its key, label, unit symbol, header group, and whether it is derived."""
-
-    key: str
-    label: str
-    unit: str = ""
-    group: str = ""
-    derived: bool = False
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"key": self.key, "label": self.label, "unit": self.unit, "group": self.group, "derived": self.derived}
-
-
-@dataclass
-class Cell:
-    text: str
-    value: float | str | None = None
-    flag: str | None = None
-    derived: bool = False  # computed by the engine, not as published
-
-
-@dataclass
-class ResultTable:
-    """A named table of one result set."""
-
-    id: str
-    title: str
-    caption: str
-    test: str | None
-    columns: list[Column]
-    rows: list[list[Cell]]
-    notes: list[str] = field(default_factory=list)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "id": self.id, "title": self.title, "caption": self.caption, "test": self.test,
-            "columns": [c.to_dict() for c in self.columns],
-            "rows": [[c.text for c in r] for r in self.rows],
-            "values": [[c.value for c in r] for r in self.rows],
-            "flags": [[c.flag for c in r] for r in self.rows],
-            "derived_cells": [[c.derived for c in r] for r in self.rows],
-            "notes": self.notes,
-        }
 
 
 def metric_label(metric: str) -> str:
@@ -180,21 +137,6 @@ class _Builder:
                 q = r.get("qualified") or qualified.Qualified()
                 cells.append(Cell(qualified.text(r["value"] / factor, q, decimals), r["value"] / factor, None, True))
         return UNITS[unit].symbol, derived_only, cells
-
-
-def derived_decimals(metric: str, values: list[float]) -> int:
-    """Decimals of an engine-derived figure (in its display unit): the one rule for tables and single figures."""
-    if metric in ("throughput_line_rate", "throughput_max_theoretical"):
-        return 2 if all(v < 99.95 for v in values) else 3
-    if metric == "loss":
-        return 3
-    if metric == "lost":
-        return 0
-    if metric in ("throughput", "line_rate") and values and min(values) >= 1000:
-        return 0
-    if metric in ("throughput", "line_rate", "throughput_l1", "throughput_l2") and values:
-        return min(formatting.significant_decimals(values, 4), 3)
-    return formatting.significant_decimals(values, 4)
 
 
 def _throughput_rows(summary: dict[str, Any], test_id: str) -> list[dict[str, Any]]:
@@ -334,80 +276,3 @@ def _key_text(key: str, value: Any) -> str:
     if key == "load_pct":
         return formatting.published(f"{value:g}")
     return str(value)
-
-
-def load_table(summary: dict[str, Any], test_id: str, metric: str) -> ResultTable | None:
-    """One metric (e.g. maximum jitter) per frame size (rows) and offered load (columns)."""
-    test = next(t for t in summary["tests"] if t["test_id"] == test_id)
-    rows = [r for r in summary["rows"] if r["test_id"] == test_id and r["load_pct"] is not None and metric in r["cells"]]
-    loads = sorted({r["load_pct"] for r in rows})
-    if len(loads) < 2:
-        return None
-    b = _Builder(summary)
-    frames: dict[str, dict[float, dict[str, Any]]] = {}
-    for r in sorted(rows, key=_row_order(summary, test_id)):
-        frames.setdefault(frame_label(r), {})[r["load_pct"]] = r
-    columns = [_key_column("frame_size", summary, test_id)]
-    body = []
-    for load in loads:
-        unit, derived_only, cells = b.format_column(metric, [b.raw(v[load], metric) if load in v else None for v in frames.values()])
-        columns.append(Column(f"{metric}.{load:g}", f"{formatting.published(f'{load:g}')} % load", unit, metric_label(metric), derived_only))
-        body.append(cells)
-    table_rows = [[Cell(fs, fs)] + [col[i] for col in body] for i, fs in enumerate(frames)]
-    return ResultTable(f"{test_id}-{metric.replace('_', '-')}-vs-load", f"{test['title']}: {metric_label(metric).lower()} vs offered load",
-                       f"{metric_label(metric)} at each offered load, per frame size; {test['title']}.", test_id, columns, table_rows)
-
-
-def comparison_rows(summary: dict[str, Any], comparison: dict[str, Any], test_id: str) -> list[dict[str, Any]]:
-    """A compared test's rows at its throughput rate, limited to the comparison's frame sizes if it names any."""
-    rows = _throughput_rows(summary, test_id)
-    sizes = {str(s) for s in comparison.get("frame_sizes", [])}
-    # repeated searches: the row without trial (their mean) stands for the point, not the first search
-    means = {(frame_label(r), r["variant"], r["direction"]) for r in rows if r.get("trial") is None and "throughput_max" in r["cells"]}
-    rows = [r for r in rows if r.get("trial") is None or (frame_label(r), r["variant"], r["direction"]) not in means]
-    if means and comparison.get("metrics"):  # rows of other measurements (latency trials) hold none of the compared metrics
-        rows = [r for r in rows if any(m in r["cells"] for m in comparison["metrics"])]
-    return [r for r in rows if not sizes or frame_label(r) in sizes]
-
-
-def comparison_table(summary: dict[str, Any], comparison: dict[str, Any]) -> ResultTable:
-    """Declared A/B comparison: per frame size, each metric side by side for every compared test."""
-    tests = comparison["tests"]
-    labels = comparison.get("labels") or [next(t["title"] for t in summary["tests"] if t["test_id"] == tid) for tid in tests]
-    b = _Builder(summary)
-    per_test = {tid: comparison_rows(summary, comparison, tid) for tid in tests}
-    keys: list[tuple] = []
-    index: dict[tuple, dict[str, dict[str, Any]]] = {}
-    all_rows = [r for tid in tests for r in per_test[tid]]
-    use_dir = len({r["direction"] for r in all_rows}) > 1
-    use_var = len({r["variant"] for r in all_rows}) > 1
-    for tid in tests:
-        for r in sorted(per_test[tid], key=_row_order(summary, tid)):
-            key = (frame_label(r), r["variant"] if use_var else None, r["direction"] if use_dir else None)
-            if key not in index:
-                keys.append(key)
-                index[key] = {}
-            index[key][tid] = r
-    has_frames = any(k[0] for k in keys)
-    metrics = comparison.get("metrics") or [m for m in ORDER if any(m in r["cells"] for r in all_rows)]
-    columns = []
-    if has_frames:
-        columns.append(_key_column("frame_size", summary, tests[0]))
-    if use_var:
-        columns.append(Column("variant", "Variant"))
-    if use_dir:
-        columns.append(Column("direction", "Direction"))
-    body = []
-    for metric in metrics:
-        raws_by_test = {tid: [b.raw(index[k][tid], metric) if tid in index[k] else None for k in keys] for tid in tests}
-        if all(x is None for v in raws_by_test.values() for x in v):
-            continue
-        for tid, label in zip(tests, labels):
-            unit, derived_only, cells = b.format_column(metric, raws_by_test[tid])
-            columns.append(Column(f"{metric}.{tid}", label, unit, metric_label(metric), derived_only))
-            body.append(cells)
-    rows = []
-    for i, k in enumerate(keys):
-        cells = ([Cell(k[0], k[0])] if has_frames else []) + ([Cell(k[1] or "", k[1])] if use_var else []) + ([Cell(k[2] or "", k[2])] if use_dir else [])
-        rows.append(cells + [col[i] for col in body])
-    return ResultTable(comparison["id"], comparison["title"], f"{comparison['title']}: " + "; ".join(labels) + ".", None, columns, rows)

@@ -1,0 +1,140 @@
+"""The layout keeps its promises: docs/architecture.md describes every package, the extension points
+are declared in one module with contracts the installed plugins fulfil, and the presentation layer
+reads the catalog's derived figures without ever computing a line rate itself."""
+
+from __future__ import annotations
+
+import inspect
+import re
+from pathlib import Path
+
+import pytest
+
+from conftest import ARCHIVE, ROOT
+
+PACKAGE = ROOT / "wirespeed"
+ARCHITECTURE = ROOT / "docs" / "architecture.md"
+
+
+def _packages() -> list[str]:
+    """Every package folder of wirespeed/ (with an __init__.py), as a path relative to wirespeed/."""
+    return sorted(p.parent.relative_to(PACKAGE).as_posix() for p in PACKAGE.rglob("__init__.py") if p.parent != PACKAGE)
+
+
+def test_every_package_has_its_paragraph_in_the_architecture_page():
+    text = ARCHITECTURE.read_text(encoding="utf-8")
+    assert text.count("```mermaid") == 1, "one diagram of the flow"
+    described = set(re.findall(r"^- \*\*`wirespeed/([a-z_]+)/`\*\*", text, re.M))
+    top = {p for p in _packages() if "/" not in p}
+    assert top, "no packages found"
+    assert top <= described, f"packages missing from docs/architecture.md: {sorted(top - described)}"
+    assert described <= top, f"docs/architecture.md describes packages that do not exist: {sorted(described - top)}"
+    for nested in (p for p in _packages() if "/" in p):  # subpackages are named in their parent's paragraph
+        assert f"`{nested.split('/', 1)[1]}/`" in text, f"wirespeed/{nested}/ is not named in docs/architecture.md"
+
+
+def test_no_two_modules_differ_by_a_suffix_only():
+    stems = sorted({p.stem for p in PACKAGE.rglob("*.py") if p.stem != "__init__"})
+    clashes = [(a, b) for a in stems for b in stems if a != b and b.startswith(a) and b[len(a):] in ("s", "es", "ing")]
+    assert not clashes, clashes
+
+
+def test_extension_groups_are_declared_once_and_documented():
+    from wirespeed import extensions
+
+    text = ARCHITECTURE.read_text(encoding="utf-8")
+    assert extensions.GROUPS == ("importers", "checks", "charts", "collectors")
+    for g in extensions.GROUP_SPECS:
+        assert g.name in text, g.name
+        assert (ROOT / g.builtins).is_dir(), g.builtins
+        assert g.summary and g.contract.startswith("wirespeed.")
+    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    declared = set(re.findall(r'^\[project\.entry-points\."wirespeed\.([a-z]+)"\]', pyproject, re.M))
+    assert declared == set(extensions.GROUPS)
+
+
+def test_every_installed_plugin_fulfils_its_contract():
+    from wirespeed import extensions
+
+    for name, obj in extensions.registry("importers").items():
+        assert extensions.is_importer(obj), name
+    for group in ("checks", "charts", "collectors"):
+        plugins = extensions.registry(group)
+        assert plugins, group
+        for name, obj in plugins.items():
+            assert callable(obj) and (obj.__doc__ or "").strip(), f"{group}/{name}: a callable with a one-line docstring"
+    for name, run in extensions.registry("collectors").items():
+        params = inspect.signature(run).parameters
+        assert list(params)[:2] == ["out_dir", "slug"] and "progress" in params, name
+
+
+def test_presentation_never_computes_a_line_rate(tmp_path, monkeypatch):
+    """Tables and charts of every example set are built with the engine's line-rate functions
+    disabled: every line rate they print comes from the catalog."""
+    from wirespeed.catalog.store import ingest, result_folders
+    from wirespeed.catalog.view import histograms, ramps, samples, set_summary
+    from wirespeed.engine import derive, linerate
+    from wirespeed.presentation.charts import compile_chart
+    from wirespeed.presentation.charts import definitions as charts
+    from wirespeed.presentation.tables import comparison, latency_percentiles, load, multicast, ramp, results, trial_throughput
+
+    db = tmp_path / "c.duckdb"
+    ingest(result_folders(ARCHIVE), db)  # the catalog derives the figures, with the engine
+
+    calls: list[str] = []
+    for module in (linerate, derive):
+        for fname, fn in inspect.getmembers(module, inspect.isfunction):
+            if fn.__module__ == module.__name__:
+                def refuse(*a, _name=f"{module.__name__}.{fname}", **k):
+                    calls.append(_name)
+                    raise AssertionError(f"presentation called {_name}")
+                monkeypatch.setattr(module, fname, refuse)
+
+    import duckdb
+
+    con = duckdb.connect(str(db), read_only=True)
+    built_tables = built_charts = 0
+    slugs = [r[0] for r in con.execute("SELECT slug FROM result_sets ORDER BY slug").fetchall()]
+    assert len(slugs) >= 7
+    for slug in slugs:
+        summary = set_summary(con, slug)
+        tests = {t["id"]: t for t in summary["meta"]["tests"]}
+        tables = [results.results_table(summary, t) for t in tests]
+        tables += [multicast.multicast_table(summary, t) for t in tests]
+        tables += [load.load_table(summary, t, m) for t in tests for m in ("latency_min", "latency_avg", "latency_max", "jitter_avg", "jitter_max")]
+        tables += [comparison.comparison_table(summary, c) for c in summary["meta"].get("comparisons", [])]
+        tables.append(trial_throughput.trial_throughput_table(summary))
+        defs = [charts.throughput_chart(summary, t) for t in tests] + [charts.latency_chart(summary, t) for t in tests]
+        defs += [charts.load_chart(summary, t, m) for t in tests for m in ("latency_min", "latency_avg", "latency_max")]
+        defs += [charts.comparison_chart(summary, c) for c in summary["meta"].get("comparisons", [])]
+        rows = samples(con, slug)
+        tables.append(ramp.ramp_table(rows, summary))
+        for rmp in ramps(rows):
+            defs.append(charts.ramp_chart(rmp.points, tests[rmp.test_id], rmp.summary.onset_t_s))
+            assert rmp.line_rate_fps is None or rmp.line_rate_fps > 0
+        groups: dict[tuple, list] = {}
+        for b in histograms(con, slug):
+            groups.setdefault((b["test_id"], results.frame_label(b), b["load_pct"]), []).append(b)
+        for (test_id, frame, at), buckets in groups.items():
+            tables.append(latency_percentiles.histogram_table(buckets, test_id, frame, at))
+            defs.append(charts.histogram_chart(buckets, tests[test_id], frame, at))
+        built_tables += sum(t is not None for t in tables)
+        for d in filter(None, defs):
+            compile_chart(d)
+            built_charts += 1
+    con.close()
+    assert not calls
+    assert built_tables > 20 and built_charts > 20, (built_tables, built_charts)
+
+
+@pytest.mark.parametrize("path", ["README.md", "CONTRIBUTING.md", "docs/architecture.md", "docs/security.md"])
+def test_paths_named_in_the_docs_exist(path):
+    """A doc that names a module of the package names one that exists (the layout moved many)."""
+    text = (ROOT / path).read_text(encoding="utf-8")
+    missing = sorted({m for m in re.findall(r"`(wirespeed/[\w/]+(?:\.py|/))`", text) if not (ROOT / m).exists()})
+    assert not missing, missing
+
+
+def test_readme_links_the_architecture_page():
+    assert "docs/architecture.md" in (ROOT / "README.md").read_text(encoding="utf-8")
+    assert Path(ARCHITECTURE).is_file()

@@ -1,0 +1,53 @@
+"""The table model: columns, cells and a named table of one result set, as the notebooks emit them
+and the site and PDF print them (ResultTable.to_dict is what both read)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class Column:
+    """A table column: its key, label, unit symbol, header group, and whether it is derived."""
+
+    key: str
+    label: str
+    unit: str = ""
+    group: str = ""
+    derived: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"key": self.key, "label": self.label, "unit": self.unit, "group": self.group, "derived": self.derived}
+
+
+@dataclass
+class Cell:
+    text: str
+    value: float | str | None = None
+    flag: str | None = None
+    derived: bool = False  # computed by the engine, not as published
+
+
+@dataclass
+class ResultTable:
+    """A named table of one result set."""
+
+    id: str
+    title: str
+    caption: str
+    test: str | None
+    columns: list[Column]
+    rows: list[list[Cell]]
+    notes: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id, "title": self.title, "caption": self.caption, "test": self.test,
+            "columns": [c.to_dict() for c in self.columns],
+            "rows": [[c.text for c in r] for r in self.rows],
+            "values": [[c.value for c in r] for r in self.rows],
+            "flags": [[c.flag for c in r] for r in self.rows],
+            "derived_cells": [[c.derived for c in r] for r in self.rows],
+            "notes": self.notes,
+        }

@@ -1,0 +1,31 @@
+"""Table kind: ramp loadtests, per ramp its loss onset and highest lossless rate (the catalog's ramps)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from wirespeed.presentation import formatting
+from wirespeed.presentation.tables.model import Cell, Column, ResultTable
+from wirespeed.catalog.view import ramps
+
+
+def ramp_table(samples: list[dict[str, Any]], summary: dict[str, Any], threshold_pct: float = 0.1) -> ResultTable | None:
+    """Per ramp (test, frame size): samples, peak rates, loss onset and the highest rate received without loss."""
+    found = ramps(samples, threshold_pct)
+    if not found:
+        return None
+    columns = [Column("test", "Test"), Column("frame_size", "Frame size", "bytes"), Column("samples", "Samples", "s"),
+               Column("max_tx", "Peak sent", "frames/s"), Column("max_rx", "Peak received", "frames/s"),
+               Column("lossless", "Highest rate without loss", "frames/s", derived=True), Column("onset_t", "Loss onset", "s", derived=True),
+               Column("onset_offered", "Sent at onset", "frames/s", derived=True), Column("line_rate", "Line rate", "frames/s", derived=True)]
+    rows = []
+    for ramp in found:
+        rs, line, test_id, fs = ramp.summary, ramp.line_rate_fps, ramp.test_id, ramp.frame
+        rows.append([Cell(test_id, test_id), Cell(fs, fs), Cell(str(rs.samples), rs.samples),
+                     Cell(formatting.derived(rs.max_tx_fps, 0), rs.max_tx_fps), Cell(formatting.derived(rs.max_rx_fps, 0), rs.max_rx_fps),
+                     Cell(formatting.derived(rs.max_lossless_rx_fps, 0), rs.max_lossless_rx_fps),
+                     Cell(formatting.derived(rs.onset_t_s, 0) if rs.onset_t_s is not None else "none", rs.onset_t_s),
+                     Cell(formatting.derived(rs.onset_tx_fps, 0), rs.onset_tx_fps), Cell(formatting.derived(line, 0), line)])
+    return ResultTable("ramp-summary", "Ramp loadtests: loss onset and highest lossless rate",
+                       f"Per ramp: loss onset is the first one-second sample with more than {threshold_pct:g} % loss from which loss does not recover.",
+                       None, columns, rows)

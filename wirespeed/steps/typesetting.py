@@ -1,0 +1,180 @@
+"""Typesetting the PDF reports: which reports need building (a content-hash key per report, kept in a
+manifest beside the PDF), building them in parallel workers (AST → pandoc → XeLaTeX, written
+atomically), pruning the PDFs of sets no longer published. Shell escape stays off."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+import traceback
+from concurrent.futures import as_completed
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from wirespeed.steps import articles, status as setstatus
+from wirespeed.steps import pandoc_ast as A
+from wirespeed.presentation.headlines_report import headline_blocks
+from wirespeed.steps import reportlinks
+from wirespeed.steps.report import appendix_blocks, full_titles, generated_blocks, headings_into_landscape, metadata, source_date_epoch
+from wirespeed.steps.shortcodes import ReportError, _api_version, _Doc, article_blocks, pandoc
+from wirespeed.system import atomic, interrupts, latex
+from wirespeed.system.codehash import code_closure
+
+
+TEMPLATE_ROOT = Path("reports")
+
+
+OUT = Path("build/reports")
+
+
+FILTERS = ["meta.lua", "boxes.lua", "landscape.lua", "appendix.lua", "tables.lua"]
+
+
+@dataclass
+class ReportJob:
+    slug: str
+    key: str
+    components: dict[str, Any]
+    data_file: Path
+    charts_dir: Path
+    article: Path | None
+    out: Path
+
+
+def _tree_hash(root: Path) -> str:
+    """Hash of what a build reads under reports/: the template and its parts, the filters, defaults.yaml (not the docs or examples)."""
+    h = hashlib.sha256()
+    read = [root / "defaults.yaml", *(root / "template").rglob("*"), *(root / "filters").rglob("*")]
+    for p in sorted(read):
+        if p.is_file():
+            h.update(p.relative_to(root).as_posix().encode() + b"\0" + p.read_bytes())
+    return h.hexdigest()
+
+
+def _tool_versions() -> dict[str, str]:
+    pv = subprocess.run([str(pandoc()), "--version"], capture_output=True, text=True, check=True).stdout.splitlines()[0]
+    xv = subprocess.run(["xelatex", "--version"], capture_output=True, text=True).stdout.splitlines()[:1]
+    return {"pandoc": pv, "xelatex": xv[0] if xv else "missing"}
+
+
+def plan(slugs: list[str] | None, data_root: Path = Path("build/hugo-data"), static_root: Path = Path("build/site-static"), out: Path = OUT,
+         base_url: str | None = None) -> tuple[list[ReportJob], list[ReportJob]]:
+    """Which reports need building (inputs changed) and which are fresh."""
+    sets_dir = data_root / "wirespeed" / "sets"
+    available = sorted(p.stem for p in sets_dir.glob("*.json")) if sets_dir.is_dir() else []
+    wanted = slugs or available
+    missing = [s for s in wanted if s not in available]
+    if missing:
+        raise ReportError(f"no exported site data for {', '.join(missing)} (is it published? run wirespeed site --data-only)")
+    tools = _tool_versions()
+    template = _tree_hash(TEMPLATE_ROOT)
+    code = code_closure("import wirespeed.steps.typesetting")
+    stamp = reportlinks.stamp(base_url)  # base URL, build date, version: printed on every title page
+    run, fresh = [], []
+    for slug in wanted:
+        data_file = sets_dir / f"{slug}.json"
+        data = json.loads(data_file.read_text())
+        charts_dir = static_root / "results" / slug / "charts"
+        article = articles.for_report(slug)
+        charts = {cid: hashlib.sha256((charts_dir / f"{cid}.pdf").read_bytes()).hexdigest() for cid in sorted(data["charts"]) if (charts_dir / f"{cid}.pdf").is_file()}
+        components = {"data": hashlib.sha256(data_file.read_bytes()).hexdigest(), "charts": charts, "template": template, "code": code, "tools": tools, "build": stamp,
+                      "article": hashlib.sha256(article.path.read_bytes()).hexdigest() if article else None}
+        key = hashlib.sha256(json.dumps(components, sort_keys=True).encode()).hexdigest()
+        job = ReportJob(slug, key, components, data_file, charts_dir, article.path if article else None, out / f"{slug}.pdf")
+        manifest = out / f"{slug}.manifest.json"
+        ok = job.out.is_file() and manifest.is_file() and json.loads(manifest.read_text()).get("key") == key
+        (fresh if ok else run).append(job)
+    return run, fresh
+
+
+def build(job: ReportJob, root: str) -> dict[str, Any]:
+    """Build one PDF (in a worker process): AST → pandoc → xelatex, written atomically."""
+    os.chdir(root)
+    try:
+        data = json.loads(job.data_file.read_text())
+        doc = _Doc(data, job.charts_dir)
+        article = articles.read(job.article) if job.article else None
+        api = _api_version()
+        blocks = headline_blocks(data) + (article_blocks(article, doc) if article else generated_blocks(doc))
+        blocks = headings_into_landscape(blocks + appendix_blocks(data))
+        ast = A.document(A.breakable(metadata(data, article, job.components.get("build"))), A.breakable(full_titles(data, article) + blocks), api)
+        with tempfile.TemporaryDirectory(prefix=f"wirespeed-report-{job.slug}-") as tmp:
+            pdf = typeset(ast, Path(tmp), job.charts_dir, source_date_epoch(data, article))
+            atomic.write_bytes(job.out, pdf.read_bytes())
+            if os.environ.get("WIRESPEED_LATEX_LOGS"):  # layout checks read the TeX log (overfull boxes); off by default
+                logs = Path(os.environ["WIRESPEED_LATEX_LOGS"])
+                logs.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(pdf.with_suffix(".log"), logs / f"{job.slug}.log")
+                shutil.copyfile(pdf.with_suffix(".tex"), logs / f"{job.slug}.tex")
+        atomic.write_text(job.out.with_name(f"{job.slug}.manifest.json"), json.dumps({"key": job.key, "components": job.components,
+                                                                                       "tables": doc.tables_used, "charts": doc.charts_used}, indent=1, sort_keys=True) + "\n")
+        return {"ok": True}
+    except (ReportError, articles.ArticleError, latex.LatexError) as exc:
+        return _failed(job, str(exc), str(exc))
+    except Exception as exc:  # noqa: BLE001 - one set's report fails alone; the other reports are still built
+        return _failed(job, f"{type(exc).__name__}: {exc}", traceback.format_exc())
+
+
+def _failed(job: ReportJob, cause: str, text: str) -> dict[str, Any]:
+    """A worker's report of a failed build: one line naming the set, the article or template and the log."""
+    what = f"article {job.article}" if job.article else f"the generated report (template {TEMPLATE_ROOT / 'template'})"
+    failure = {"what": what, "cause": cause.removeprefix(f"{job.slug}: "), "log": str(setstatus.write_log(job.slug, "report", "pdf", text, job.out.parent.parent / "logs"))}
+    return {"ok": False, "failure": failure, "error": setstatus.line(job.slug, "report", failure)}
+
+
+def typeset(ast: dict[str, Any], workdir: Path, charts_dir: Path, epoch: str, template_root: Path = TEMPLATE_ROOT) -> Path:
+    """Pandoc AST → report.tex (pandoc, template, filters; figures extracted beside it) → report.pdf (XeLaTeX), in workdir."""
+    deadline = time.monotonic() + latex.timeout_s()
+    (workdir / "report.json").write_text(json.dumps(ast, ensure_ascii=False), encoding="utf-8")
+    tpl = template_root.resolve()
+    cmd = [str(pandoc()), "--from", "json", "report.json", "--to", "latex", "--template", str(tpl / "template" / "wirespeed.latex"),
+           "--metadata-file", str(tpl / "defaults.yaml"), *[f"--lua-filter={tpl / 'filters' / f}" for f in FILTERS],
+           "--resource-path", f"{charts_dir.resolve()}:{tpl}", "--extract-media=media", "-o", "report.tex"]
+    env = {**os.environ, "openin_any": "p", "openout_any": "p", "SOURCE_DATE_EPOCH": epoch, "FORCE_SOURCE_DATE": "1"}
+    proc = latex.run(cmd, workdir, env, deadline, "pandoc")
+    if proc.returncode != 0 or not (workdir / "report.tex").is_file():
+        lines = [l.strip() for l in proc.stderr.splitlines() if l.strip()]
+        raise latex.LatexError("pandoc failed: " + (" | ".join(lines[:3]) or f"exit {proc.returncode}"))
+    return latex.xelatex(workdir, "report.tex", env, deadline)
+
+
+def run(slugs: list[str] | None = None, jobs: int | None = None, progress: Callable[[ReportJob, int, int], None] | None = None, out: Path = OUT,
+        data_root: Path = Path("build/hugo-data"), static_root: Path = Path("build/site-static"), base_url: str | None = None) -> tuple[list[ReportJob], list[ReportJob], list[str]]:
+    """Build every report whose inputs changed, in parallel; returns (built, fresh, errors)."""
+    todo, fresh = plan(slugs, data_root, static_root, out, base_url)
+    errors: list[str] = []
+    if todo:
+        workers = max(1, min(jobs or os.cpu_count() or 1, len(todo)))
+        with interrupts.worker_pool(workers) as pool:  # workers die with this process
+            futures = {pool.submit(build, job, str(Path.cwd())): job for job in todo}
+            for i, fut in enumerate(as_completed(futures), 1):
+                res = fut.result()
+                if not res["ok"]:
+                    errors.append(res["error"])
+                setstatus.record(futures[fut].slug, "report", res.get("failure"), out.parent / "status")
+                if progress:
+                    progress(futures[fut], i, len(todo))
+    for job in fresh:
+        setstatus.record(job.slug, "report", None, out.parent / "status")
+    if out.is_dir():
+        keep = {f"{j.slug}.pdf" for j in todo + fresh} | {f"{j.slug}.manifest.json" for j in todo + fresh}
+        if not slugs:
+            for p in out.iterdir():
+                if p.is_file() and p.name not in keep:
+                    p.unlink()
+    return todo, fresh, errors
+
+
+def pdf_text(pdf: Path) -> str:
+    """The text of a PDF (pdftotext, layout kept), for checks."""
+    return subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+
+
+def which_tex() -> str | None:
+    return shutil.which("xelatex")
