@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from wirespeed.capture.loads import be16, be32, be64
+from wirespeed.capture.fields import be16, be32, be64
 
 IPV4, IPV6, UDP, TRUNCATED, SIGNATURE, NO_TIME = 1, 2, 4, 8, 16, 32
 ETHERNET, RAW, IPV4_ONLY, IPV6_ONLY, LINUX_SLL = 1, 101, 228, 229, 113

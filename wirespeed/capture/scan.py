@@ -18,7 +18,7 @@ import numpy as np
 from numba import njit
 
 from wirespeed.capture.decode import NO_TIME, decode_one
-from wirespeed.capture.loads import be32, le32
+from wirespeed.capture.fields import be32, le32
 
 OK, TRUNCATED, BAD_LENGTH, NEEDS_PYTHON = 0, 1, 2, 3
 MAX_RECORD = 1 << 18  # 256 KiB: above any snaplen tcpdump or Wireshark write
