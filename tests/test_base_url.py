@@ -237,10 +237,15 @@ def test_crawl_under_a_sub_path_finds_no_broken_link(sub_site, browser):  # noqa
             problems.append(f"{url}: HTTP {resp.status if resp else 'no response'} (expected {expect})")
         charts = page.locator("figure.result-chart[data-vega]").count()
         if charts:  # every chart renders its Vega spec once it comes into view (from the page's spec bundle)
-            page.evaluate("""async () => { for (const f of document.querySelectorAll('figure.result-chart[data-vega]')) {
-                f.scrollIntoView(); await new Promise(r => setTimeout(r, 20)); } }""")
-            try:
-                page.wait_for_function(f"document.querySelectorAll('figure.result-chart.is-live').length >= {charts}", timeout=60000)
+            try:  # scroll each chart not yet live into view again until all are (lazy loading), polled from Python (CSP: no eval)
+                for _ in range(60):
+                    page.evaluate("""async () => { for (const f of document.querySelectorAll('figure.result-chart[data-vega]:not(.is-live)')) {
+                        f.scrollIntoView(); await new Promise(r => setTimeout(r, 50)); } }""")
+                    if page.locator("figure.result-chart.is-live").count() >= charts:
+                        break
+                    page.wait_for_timeout(500)
+                else:
+                    raise AssertionError("charts not live")
             except Exception:
                 problems.append(f"{url}: only {page.locator('figure.result-chart.is-live').count()} of {charts} charts rendered")
         found = []

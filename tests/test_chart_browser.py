@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from test_site import Watched, browser, server, site  # noqa: F401  (the same built site, server and Chromium)
+from test_site import Watched, browser, server, site, wait_for  # noqa: F401  (the same built site, server and Chromium)
 
 pytestmark = pytest.mark.browser
 PAGES = ["/results/cisco-nexus-9516-128x100g-2015/", "/results/cisco-7600-osm-acl-2001/", "/results/linux-netns-ipv4-ramp-2026-11/",
@@ -58,14 +58,6 @@ MEASURE = """() => {
 }"""
 
 
-def _wait(page, expression: str, timeout_s: float = 90) -> None:
-    """Poll an expression from Python (Playwright's wait_for_function evaluates strings, which the site's CSP forbids)."""
-    for _ in range(int(timeout_s * 5)):
-        if page.evaluate(expression):
-            return
-        page.wait_for_timeout(200)
-    raise AssertionError(f"timed out waiting for {expression}")
-
 
 @pytest.mark.parametrize("width", [390, 1366])
 @pytest.mark.parametrize("scheme", ["light", "dark"])
@@ -75,7 +67,7 @@ def test_charts_read_on_phone_and_desktop_in_both_themes(site, server, browser, 
         page = w.goto(path)
         n = page.evaluate(LIVE)
         assert n >= 1, path
-        _wait(page, f"document.querySelectorAll('figure.result-chart.is-live').length >= {n}")
+        wait_for(page, f"document.querySelectorAll('figure.result-chart.is-live').length >= {n}")
         m = page.evaluate(MEASURE)
         assert m["charts"] == n
         assert not m["small"], f"{path} at {width} px, {scheme}: text under 11 px: {m['small'][:5]}"
@@ -102,10 +94,10 @@ def test_chart_runtime_is_vega_only_and_loads_when_a_chart_comes_into_view(site,
     assert not any(re.search(r"vega|/charts/specs-|\.vg\.json", u) for u in loaded), loaded  # ... so no chart code or spec yet
     figs = page.locator("figure.result-chart[data-vega]")
     figs.first.scroll_into_view_if_needed()
-    _wait(page, "document.querySelector('figure.result-chart[data-vega]').classList.contains('is-live')")
+    wait_for(page, "document.querySelector('figure.result-chart[data-vega]').classList.contains('is-live')")
     assert "is-live" not in (figs.nth(figs.count() - 1).get_attribute("class") or "")  # far down the page: not rendered yet
     figs.nth(figs.count() - 1).scroll_into_view_if_needed()
-    _wait(page, "(() => { const f = document.querySelectorAll('figure.result-chart[data-vega]'); return f[f.length - 1].classList.contains('is-live'); })()")
+    wait_for(page, "(() => { const f = document.querySelectorAll('figure.result-chart[data-vega]'); return f[f.length - 1].classList.contains('is-live'); })()")
     assert sum(1 for u in loaded if "/charts/specs-" in u) == 1  # the page's specs in one bundle, fetched once
     assert sum(1 for u in loaded if re.search(r"/vega-runtime\.[0-9a-f]+\.js$", u)) == 1
     assert not any(re.search(r"vega\.min|vega-lite|vega-embed", u) for u in loaded)

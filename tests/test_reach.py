@@ -17,7 +17,7 @@ import pytest
 from conftest import ROOT
 from pipeline import build
 from test_base_url import pipeline_lock
-from test_site import Watched, browser  # noqa: F401  (the suite's one Chromium fixture)
+from test_site import Watched, browser, wait_for  # noqa: F401  (the suite's one Chromium fixture)
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 BASE = "https://bench.example.org/wirespeed/"
@@ -134,7 +134,7 @@ def test_pagefind_search_finds_a_device_under_the_csp(served, browser):  # noqa:
     assert "found for" in page.inner_text("#search-status")
     page.fill("#search-q", "Catalyst")
     page.click("button[type=submit]")
-    page.wait_for_function("[...document.querySelectorAll('#search-results li a')].some(a => a.getAttribute('href').includes('catalyst-6500'))", timeout=30000)
+    wait_for(page, "[...document.querySelectorAll('#search-results li a')].some(a => a.getAttribute('href').includes('catalyst-6500'))", 30)
     assert "q=Catalyst" in page.url
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     w.close()
@@ -149,6 +149,6 @@ def test_a_link_to_a_collapsed_scenario_opens_it(served, browser):  # noqa: F811
     assert page.evaluate("document.documentElement.scrollHeight") < 8000  # collapsed: not 26,000 px
     assert not page.evaluate("document.getElementById('ipv6-unicast').open")
     page.click(".scenario-overview a[href='#ipv6-unicast']")
-    page.wait_for_function("document.getElementById('ipv6-unicast').open")
+    wait_for(page, "document.getElementById('ipv6-unicast').open", 30)
     w.close()
     assert not w.problems, "\n".join(w.problems)

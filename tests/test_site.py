@@ -57,6 +57,16 @@ def browser():
         b.close()
 
 
+def wait_for(page, expression: str, timeout_s: float = 90) -> None:
+    """Poll a JavaScript expression from Python until it is true. Playwright's wait_for_function evaluates its
+    string inside the page, which the site's Content-Security-Policy forbids (no eval), so it cannot be used."""
+    for _ in range(int(timeout_s * 5)):
+        if page.evaluate(expression):
+            return
+        page.wait_for_timeout(200)
+    raise AssertionError(f"timed out after {timeout_s:g} s waiting for {expression}")
+
+
 class Watched:
     """A page with its console errors, page errors, failed requests and off-host requests recorded."""
 
@@ -108,7 +118,7 @@ def test_charts_render_svg_marks(site, server, browser):
         for i in range(n):  # charts upgrade when they come into view
             page.locator("figure.result-chart").nth(i).scroll_into_view_if_needed()
             page.wait_for_timeout(50)
-        page.wait_for_function(f"document.querySelectorAll('figure.result-chart.is-live').length >= {n}", timeout=60000)
+        wait_for(page, f"document.querySelectorAll('figure.result-chart.is-live').length >= {n}")
         with_marks = page.evaluate("""Array.from(document.querySelectorAll('figure.result-chart')).filter(
             f => f.querySelector('.chart-live svg [class*="mark-"] path, .chart-live svg [class*="mark-"] line, .chart-live svg [class*="mark-"] rect')).length""")
         assert with_marks == n, f"{slug}: {with_marks} of {n} charts drew SVG marks"
