@@ -11,6 +11,7 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 
 from conftest import ROOT
+from pipeline import BUILD
 from test_site import PUBLIC, Watched, browser, server, site  # noqa: F401 - the site, its server and Chromium
 from wirespeed.engine import compare
 
@@ -125,5 +126,5 @@ def test_the_compare_data_holds_only_published_sets_and_stays_small(site):  # no
     import gzip
 
     assert len(gzip.compress(raw)) < 60_000
-    built = json.loads((ROOT / "build" / "hugo-data" / "wirespeed" / "build.json").read_text())["sets"]
+    built = json.loads((BUILD / "hugo-data" / "wirespeed" / "build.json").read_text())["sets"]
     assert {e["set"] for e in json.loads(raw)["entries"]} <= set(built)

@@ -11,7 +11,7 @@ import duckdb
 import pytest
 
 from conftest import ARCHIVE, ROOT
-from pipeline import build
+from pipeline import BUILD, build
 from wirespeed.engine import compare
 from wirespeed.engine.compare import CompareError, Figure, normalised_figures
 
@@ -48,7 +48,7 @@ def entries():
     build("ingest")
     from wirespeed.steps.compare_data import entries as all_entries
 
-    con = duckdb.connect(str(ROOT / "build" / "wirespeed.duckdb"), read_only=True)
+    con = duckdb.connect(str(BUILD / "wirespeed.duckdb"), read_only=True)
     try:
         return all_entries(con, [NEXUS, CATALYST])
     finally:
@@ -147,7 +147,7 @@ def test_a_ramp_compares_as_forwarding_rate_over_offered_load():
     build("ingest")
     from wirespeed.steps.compare_data import entries as all_entries
 
-    con = duckdb.connect(str(ROOT / "build" / "wirespeed.duckdb"), read_only=True)
+    con = duckdb.connect(str(BUILD / "wirespeed.duckdb"), read_only=True)
     try:
         ramp = all_entries(con, [RAMP])
     finally:

@@ -14,7 +14,7 @@ import duckdb
 import pytest
 
 from conftest import ARCHIVE, EXAMPLES, ROOT
-from pipeline import build
+from pipeline import BUILD, PUBLIC, build
 from wirespeed.engine import ramp
 from wirespeed.presentation.downloads import size_text
 from wirespeed.presentation.headlines import headlines
@@ -26,7 +26,7 @@ SETS = sorted(EXAMPLES | {"linux-netns-udp-capture-2026-11"})
 @pytest.fixture(scope="module")
 def cards():
     build("ingest")
-    con = duckdb.connect(str(ROOT / "build" / "wirespeed.duckdb"), read_only=True)
+    con = duckdb.connect(str(BUILD / "wirespeed.duckdb"), read_only=True)
     try:
         return {slug: headlines(set_summary(con, slug), samples(con, slug)) for slug in SETS}
     finally:
@@ -131,7 +131,7 @@ def test_capture_set_shows_latency_and_loss(cards):
 @pytest.fixture(scope="module")
 def exported():
     build("site")
-    return {p.stem: json.loads(p.read_text()) for p in (ROOT / "build" / "hugo-data" / "wirespeed" / "sets").glob("*.json")}
+    return {p.stem: json.loads(p.read_text()) for p in (BUILD / "hugo-data" / "wirespeed" / "sets").glob("*.json")}
 
 
 def test_site_page_and_pdf_show_the_exported_cards(exported, cards):
@@ -140,12 +140,12 @@ def test_site_page_and_pdf_show_the_exported_cards(exported, cards):
     assert set(exported) == set(SETS)
     for slug, data in exported.items():
         assert [c["text"] for c in data["headlines"]] == [c["text"] for c in cards[slug]]
-        page = (ROOT / "public" / "results" / slug / "index.html").read_text()
+        page = (PUBLIC / "results" / slug / "index.html").read_text()
         header = page[page.index('<header class="page-header">'):page.index("</header>", page.index('<header class="page-header">'))]
         assert 'aria-label="Headline figures"' in header and "Test report, PDF, " in header  # near the title
         first = data["headlines"][0]["figures"][0]
         assert first["text"] in html.unescape(header)
-        text = re.sub(r"\s+", " ", pdf_text(ROOT / "build" / "reports" / f"{slug}.pdf"))
+        text = re.sub(r"\s+", " ", pdf_text(BUILD / "reports" / f"{slug}.pdf"))
         assert "Headline figures" in text
         assert f"{first['text']} {first['unit']}" in text.replace("\u00a0", " "), slug
 
@@ -163,13 +163,13 @@ def test_loss_onset_table_per_ramp(exported):
 
 def test_downloads_are_labelled_in_words_with_their_sizes(exported):
     for slug, data in exported.items():
-        page = (ROOT / "public" / "results" / slug / "index.html").read_text()
+        page = (PUBLIC / "results" / slug / "index.html").read_text()
         for d in data["downloads"]:
             assert d["format"] and not d["title"].startswith("Result set file")
             if d["url"].startswith("reports/"):
-                size = (ROOT / "build" / d["url"]).stat().st_size
+                size = (BUILD / d["url"]).stat().st_size
             else:
-                size = (ROOT / "public" / d["url"]).stat().st_size
+                size = (PUBLIC / d["url"]).stat().st_size
                 assert d["bytes"] == size
             assert f", {d['format']}, {size_text(size)}</span>" in html.unescape(page), (slug, d)
     assert size_text(312) == "312 bytes" and size_text(4712) == "4.7 kB" and size_text(12345) == "12 kB" and size_text(1_496_024) == "1.5 MB"

@@ -14,8 +14,7 @@ from urllib.parse import urlparse
 
 import pytest
 
-from conftest import ROOT
-from pipeline import build
+from pipeline import BUILD, PUBLIC, WORK, build
 from test_base_url import pipeline_lock
 from test_site import Watched, browser, wait_for  # noqa: F401  (the suite's one Chromium fixture)
 
@@ -31,14 +30,14 @@ def hosted(tmp_path_factory):
     build("reports")
     out = tmp_path_factory.mktemp("hosted") / "public"
     with pipeline_lock():
-        hugo.build(root=ROOT, destination=out, base_url=BASE)
+        hugo.build(root=WORK, destination=out, base_url=BASE)
     return out
 
 
 def sets() -> list[str]:
     import json
 
-    return json.loads((ROOT / "build" / "hugo-data" / "wirespeed" / "build.json").read_text())["sets"]
+    return json.loads((BUILD / "hugo-data" / "wirespeed" / "build.json").read_text())["sets"]
 
 
 def test_atom_feed_is_valid_with_one_entry_per_set_and_absolute_links(hosted):
@@ -100,12 +99,12 @@ def test_preview_image_is_deterministic_and_cached(tmp_path):
 
     from wirespeed.presentation import preview
 
-    data = json.loads((ROOT / "build" / "hugo-data" / "wirespeed" / "sets" / "cisco-nexus-9516-128x100g-2015.json").read_text())
+    data = json.loads((BUILD / "hugo-data" / "wirespeed" / "sets" / "cisco-nexus-9516-128x100g-2015.json").read_text())
     a = preview.render(data, tmp_path / "a.png", tmp_path / "cache1")
     b = preview.render(data, tmp_path / "b.png", tmp_path / "cache2")
     assert a.read_bytes() == b.read_bytes()
     assert len(list((tmp_path / "cache1").glob("*.png"))) == 1
-    assert a.read_bytes() == (ROOT / "build" / "site-static" / "results" / "cisco-nexus-9516-128x100g-2015" / "preview.png").read_bytes()
+    assert a.read_bytes() == (BUILD / "site-static" / "results" / "cisco-nexus-9516-128x100g-2015" / "preview.png").read_bytes()
 
 
 @pytest.fixture(scope="module")
@@ -116,7 +115,7 @@ def served():
         def log_message(self, *args):
             pass
 
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(ROOT / "public")))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(PUBLIC)))
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     yield f"http://127.0.0.1:{httpd.server_address[1]}"
     httpd.shutdown()
@@ -124,8 +123,8 @@ def served():
 
 @pytest.mark.browser
 def test_pagefind_search_finds_a_device_under_the_csp(served, browser):  # noqa: F811
-    assert (ROOT / "public" / "pagefind" / "pagefind.js").is_file()
-    assert list((ROOT / "public" / "pagefind").glob("index/*.pf_index"))
+    assert (PUBLIC / "pagefind" / "pagefind.js").is_file()
+    assert list((PUBLIC / "pagefind").glob("index/*.pf_index"))
     w = Watched(browser, served, viewport=(390, 844))
     page = w.goto("/search/?q=Nexus%209516")
     page.wait_for_selector("#search-results li a", timeout=30000)

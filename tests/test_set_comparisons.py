@@ -12,7 +12,7 @@ import duckdb
 import pytest
 
 from conftest import ARCHIVE, ROOT, run_cli
-from pipeline import build
+from pipeline import BUILD, build
 from wirespeed.engine import compare
 from wirespeed.resultset.load import load
 from wirespeed.steps import set_comparisons
@@ -84,7 +84,7 @@ def test_a_set_with_a_dangling_reference_is_not_ingested(archive_copy: Path, tmp
 @pytest.fixture(scope="module")
 def catalog():
     build("ingest")
-    con = duckdb.connect(str(ROOT / "build" / "wirespeed.duckdb"), read_only=True)
+    con = duckdb.connect(str(BUILD / "wirespeed.duckdb"), read_only=True)
     yield con
     con.close()
 

@@ -113,7 +113,7 @@ def throughput_chart(summary: dict[str, Any], test_id: str, view: str = "percent
                 + "; ".join(f"{d['frame']} bytes{' ' + d['series'] if multi_dir or multi_var else ''}: {d['printed']}, {d['pct']}" for d in data))
     tooltip = [{"field": "frame", "title": "Frame size"}, {"field": "series", "title": "Series"}, {"field": "printed", "title": "Throughput"},
                {"field": "pct", "title": "% of line rate"}] + ([{"field": "range", "title": "Range over the searches"}] if spread else [])
-    defn = {"id": f"{test_id}-throughput" + ("-absolute" if absolute else ""), "test": test_id, "title": f"{test['title']}: throughput",
+    defn = {"id": f"{test_id}-throughput" + ("-absolute" if view == "absolute" else ""), "test": test_id, "title": f"{test['title']}: throughput",
             "subtitle": "dashed: line rate" + (" · dotted: forwarding limit" if cap and capped else ""),
             "caption": f"Throughput per frame size {unit_words}; the dashed line is the line rate of {test['ports']} × {test['port_speed']}"
                        + (f", the dotted one the declared forwarding limit ({cap_text})" if cap and capped else "") + ".",

@@ -8,7 +8,7 @@ from typing import Any
 import altair as alt
 
 from wirespeed.presentation.charts.limits import limit_layers
-from wirespeed.presentation.charts.theme import HEIGHT, NUMBER, PALETTE, REFERENCE, TEXT, WIDTH
+from wirespeed.presentation.charts.theme import FG, HEIGHT, NUMBER, PALETTE, REFERENCE, TEXT, WIDTH
 from wirespeed.presentation.chartstyle import present, series_styles
 
 
@@ -71,14 +71,9 @@ def _marks(defn: dict[str, Any]) -> list[alt.Chart]:
 
 
 def _error_layer(defn: dict[str, Any], err: dict[str, str], x: dict[str, Any], x_order: list[str] | None) -> alt.Chart:
-    """Rules from err["low"] to err["high"] at each point that has them (repeated trials: lowest to highest)."""
-    series = defn.get("series")
+    """Rules from err["low"] to err["high"] at each point that has them (repeated trials: lowest to highest), in the text colour."""
     enc: dict[str, Any] = {"x": _x(x, x_order), "y": alt.Y(f"{err['low']}:Q"), "y2": alt.Y2(f"{err['high']}:Q")}
-    if series:
-        names = present(defn.get("series_order"), defn["data"], series["field"])
-        styles = series_styles(len(names))
-        enc["color"] = alt.Color(f"{series['field']}:N", sort=names, scale=alt.Scale(domain=names, range=[PALETTE[c] for c, _, _ in styles]), legend=None)
-    return alt.Chart(alt.Data(values=defn["data"])).transform_filter(f"isValid(datum['{err['low']}'])").mark_rule(strokeWidth=1.5).encode(**enc)
+    return alt.Chart(alt.Data(values=defn["data"])).transform_filter(f"isValid(datum['{err['low']}'])").mark_rule(color=FG, strokeWidth=1.5).encode(**enc)
 
 
 def lines(defn: dict[str, Any]) -> alt.TopLevelMixin:
