@@ -94,10 +94,13 @@ def test_set_pages_have_link_previews_with_absolute_image_urls(hosted):
         assert any(l.get("type") == "application/atom+xml" and l.get("href") == "/wirespeed/feed.xml" for l in p.links)
 
 
+@pytest.mark.slow
 def test_preview_image_is_deterministic_and_cached(tmp_path):
     import json
 
     from wirespeed.presentation import preview
+
+    build("site-data")
 
     data = json.loads((BUILD / "hugo-data" / "wirespeed" / "sets" / "cisco-nexus-9516-128x100g-2015.json").read_text())
     a = preview.render(data, tmp_path / "a.png", tmp_path / "cache1")
