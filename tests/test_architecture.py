@@ -138,3 +138,15 @@ def test_paths_named_in_the_docs_exist(path):
 def test_readme_links_the_architecture_page():
     assert "docs/architecture.md" in (ROOT / "README.md").read_text(encoding="utf-8")
     assert Path(ARCHITECTURE).is_file()
+
+
+_OFFERED_RATE = re.compile(r"(/\s*100\s*\*\s*[\w.]*line_rate|line_rate\w*\s*\*\s*[\w.()\[\]\"']*load|load\w*[\w.()\[\]\"']*\s*/\s*100\s*\*)")
+
+
+def test_offered_rate_has_one_owner():
+    """load × line rate is written once, in the engine; the catalog stores what the engine computes."""
+    owners = sorted(p.relative_to(PACKAGE).as_posix() for p in PACKAGE.rglob("*.py") if _OFFERED_RATE.search(p.read_text(encoding="utf-8")))
+    assert owners == ["engine/derive.py"], owners
+    from wirespeed.catalog import store
+
+    assert "offered_from_load" in inspect.getsource(store)
