@@ -150,3 +150,14 @@ def test_offered_rate_has_one_owner():
     from wirespeed.catalog import store
 
     assert "offered_from_load" in inspect.getsource(store)
+
+
+def test_charts_and_headlines_take_their_decimals_from_the_one_rule():
+    """Chart labels, the overview and the headline cards never fix a number of decimals themselves:
+    they ask formatting.derived_decimals (or print the results table's own cells)."""
+    fixed = re.compile(r"formatting\.derived\(.*,\s*[1-9]\)")
+    files = [*(PACKAGE / "presentation" / "charts").glob("*.py"), PACKAGE / "presentation" / "overview.py",
+             PACKAGE / "presentation" / "headlines.py", PACKAGE / "presentation" / "headlines_report.py"]
+    offenders = [f"{p.name}:{n}" for p in files for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1) if fixed.search(line)]
+    assert not offenders, offenders
+    assert "derived_decimals" in (PACKAGE / "presentation" / "charts" / "definitions.py").read_text(encoding="utf-8")

@@ -139,6 +139,13 @@ class _Builder:
         return UNITS[unit].symbol, derived_only, cells
 
 
+def column_texts(summary: dict[str, Any], metric: str, rows: list[dict[str, Any]], unit_hint: str | None = None) -> tuple[str, list[str]]:
+    """Unit symbol and printed cells of one metric over `rows`, exactly as a results table prints that column."""
+    b = _Builder(summary)
+    unit, _, cells = b.format_column(metric, [b.raw(r, metric) for r in rows], unit_hint)
+    return unit, [c.text for c in cells]
+
+
 def _throughput_rows(summary: dict[str, Any], test_id: str) -> list[dict[str, Any]]:
     """Rows of a test at its throughput rate: no load given, or the highest load of the row's frame size."""
     rows = [r for r in summary["rows"] if r["test_id"] == test_id]
