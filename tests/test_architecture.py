@@ -5,6 +5,7 @@ reads the catalog's derived figures without ever computing a line rate itself.""
 from __future__ import annotations
 
 import inspect
+import json
 import re
 from pathlib import Path
 
@@ -161,3 +162,30 @@ def test_charts_and_headlines_take_their_decimals_from_the_one_rule():
     offenders = [f"{p.name}:{n}" for p in files for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1) if fixed.search(line)]
     assert not offenders, offenders
     assert "derived_decimals" in (PACKAGE / "presentation" / "charts" / "definitions.py").read_text(encoding="utf-8")
+
+
+def test_methodology_is_merged_once_and_printed_from_the_exported_rows():
+    """The set's methodology merged with a test's overrides in one function (resultset/methodology.py);
+    the Hugo partial and the PDF print the exported rows and merge or word nothing themselves."""
+    merge = re.compile(r"\{\*\*[^{}\n]*,\s*\*\*[^{}\n]*methodology")
+    offenders = sorted(p.relative_to(PACKAGE).as_posix() for p in PACKAGE.rglob("*.py") if merge.search(p.read_text(encoding="utf-8")))
+    assert not offenders, offenders
+    partial = (ROOT / "layouts" / "_partials" / "result-methodology.html").read_text(encoding="utf-8")
+    assert "merge (" not in partial and "merge(" not in partial and "$m." not in partial and "$t.methodology_rows" in partial
+    from wirespeed.presentation import methodology
+    from wirespeed.resultset.methodology import merged
+    from wirespeed.steps import report
+
+    m = merged({"trials": 3, "trial_duration_s": 60, "throughput_load_pct": 100, "search": "binary", "notes": "set"},
+               {"trial_duration_s": 30.0, "frame_sizes": [64, 1518], "frame_size_convention": "ethernet-frame"})
+    rows = methodology.rows(m)
+    assert [(r["label"], r["text"], r["note"]) for r in rows] == [
+        ("Rate search", "binary search", ""), ("Trial duration", "30 s × 3 trials", ""),
+        ("Frame sizes", "64, 1518 bytes", "Ethernet frames incl. FCS"), ("Throughput load", "100 % of line rate", "")]
+    table = next(b for b in report.methodology_blocks({"methodology": m, "tests": [], "methodology_rows": rows}) if b["t"] == "Table")
+    printed = json.dumps(table, ensure_ascii=False)
+    for r in rows:  # the PDF prints the web's labels and texts, word for word
+        for word in f"{r['label']} {r['text']}".split():
+            assert f'"{word}"' in printed, word
+    source = inspect.getsource(report)
+    assert "throughput_load_pct" not in source and "declared at" not in source

@@ -64,20 +64,11 @@ def generated_blocks(doc: _Doc) -> list[dict[str, Any]]:
 
 
 def methodology_blocks(d: dict[str, Any]) -> list[dict[str, Any]]:
+    """The methodology section: the set's notes and the exported methodology rows, the web page's own rows."""
     m = d.get("methodology") or {}
     if not m and len(d["tests"]) == 1:  # a one-test set may keep its whole method in the test
         m = d["tests"][0].get("methodology", {})
-    rows = []
-    names = {"trial_duration_s": ("Trial duration", "s"), "trials": ("Trials per point", ""), "frame_sizes": ("Frame sizes", "bytes"),
-             "offered_loads_pct": ("Offered loads", "% of line rate"), "frame_size_convention": ("Frame size convention", ""),
-             "latency_method": ("Latency method", ""), "throughput_load_pct": ("Throughput declared at", "% of line rate"),
-             "loss_tolerance_pct": ("Loss tolerance", "%"), "search": ("Rate search", ""), "warmup_s": ("Warm-up", "s"),
-             "rampup_s": ("Ramp", "s"), "hold_s": ("Hold", "s")}
-    for key, (label, unit) in names.items():
-        if key in m:
-            v = m[key]
-            text = ", ".join(str(x) for x in v) if isinstance(v, list) else str(v)
-            rows.append([(label, "AlignLeft"), (text + (f" {unit}" if unit else ""), "AlignLeft")])
+    rows = [[(r["label"], "AlignLeft"), (r["text"] + (f" ({r['note']})" if r["note"] else ""), "AlignLeft")] for r in d["methodology_rows"]]
     blocks = [A.header(1, "Methodology")]
     if m.get("notes"):
         blocks.append(A.para(m["notes"]))

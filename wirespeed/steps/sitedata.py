@@ -21,6 +21,8 @@ from wirespeed.catalog.columns import METRICS
 from wirespeed.catalog.view import samples, set_summary
 from wirespeed.presentation.tables.results import DERIVED_FIELDS, frame_label, metric_label
 from wirespeed.presentation.formatting import derived_decimals
+from wirespeed.presentation import methodology
+from wirespeed.resultset.methodology import merged
 from wirespeed.engine.units import UNITS
 from wirespeed.presentation import downloads as dl
 from wirespeed.presentation import preview
@@ -164,8 +166,8 @@ def export_set(con: duckdb.DuckDBPyConnection, slug: str, analysis_root: Path, s
             per_test_charts.setdefault(c["test"], []).append(cid)
     tests = []
     for t in meta["tests"]:
-        method = {**meta.get("methodology", {}), **t.get("methodology", {})}
-        tests.append({**{k: v for k, v in t.items() if k != "methodology"}, "methodology": method,
+        method = merged(meta.get("methodology"), t.get("methodology"))
+        tests.append({**{k: v for k, v in t.items() if k != "methodology"}, "methodology": method, "methodology_rows": methodology.rows(method),
                       "tables": per_test_tables.get(t["id"], []), "charts": per_test_charts.get(t["id"], [])})
     comparisons = [{**c, "table": c["id"] if c["id"] in tables else None, "chart": f"{c['id']}-chart" if f"{c['id']}-chart" in charts else None}
                    for c in meta.get("comparisons", [])]
@@ -198,7 +200,9 @@ def export_set(con: duckdb.DuckDBPyConnection, slug: str, analysis_root: Path, s
         "date": meta["source"].get("published") or "", "date_text": dates.text(meta["source"].get("published")),
         "year": dates.year(meta["source"].get("published")), "licence": meta["licence"],
         "tags": meta.get("tags", []), "source": meta["source"], "campaign": meta.get("campaign", {}), "dut": meta["dut"], "instrument": meta["instrument"],
-        "methodology": meta.get("methodology", {}), "facets": _facets(summary), "tests": tests, "tables": tables, "charts": charts, "overview": overview,
+        "methodology": meta.get("methodology", {}), "facets": _facets(summary),
+        # the set's methodology at a glance (a one-test set may keep its whole method in the test), printed by the PDF
+        "methodology_rows": methodology.rows(meta.get("methodology") or (tests[0]["methodology"] if len(tests) == 1 else {})), "tests": tests, "tables": tables, "charts": charts, "overview": overview,
         "other_tables": unassigned_tables, "other_charts": unassigned_charts,
         "figures": figs, "headlines": cards, "preview": f"{url}/preview.png", "comparisons": comparisons,
         "consistency": {"checked": len(summary["agreements"]), "agree": len(summary["agreements"]) - len(mism), "mismatches": mism, "errata": errata},

@@ -16,6 +16,7 @@ from wirespeed.engine import qualified
 from wirespeed.catalog.columns import METRICS
 from wirespeed.engine.units import UNITS
 from wirespeed.presentation.formatting import derived_decimals
+from wirespeed.resultset.methodology import merged
 from wirespeed.presentation.tables.model import Cell, Column, ResultTable
 
 # Derived figures available per measurement row (summary rows carry them from the `derived` table).
@@ -61,7 +62,7 @@ def _frame_sort(row: dict[str, Any]) -> tuple:
 def _test_meta(summary: dict[str, Any], test_id: str) -> tuple[dict[str, Any], dict[str, Any]]:
     """The test's declaration and its methodology merged over the set's defaults."""
     meta = next(t for t in summary["meta"]["tests"] if t["id"] == test_id)
-    return meta, {**summary["meta"].get("methodology", {}), **meta.get("methodology", {})}
+    return meta, merged(summary["meta"].get("methodology"), meta.get("methodology"))
 
 
 def _row_order(summary: dict[str, Any], test_id: str):
