@@ -189,3 +189,18 @@ def test_methodology_is_merged_once_and_printed_from_the_exported_rows():
             assert f'"{word}"' in printed, word
     source = inspect.getsource(report)
     assert "throughput_load_pct" not in source and "declared at" not in source
+
+
+def test_item_lists_are_exported_once_and_printed_by_the_web_and_the_pdf():
+    """Which tables and charts a test shows, and the loose ones of a set, come from the site data
+    (steps/sitedata.py); no Hugo template recomputes them from the set's tables and charts."""
+    layouts = ROOT / "layouts"
+    recomputing = sorted(p.relative_to(layouts).as_posix() for p in layouts.rglob("*.html")
+                         if re.search(r"range \$\w+, \$\w+ := \$s\.(tables|charts)", p.read_text(encoding="utf-8")))
+    assert not recomputing, recomputing
+    assert "$s.other_tables" in (layouts / "results" / "result-set.html").read_text(encoding="utf-8")
+    assert "$t.tables" in (layouts / "_partials" / "result-test-body.html").read_text(encoding="utf-8")
+    from wirespeed.steps import report
+
+    source = inspect.getsource(report.generated_blocks)
+    assert 'd["other_tables"]' in source and 't["tables"]' in source

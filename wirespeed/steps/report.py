@@ -45,10 +45,10 @@ def generated_blocks(doc: _Doc) -> list[dict[str, Any]]:
                 blocks += doc.table(c["table"], d["slug"])
             if c.get("chart"):
                 blocks += doc.chart(c["chart"], d["slug"])
-    for tid in d.get("other_tables", []):
+    for tid in d["other_tables"]:  # the loose items, the list the web page prints
         if tid not in doc.tables_used:
             blocks += doc.table(tid, d["slug"])
-    for cid in d.get("other_charts", []):
+    for cid in d["other_charts"]:
         if cid not in doc.charts_used:
             blocks += doc.chart(cid, d["slug"])
     blocks += methodology_blocks(d)

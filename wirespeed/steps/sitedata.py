@@ -189,8 +189,11 @@ def export_set(con: duckdb.DuckDBPyConnection, slug: str, analysis_root: Path, s
     mism = [{"test": a["test_id"], "where": a["where"], "metric": a["metric"], "published": a["published"],
              "recomputed": f"{a['recomputed_text']} {a['unit_symbol']}", "note": a["basis"]} for a in summary["agreements"] if not a["agree"]]
     errata = [{"test": e["test"], "check": e["check"], "note": e["note"]} for e in meta.get("errata", [])]
-    unassigned_tables = [tid for tid, t in tables.items() if not t.get("test")]
-    unassigned_charts = [cid for cid, c in charts.items() if not c.get("test") and cid not in overview]
+    # the item lists, exported once and printed as they are by the web page and the PDF: each test's own
+    # (tests[].tables/charts), the comparisons', and the loose ones that belong to neither
+    compared = {c.get("table") for c in comparisons} | {c.get("chart") for c in comparisons}
+    unassigned_tables = [tid for tid, t in tables.items() if not t.get("test") and tid not in compared]
+    unassigned_charts = [cid for cid, c in charts.items() if not c.get("test") and cid not in overview and cid not in compared]
     figs = figures(summary)
     mark_headlines(figs, meta["tests"])
     cards = headlines(summary, samples(con, slug))
