@@ -81,25 +81,7 @@ def methodology_blocks(d: dict[str, Any]) -> list[dict[str, Any]]:
 def appendix_blocks(d: dict[str, Any]) -> list[dict[str, Any]]:
     """Appendices every report ends with: test bed and software versions; figures checked; provenance."""
     blocks = [A.header(1, "Test bed and software versions", classes=["appendix"])]
-    dut, inst = d["dut"], d["instrument"]
-    rows = [[("Device under test", "AlignLeft"), (f"{dut['vendor']} {dut['model']}" + (f" — {dut['chassis']}" if dut.get("chassis") else ""), "AlignLeft")]]
-    for c in dut.get("components", []):
-        desc = c["model"] + (f" — {c['description']}" if c.get("description") else "") + (f", × {c['count']}" if c.get("count") else "")
-        rows.append([("Component", "AlignLeft"), (desc, "AlignLeft")])
-    for s in dut.get("software", []):
-        rows.append([("DUT software", "AlignLeft"), (f"{s['name']} {s['version']}", "AlignLeft")])
-    if not dut.get("software"):
-        rows.append([("DUT software", "AlignLeft"), ("version not stated by the source", "AlignLeft")])
-    rows.append([("Instrument", "AlignLeft"), (f"{inst['vendor']} {inst['product']}", "AlignLeft")])
-    for m in inst.get("modules", []):
-        rows.append([("Instrument module", "AlignLeft"), (m, "AlignLeft")])
-    for s in inst.get("software", []):
-        rows.append([("Instrument software", "AlignLeft"), (f"{s['name']} {s['version']}", "AlignLeft")])
-    camp = d.get("campaign", {})
-    if camp.get("start") or camp.get("end"):
-        rows.append([("Tests run", "AlignLeft"), (dates.span(camp.get("start"), camp.get("end")), "AlignLeft")])
-    if camp.get("location"):
-        rows.append([("Location", "AlignLeft"), (camp["location"], "AlignLeft")])
+    rows = [[(r["label"], "AlignLeft"), (r["text"] + (f" ({r['note']})" if r["note"] else ""), "AlignLeft")] for r in d["testbed_rows"]]  # the web's rows
     blocks.append(A.table(A.inlines("Test bed: device under test, instrument and software versions."), [[("Item", "AlignLeft", 1, 1), ("Details", "AlignLeft", 1, 1)]],
                           rows, ["AlignLeft", "AlignLeft"], short="Test bed and software versions", widths=[0.24, 0.74]))
     cons = d["consistency"]

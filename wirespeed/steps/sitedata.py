@@ -21,7 +21,7 @@ from wirespeed.catalog.columns import METRICS
 from wirespeed.catalog.view import samples, set_summary
 from wirespeed.presentation.tables.results import DERIVED_FIELDS, frame_label, metric_label
 from wirespeed.presentation.formatting import derived_decimals
-from wirespeed.presentation import methodology
+from wirespeed.presentation import methodology, testbed
 from wirespeed.resultset.methodology import merged
 from wirespeed.engine.units import UNITS
 from wirespeed.presentation import downloads as dl
@@ -203,6 +203,7 @@ def export_set(con: duckdb.DuckDBPyConnection, slug: str, analysis_root: Path, s
         "date": meta["source"].get("published") or "", "date_text": dates.text(meta["source"].get("published")),
         "year": dates.year(meta["source"].get("published")), "licence": meta["licence"],
         "tags": meta.get("tags", []), "source": meta["source"], "campaign": meta.get("campaign", {}), "dut": meta["dut"], "instrument": meta["instrument"],
+        "testbed_rows": testbed.rows(meta["dut"], meta["instrument"], meta.get("campaign")),
         "methodology": meta.get("methodology", {}), "facets": _facets(summary),
         # the set's methodology at a glance (a one-test set may keep its whole method in the test), printed by the PDF
         "methodology_rows": methodology.rows(meta.get("methodology") or (tests[0]["methodology"] if len(tests) == 1 else {})), "tests": tests, "tables": tables, "charts": charts, "overview": overview,
