@@ -5,6 +5,7 @@ reads the catalog's derived figures without ever computing a line rate itself.""
 from __future__ import annotations
 
 import inspect
+import json
 import re
 from pathlib import Path
 
@@ -138,3 +139,90 @@ def test_paths_named_in_the_docs_exist(path):
 def test_readme_links_the_architecture_page():
     assert "docs/architecture.md" in (ROOT / "README.md").read_text(encoding="utf-8")
     assert Path(ARCHITECTURE).is_file()
+
+
+_OFFERED_RATE = re.compile(r"(/\s*100\s*\*\s*[\w.]*line_rate|line_rate\w*\s*\*\s*[\w.()\[\]\"']*load|load\w*[\w.()\[\]\"']*\s*/\s*100\s*\*)")
+
+
+def test_offered_rate_has_one_owner():
+    """load × line rate is written once, in the engine; the catalog stores what the engine computes."""
+    owners = sorted(p.relative_to(PACKAGE).as_posix() for p in PACKAGE.rglob("*.py") if _OFFERED_RATE.search(p.read_text(encoding="utf-8")))
+    assert owners == ["engine/derive.py"], owners
+    from wirespeed.catalog import store
+
+    assert "offered_from_load" in inspect.getsource(store)
+
+
+def test_charts_and_headlines_take_their_decimals_from_the_one_rule():
+    """Chart labels, the overview and the headline cards never fix a number of decimals themselves:
+    they ask formatting.derived_decimals (or print the results table's own cells)."""
+    fixed = re.compile(r"formatting\.derived\(.*,\s*[1-9]\)")
+    files = [*(PACKAGE / "presentation" / "charts").glob("*.py"), PACKAGE / "presentation" / "overview.py",
+             PACKAGE / "presentation" / "headlines.py", PACKAGE / "presentation" / "headlines_report.py"]
+    offenders = [f"{p.name}:{n}" for p in files for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1) if fixed.search(line)]
+    assert not offenders, offenders
+    assert "derived_decimals" in (PACKAGE / "presentation" / "charts" / "definitions.py").read_text(encoding="utf-8")
+
+
+def test_methodology_is_merged_once_and_printed_from_the_exported_rows():
+    """The set's methodology merged with a test's overrides in one function (resultset/methodology.py);
+    the Hugo partial and the PDF print the exported rows and merge or word nothing themselves."""
+    merge = re.compile(r"\{\*\*[^{}\n]*,\s*\*\*[^{}\n]*methodology")
+    offenders = sorted(p.relative_to(PACKAGE).as_posix() for p in PACKAGE.rglob("*.py") if merge.search(p.read_text(encoding="utf-8")))
+    assert not offenders, offenders
+    partial = (ROOT / "layouts" / "_partials" / "result-methodology.html").read_text(encoding="utf-8")
+    assert "merge (" not in partial and "merge(" not in partial and "$m." not in partial and "$t.methodology_rows" in partial
+    from wirespeed.presentation import methodology
+    from wirespeed.resultset.methodology import merged
+    from wirespeed.steps import report
+
+    m = merged({"trials": 3, "trial_duration_s": 60, "throughput_load_pct": 100, "search": "binary", "notes": "set"},
+               {"trial_duration_s": 30.0, "frame_sizes": [64, 1518], "frame_size_convention": "ethernet-frame"})
+    rows = methodology.rows(m)
+    assert [(r["label"], r["text"], r["note"]) for r in rows] == [
+        ("Rate search", "binary search", ""), ("Trial duration", "30 s × 3 trials", ""),
+        ("Frame sizes", "64, 1518 bytes", "Ethernet frames incl. FCS"), ("Throughput load", "100 % of line rate", "")]
+    table = next(b for b in report.methodology_blocks({"methodology": m, "tests": [], "methodology_rows": rows}) if b["t"] == "Table")
+    printed = json.dumps(table, ensure_ascii=False)
+    for r in rows:  # the PDF prints the web's labels and texts, word for word
+        for word in f"{r['label']} {r['text']}".split():
+            assert f'"{word}"' in printed, word
+    source = inspect.getsource(report)
+    assert "throughput_load_pct" not in source and "declared at" not in source
+
+
+def test_item_lists_are_exported_once_and_printed_by_the_web_and_the_pdf():
+    """Which tables and charts a test shows, and the loose ones of a set, come from the site data
+    (steps/sitedata.py); no Hugo template recomputes them from the set's tables and charts."""
+    layouts = ROOT / "layouts"
+    recomputing = sorted(p.relative_to(layouts).as_posix() for p in layouts.rglob("*.html")
+                         if re.search(r"range \$\w+, \$\w+ := \$s\.(tables|charts)", p.read_text(encoding="utf-8")))
+    assert not recomputing, recomputing
+    assert "$s.other_tables" in (layouts / "results" / "result-set.html").read_text(encoding="utf-8")
+    assert "$t.tables" in (layouts / "_partials" / "result-test-body.html").read_text(encoding="utf-8")
+    from wirespeed.steps import report
+
+    source = inspect.getsource(report.generated_blocks)
+    assert 'd["other_tables"]' in source and 't["tables"]' in source
+
+
+def test_test_bed_rows_are_worded_once_for_the_web_and_the_pdf():
+    """The test bed's rows come from presentation/testbed.py through the site data; the Hugo partial
+    and the PDF appendix print them and word no device, instrument or software row themselves."""
+    from wirespeed.presentation import testbed
+    from wirespeed.steps import report
+
+    partial = (ROOT / "layouts" / "_partials" / "result-meta.html").read_text(encoding="utf-8")
+    assert "$s.testbed_rows" in partial and "$s.dut" not in partial and "$s.instrument" not in partial
+    source = inspect.getsource(report.appendix_blocks)
+    assert 'd["testbed_rows"]' in source and '"Instrument' not in source and '"Device under test"' not in source
+    rows = testbed.rows({"vendor": "V", "model": "M", "software": [{"name": "OS", "version": "1.2"}]},
+                        {"vendor": "I", "product": "P", "modules": ["m1", "m2"]}, {"start": "2022-02", "location": "lab"})
+    assert [(r["label"], r["text"], r["note"]) for r in rows] == [
+        ("Device under test", "V M", ""), ("DUT software", "OS 1.2", ""), ("Test instrument", "I P", "with m1, m2"), ("Tested", "February 2022, lab", "")]
+    table = next(b for b in report.appendix_blocks({"testbed_rows": rows, "consistency": {"checked": 0, "agree": 0, "mismatches": []},
+                                                    "source": {"publisher": "x", "kind": "measured"}, "licence": "CC0-1.0"}) if b["t"] == "Table")
+    printed = json.dumps(table, ensure_ascii=False)
+    for r in rows:
+        for word in (f"{r['label']} {r['text']}" + (f" ({r['note']})" if r["note"] else "")).split():
+            assert f'"{word}"' in printed, word

@@ -21,7 +21,7 @@ from wirespeed.engine import dates
 from wirespeed.checks import run_checks
 from wirespeed.catalog.columns import METRICS, TABLE_METRICS
 from wirespeed.catalog.consistency import agreements
-from wirespeed.engine.derive import context, counts, derived
+from wirespeed.engine.derive import context, counts, derived, offered_from_load
 from wirespeed.problems import Problem, display_path, internal_problem
 from wirespeed.resultset.load import RESULT_FILE, load_many
 from wirespeed.resultset.model import ResultSet, Row
@@ -232,8 +232,8 @@ def _trial_throughputs(rs: ResultSet) -> list[list]:
         test = rs.tests[row.test]
         ctx = context(rs, test, row)
         offered = row.value("offered_rate")
-        if offered is None and ctx is not None and "load_pct" in k:
-            offered = float(k["load_pct"].value) / 100 * ctx.line_rate_fps
+        if offered is None and ctx is not None and (from_load := offered_from_load(row, ctx)) is not None:
+            offered = from_load.value
         if offered is None:
             continue
         key = (row.test, k.get("frame_size"), k.get("direction", test.meta["direction"]), k.get("variant"))

@@ -73,6 +73,15 @@ def throughput_fps(row: Row, ctx: RowContext) -> tuple[Estimate, str] | None:
     return None
 
 
+def offered_from_load(row: Row, ctx: RowContext) -> Estimate | None:
+    """Offered rate in frames/s = load % × line rate (the one place this is computed); None without a load."""
+    load = row.keys.get("load_pct")
+    if load is None:
+        return None
+    lo, hi = load.interval()
+    return Estimate(float(load.value), lo, hi).map(lambda v: v / 100 * ctx.line_rate_fps)
+
+
 def derived(row: Row, ctx: RowContext) -> dict[str, tuple[Estimate, str]]:
     """Every figure the engine can compute for a row: metric → (estimate, basis)."""
     out: dict[str, tuple[Estimate, str]] = {}
@@ -87,10 +96,8 @@ def derived(row: Row, ctx: RowContext) -> dict[str, tuple[Estimate, str]]:
             f.map(lambda v: v / ctx.max_theoretical_fps * 100),
             f"{src} ÷ maximum theoretical {ctx.max_theoretical_fps:,.0f} frames/s" + (" (forwarding cap)" if ctx.capped else ""),
         )
-    load = row.keys.get("load_pct")
-    if load is not None:
-        lo, hi = load.interval()
-        out["offered_rate"] = (Estimate(float(load.value), lo, hi).map(lambda v: v / 100 * ctx.line_rate_fps), "load × line rate")
+    if (offered := offered_from_load(row, ctx)) is not None:
+        out["offered_rate"] = (offered, "load × line rate")
     if (off := estimate(row, "offered_rate")) is not None:
         out["offered_l1"] = (off.map(lambda v: v * ctx.wire_bits), "offered rate × bytes on the wire")
     return out

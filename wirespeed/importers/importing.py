@@ -18,6 +18,7 @@ from wirespeed.importers import importers
 from wirespeed.importers.contract import HEAD_BYTES, Importer, ImportPlan
 from wirespeed.importers import plan as planning
 from wirespeed.problems import InputError, Problem, display_path
+from wirespeed.resultset.methodology import merged
 
 AUTO = "auto"
 
@@ -295,7 +296,7 @@ def _converted(doc, files: dict[str, bytes], sources: dict[str, str], found: dic
         if spec["path"] not in files:
             continue
         t = tests.get(spec["test"], {})
-        method = {**defaults, **t.get("methodology", {})}
+        method = merged(defaults, t.get("methodology"))
         draft = DraftTest(spec["test"], t, method, {i.get("id"): i for i in method.get("imix", []) if isinstance(i, dict)})
         shown = sources[spec["path"]]
         if spec.get("pair") in files:  # a pair's second file, not written yet: handed over in memory

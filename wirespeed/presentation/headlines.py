@@ -18,6 +18,7 @@ from wirespeed.engine import qualified
 from wirespeed.engine import ramp
 from wirespeed.presentation.tables.results import frame_label
 from wirespeed.engine.units import UNITS
+from wirespeed.resultset.methodology import merged as merged_methodology
 
 MOST = 7  # cards per set
 PER_KIND = {"throughput": 3, "ramp": 3, "latency": 1, "failover": 3, "loss": 1}  # cards of one kind at most
@@ -205,7 +206,7 @@ def headlines(summary: dict[str, Any], samples: list[dict[str, Any]], most: int 
     tests = {t["id"]: t for t in meta["tests"]}
     cards: list[dict[str, Any]] = []
     for t in summary["tests"]:
-        method = {**meta.get("methodology", {}), **tests[t["test_id"]].get("methodology", {})}
+        method = merged_methodology(meta.get("methodology"), tests[t["test_id"]].get("methodology"))
         rows = [r for r in summary["rows"] if r["test_id"] == t["test_id"]]
         for c in _cards_of_test(t, method, rows, samples):
             c["tests"] = [t["test_id"]]

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from wirespeed.presentation import formatting
 from wirespeed.presentation import chartstyle
-from wirespeed.presentation.tables.results import _throughput_rows, frame_label
+from wirespeed.presentation.tables.results import _throughput_rows, column_texts, frame_label
 
 
 def _series(r: dict[str, Any], multi: bool) -> str:
@@ -22,8 +21,9 @@ def overview_chart(summary: dict[str, Any], test_id: str) -> dict[str, Any] | No
     if len(rows) < 2:
         return None
     multi = len({(r.get("direction"), r.get("variant")) for r in rows}) > 1
+    _, printed = column_texts(summary, "throughput_line_rate", rows, "pct")  # the results table's cells, one number rule
     data = [{"frame": frame_label(r), "series": _series(r, multi), "value": r["throughput_pct_line_rate"],
-             "printed": formatting.derived(r["throughput_pct_line_rate"], 3) + " %"} for r in rows]
+             "printed": f"{text} %"} for r, text in zip(rows, printed)]
     frames = chartstyle.ascending_frames(d["frame"] for d in data)
     if len(frames) < 2:
         return None

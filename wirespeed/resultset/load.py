@@ -17,6 +17,7 @@ from wirespeed.engine.imix import PROFILES, Imix
 from wirespeed.engine.linerate import parse_speed
 from wirespeed.problems import InputError, Problem, display_path, internal_problem
 from wirespeed.resultset.csvtable import decode_utf8, read_table, row_identity
+from wirespeed.resultset.methodology import merged
 from wirespeed.resultset.declared import TABLE_KINDS, check_content, declared_files, layout_problems, read_file, unsafe_problem
 from wirespeed.resultset.limits import describe, value
 from wirespeed.resultset.tomllines import with_lines
@@ -97,7 +98,7 @@ def _resolve_tests(doc: dict[str, Any], file: str) -> tuple[dict[str, TestSpec],
         if media != link.media:
             problems.append(Problem(file, None, f"{where}.media", f"media {media!r} does not match port speed {t['port_speed']!r} ({link.media})", "semantic.media"))
             continue
-        method = {**defaults, **t.get("methodology", {})}
+        method = merged(defaults, t.get("methodology"))
         imixes: dict[str, Imix] = {}
         for j, mix in enumerate(method.get("imix", [])):
             conv = method.get("frame_size_convention", "ip-packet" if link.media == "pos" else "ethernet-frame")

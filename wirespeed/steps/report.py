@@ -45,10 +45,10 @@ def generated_blocks(doc: _Doc) -> list[dict[str, Any]]:
                 blocks += doc.table(c["table"], d["slug"])
             if c.get("chart"):
                 blocks += doc.chart(c["chart"], d["slug"])
-    for tid in d.get("other_tables", []):
+    for tid in d["other_tables"]:  # the loose items, the list the web page prints
         if tid not in doc.tables_used:
             blocks += doc.table(tid, d["slug"])
-    for cid in d.get("other_charts", []):
+    for cid in d["other_charts"]:
         if cid not in doc.charts_used:
             blocks += doc.chart(cid, d["slug"])
     blocks += methodology_blocks(d)
@@ -64,20 +64,11 @@ def generated_blocks(doc: _Doc) -> list[dict[str, Any]]:
 
 
 def methodology_blocks(d: dict[str, Any]) -> list[dict[str, Any]]:
+    """The methodology section: the set's notes and the exported methodology rows, the web page's own rows."""
     m = d.get("methodology") or {}
     if not m and len(d["tests"]) == 1:  # a one-test set may keep its whole method in the test
         m = d["tests"][0].get("methodology", {})
-    rows = []
-    names = {"trial_duration_s": ("Trial duration", "s"), "trials": ("Trials per point", ""), "frame_sizes": ("Frame sizes", "bytes"),
-             "offered_loads_pct": ("Offered loads", "% of line rate"), "frame_size_convention": ("Frame size convention", ""),
-             "latency_method": ("Latency method", ""), "throughput_load_pct": ("Throughput declared at", "% of line rate"),
-             "loss_tolerance_pct": ("Loss tolerance", "%"), "search": ("Rate search", ""), "warmup_s": ("Warm-up", "s"),
-             "rampup_s": ("Ramp", "s"), "hold_s": ("Hold", "s")}
-    for key, (label, unit) in names.items():
-        if key in m:
-            v = m[key]
-            text = ", ".join(str(x) for x in v) if isinstance(v, list) else str(v)
-            rows.append([(label, "AlignLeft"), (text + (f" {unit}" if unit else ""), "AlignLeft")])
+    rows = [[(r["label"], "AlignLeft"), (r["text"] + (f" ({r['note']})" if r["note"] else ""), "AlignLeft")] for r in d["methodology_rows"]]
     blocks = [A.header(1, "Methodology")]
     if m.get("notes"):
         blocks.append(A.para(m["notes"]))
@@ -90,25 +81,7 @@ def methodology_blocks(d: dict[str, Any]) -> list[dict[str, Any]]:
 def appendix_blocks(d: dict[str, Any]) -> list[dict[str, Any]]:
     """Appendices every report ends with: test bed and software versions; figures checked; provenance."""
     blocks = [A.header(1, "Test bed and software versions", classes=["appendix"])]
-    dut, inst = d["dut"], d["instrument"]
-    rows = [[("Device under test", "AlignLeft"), (f"{dut['vendor']} {dut['model']}" + (f" — {dut['chassis']}" if dut.get("chassis") else ""), "AlignLeft")]]
-    for c in dut.get("components", []):
-        desc = c["model"] + (f" — {c['description']}" if c.get("description") else "") + (f", × {c['count']}" if c.get("count") else "")
-        rows.append([("Component", "AlignLeft"), (desc, "AlignLeft")])
-    for s in dut.get("software", []):
-        rows.append([("DUT software", "AlignLeft"), (f"{s['name']} {s['version']}", "AlignLeft")])
-    if not dut.get("software"):
-        rows.append([("DUT software", "AlignLeft"), ("version not stated by the source", "AlignLeft")])
-    rows.append([("Instrument", "AlignLeft"), (f"{inst['vendor']} {inst['product']}", "AlignLeft")])
-    for m in inst.get("modules", []):
-        rows.append([("Instrument module", "AlignLeft"), (m, "AlignLeft")])
-    for s in inst.get("software", []):
-        rows.append([("Instrument software", "AlignLeft"), (f"{s['name']} {s['version']}", "AlignLeft")])
-    camp = d.get("campaign", {})
-    if camp.get("start") or camp.get("end"):
-        rows.append([("Tests run", "AlignLeft"), (dates.span(camp.get("start"), camp.get("end")), "AlignLeft")])
-    if camp.get("location"):
-        rows.append([("Location", "AlignLeft"), (camp["location"], "AlignLeft")])
+    rows = [[(r["label"], "AlignLeft"), (r["text"] + (f" ({r['note']})" if r["note"] else ""), "AlignLeft")] for r in d["testbed_rows"]]  # the web's rows
     blocks.append(A.table(A.inlines("Test bed: device under test, instrument and software versions."), [[("Item", "AlignLeft", 1, 1), ("Details", "AlignLeft", 1, 1)]],
                           rows, ["AlignLeft", "AlignLeft"], short="Test bed and software versions", widths=[0.24, 0.74]))
     cons = d["consistency"]

@@ -21,6 +21,8 @@ from wirespeed.catalog.columns import METRICS
 from wirespeed.catalog.view import samples, set_summary
 from wirespeed.presentation.tables.results import DERIVED_FIELDS, frame_label, metric_label
 from wirespeed.presentation.formatting import derived_decimals
+from wirespeed.presentation import methodology, testbed
+from wirespeed.resultset.methodology import merged
 from wirespeed.engine.units import UNITS
 from wirespeed.presentation import downloads as dl
 from wirespeed.presentation import preview
@@ -164,8 +166,8 @@ def export_set(con: duckdb.DuckDBPyConnection, slug: str, analysis_root: Path, s
             per_test_charts.setdefault(c["test"], []).append(cid)
     tests = []
     for t in meta["tests"]:
-        method = {**meta.get("methodology", {}), **t.get("methodology", {})}
-        tests.append({**{k: v for k, v in t.items() if k != "methodology"}, "methodology": method,
+        method = merged(meta.get("methodology"), t.get("methodology"))
+        tests.append({**{k: v for k, v in t.items() if k != "methodology"}, "methodology": method, "methodology_rows": methodology.rows(method),
                       "tables": per_test_tables.get(t["id"], []), "charts": per_test_charts.get(t["id"], [])})
     comparisons = [{**c, "table": c["id"] if c["id"] in tables else None, "chart": f"{c['id']}-chart" if f"{c['id']}-chart" in charts else None}
                    for c in meta.get("comparisons", [])]
@@ -187,8 +189,11 @@ def export_set(con: duckdb.DuckDBPyConnection, slug: str, analysis_root: Path, s
     mism = [{"test": a["test_id"], "where": a["where"], "metric": a["metric"], "published": a["published"],
              "recomputed": f"{a['recomputed_text']} {a['unit_symbol']}", "note": a["basis"]} for a in summary["agreements"] if not a["agree"]]
     errata = [{"test": e["test"], "check": e["check"], "note": e["note"]} for e in meta.get("errata", [])]
-    unassigned_tables = [tid for tid, t in tables.items() if not t.get("test")]
-    unassigned_charts = [cid for cid, c in charts.items() if not c.get("test") and cid not in overview]
+    # the item lists, exported once and printed as they are by the web page and the PDF: each test's own
+    # (tests[].tables/charts), the comparisons', and the loose ones that belong to neither
+    compared = {c.get("table") for c in comparisons} | {c.get("chart") for c in comparisons}
+    unassigned_tables = [tid for tid, t in tables.items() if not t.get("test") and tid not in compared]
+    unassigned_charts = [cid for cid, c in charts.items() if not c.get("test") and cid not in overview and cid not in compared]
     figs = figures(summary)
     mark_headlines(figs, meta["tests"])
     cards = headlines(summary, samples(con, slug))
@@ -198,7 +203,10 @@ def export_set(con: duckdb.DuckDBPyConnection, slug: str, analysis_root: Path, s
         "date": meta["source"].get("published") or "", "date_text": dates.text(meta["source"].get("published")),
         "year": dates.year(meta["source"].get("published")), "licence": meta["licence"],
         "tags": meta.get("tags", []), "source": meta["source"], "campaign": meta.get("campaign", {}), "dut": meta["dut"], "instrument": meta["instrument"],
-        "methodology": meta.get("methodology", {}), "facets": _facets(summary), "tests": tests, "tables": tables, "charts": charts, "overview": overview,
+        "testbed_rows": testbed.rows(meta["dut"], meta["instrument"], meta.get("campaign")),
+        "methodology": meta.get("methodology", {}), "facets": _facets(summary),
+        # the set's methodology at a glance (a one-test set may keep its whole method in the test), printed by the PDF
+        "methodology_rows": methodology.rows(meta.get("methodology") or (tests[0]["methodology"] if len(tests) == 1 else {})), "tests": tests, "tables": tables, "charts": charts, "overview": overview,
         "other_tables": unassigned_tables, "other_charts": unassigned_charts,
         "figures": figs, "headlines": cards, "preview": f"{url}/preview.png", "comparisons": comparisons,
         "consistency": {"checked": len(summary["agreements"]), "agree": len(summary["agreements"]) - len(mism), "mismatches": mism, "errata": errata},

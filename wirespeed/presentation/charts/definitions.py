@@ -250,26 +250,31 @@ def ramp_chart(samples: list[dict[str, Any]], test: dict[str, Any], onset_s: flo
     sym, factor = _unit("frame_rate", [s["tx_rate_fps"] for s in rated if s["tx_rate_fps"]] + ([line_rate_fps] if line_rate_fps else []))
     multi = len({(s.get("variant"), s.get("direction"), s.get("port")) for s in rated}) > 1
     data, loss, offered = [], [], []
+    # one number rule (formatting.derived_decimals): every rate of the chart in its unit, loss as a loss share
+    rate_dec = formatting.derived_decimals("throughput", [v / factor for s in rated for f in ("tx_rate_fps", "rx_rate_fps", "offered_rate_fps")
+                                                         if (v := s.get(f)) is not None])
+    loss_dec = formatting.derived_decimals("loss", [])
+    line_dec = formatting.derived_decimals("line_rate", [line_rate_fps / factor]) if line_rate_fps else 0
     for s in sorted(rated, key=lambda s: (_ramp_series(s, multi), s["t_s"])):
         who = _ramp_series(s, multi)
         for name, field in (("sent", "tx_rate_fps"), ("received", "rx_rate_fps")):
             if s.get(field) is not None:
                 data.append({"t": s["t_s"], "series": f"{who} {name}".strip(), "value": s[field] / factor,
-                             "printed": f"{formatting.derived(s[field] / factor, 3)} {sym}"})
+                             "printed": f"{formatting.derived(s[field] / factor, rate_dec)} {sym}"})
         if s.get("rx_rate_fps") is not None and s["tx_rate_fps"]:
             pct = s["loss_pct"] if s.get("loss_pct") is not None else ramp.loss_pct(s["tx_rate_fps"], s["rx_rate_fps"])
-            loss.append({"t": s["t_s"], "series": f"{who} loss".strip(), "value": pct, "printed": f"{formatting.derived(pct, 3)} %"})
+            loss.append({"t": s["t_s"], "series": f"{who} loss".strip(), "value": pct, "printed": f"{formatting.derived(pct, loss_dec)} %"})
         if s.get("offered_rate_fps") is not None and not multi:
             offered.append({"t": s["t_s"], "offered": s["offered_rate_fps"] / factor,
-                            "offered_text": f"{formatting.derived(s['offered_rate_fps'] / factor, 3)} {sym}"})
+                            "offered_text": f"{formatting.derived(s['offered_rate_fps'] / factor, rate_dec)} {sym}"})
     marks = [{"x_field": "t", "t": onset_s, "label": f"loss onset {formatting.published(format(onset_s, 'g'))} s"}] if onset_s is not None else []
     refs = []
     if offered:
         refs.append({"data": offered, "x": "t", "y": "offered", "label_field": "offered_text", "title": "Offered load", "label": "offered load", "label_at": 0.65, "label_dy": 16})
     if line_rate_fps:
-        refs.append({"data": [{"line": line_rate_fps / factor, "line_text": f"{formatting.derived(line_rate_fps / factor, 3)} {sym}"}],
+        refs.append({"data": [{"line": line_rate_fps / factor, "line_text": f"{formatting.derived(line_rate_fps / factor, line_dec)} {sym}"}],
                      "y": "line", "label_field": "line_text", "title": "Line rate", "label": "line rate", "label_at": 0.0})
-    limits = [{"value": cap_fps / factor, "label": f"forwarding limit {formatting.derived(cap_fps / factor, 3)} {sym}"}] if cap_fps else []
+    limits = [{"value": cap_fps / factor, "label": f"forwarding limit {formatting.derived(cap_fps / factor, formatting.derived_decimals('line_rate', [cap_fps / factor]))} {sym}"}] if cap_fps else []
     order = [n for who in dict.fromkeys(_ramp_series(s, multi) for s in rated) for n in (f"{who} sent".strip(), f"{who} received".strip())]
     n = len(rated)
     return {"id": f"{test['id']}-ramp", "test": test["id"], "type": "lines", "title": f"{test['title']}: rate ramp",
@@ -277,9 +282,9 @@ def ramp_chart(samples: list[dict[str, Any]], test: dict[str, Any], onset_s: flo
             "caption": "Frames per second sent and received each second of the ramp and hold, with the offered load and the line rate; "
                        "the rule marks the first second with loss above 0.1 %; the lower panel is each second's loss.",
             "alt": f"{test['title']}: sent and received {sym} over {n} one-second samples"
-                   + (f", against a line rate of {formatting.derived(line_rate_fps / factor, 3)} {sym}" if line_rate_fps else "")
+                   + (f", against a line rate of {formatting.derived(line_rate_fps / factor, line_dec)} {sym}" if line_rate_fps else "")
                    + (f"; loss starts at {onset_s:g} s" if onset_s is not None else "; no loss")
-                   + (f", peaking at {formatting.derived(max(d['value'] for d in loss), 3)} %." if loss else "."),
+                   + (f", peaking at {formatting.derived(max(d['value'] for d in loss), loss_dec)} %." if loss else "."),
             "data": data, "x": {"field": "t", "title": "Time since ramp start (s)", "zero": True}, "y": {"field": "value", "title": f"Rate ({sym})"},
             "series": {"field": "series", "title": ""}, "series_order": order, "marks": marks, "references": refs, "limits": limits,
             "tooltip": [{"field": "t", "title": "Second", "type": "Q"}, {"field": "series", "title": ""}, {"field": "printed", "title": "Rate"}],

@@ -16,6 +16,7 @@ from wirespeed.engine import qualified
 from wirespeed.catalog.columns import METRICS
 from wirespeed.engine.units import UNITS
 from wirespeed.presentation.formatting import derived_decimals
+from wirespeed.resultset.methodology import merged
 from wirespeed.presentation.tables.model import Cell, Column, ResultTable
 
 # Derived figures available per measurement row (summary rows carry them from the `derived` table).
@@ -61,7 +62,7 @@ def _frame_sort(row: dict[str, Any]) -> tuple:
 def _test_meta(summary: dict[str, Any], test_id: str) -> tuple[dict[str, Any], dict[str, Any]]:
     """The test's declaration and its methodology merged over the set's defaults."""
     meta = next(t for t in summary["meta"]["tests"] if t["id"] == test_id)
-    return meta, {**summary["meta"].get("methodology", {}), **meta.get("methodology", {})}
+    return meta, merged(summary["meta"].get("methodology"), meta.get("methodology"))
 
 
 def _row_order(summary: dict[str, Any], test_id: str):
@@ -137,6 +138,13 @@ class _Builder:
                 q = r.get("qualified") or qualified.Qualified()
                 cells.append(Cell(qualified.text(r["value"] / factor, q, decimals), r["value"] / factor, None, True))
         return UNITS[unit].symbol, derived_only, cells
+
+
+def column_texts(summary: dict[str, Any], metric: str, rows: list[dict[str, Any]], unit_hint: str | None = None) -> tuple[str, list[str]]:
+    """Unit symbol and printed cells of one metric over `rows`, exactly as a results table prints that column."""
+    b = _Builder(summary)
+    unit, _, cells = b.format_column(metric, [b.raw(r, metric) for r in rows], unit_hint)
+    return unit, [c.text for c in cells]
 
 
 def _throughput_rows(summary: dict[str, Any], test_id: str) -> list[dict[str, Any]]:
