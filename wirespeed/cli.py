@@ -395,16 +395,23 @@ def report(slugs: tuple[str, ...], jobs: int | None, base_url: str | None) -> No
 @click.argument("notebook", required=False)
 @click.option("--db", type=click.Path(path_type=Path), default=Path("build/wirespeed.duckdb"), show_default=True, help="Catalog file.")
 def why(slug: str, notebook: str | None, db: Path) -> None:
-    """Say whether each notebook of a result set is up to date, or which of its inputs changed."""
-    from wirespeed.steps import analysis
+    """Say whether each notebook of a result set and its PDF report are up to date, or which of their
+    inputs changed. NOTEBOOK (a notebook's name, or `report`) narrows it to one."""
+    from wirespeed.steps import analysis, typesetting
     from wirespeed.catalog.store import ingest as do_ingest
 
     do_ingest(_folders(()), db)
-    try:
-        for line in analysis.why(db, slug, notebook):
-            out.print(line, markup=False)
-    except analysis.AnalysisError as exc:
-        raise click.ClickException(str(exc)) from None
+    if notebook != "report":
+        try:
+            for line in analysis.why(db, slug, notebook):
+                out.print(line, markup=False)
+        except analysis.AnalysisError as exc:
+            raise click.ClickException(str(exc)) from None
+    if notebook in (None, "report"):
+        try:
+            out.print(f"report: {typesetting.why(slug)}", markup=False)
+        except typesetting.ReportError as exc:
+            out.print(f"report: would not build: {exc}", markup=False)
 
 
 class _CollectGroup(click.Group):
