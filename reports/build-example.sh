@@ -13,7 +13,7 @@ export openin_any=p openout_any=p
 cd "$here"
 exec "$PANDOC" \
   --from markdown-raw_tex-raw_attribute-tex_math_dollars-tex_math_single_backslash \
-  --template template/wirespeed.system.latex \
+  --template template/wirespeed.latex \
   --metadata-file defaults.yaml \
   --lua-filter filters/meta.lua \
   --lua-filter filters/boxes.lua \

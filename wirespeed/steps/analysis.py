@@ -22,11 +22,11 @@ from typing import Any, Callable
 
 from wirespeed.system import atomic
 
-from wirespeed.steps import runner, status as setstatus
+from wirespeed.steps import paths, runner, status as setstatus
 from wirespeed.system.codehash import code_closure
 
 NOTEBOOKS = Path("notebooks")
-OUT_ROOT = Path("build/analysis")
+OUT_ROOT = paths.ANALYSIS
 
 
 class AnalysisError(RuntimeError):

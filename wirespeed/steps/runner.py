@@ -11,6 +11,7 @@ import hashlib
 import json
 import os
 import shutil
+from abc import ABC, abstractmethod
 from concurrent.futures import as_completed
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,7 +31,7 @@ def file_hash(path: Path) -> str:
 
 
 @dataclass
-class Job:
+class Job(ABC):
     """One unit of a step: a result set's notebook run, a result set's report. Steps subclass it
     and say where the manifest is (`manifest`) and what must exist besides it (`outputs`)."""
 
@@ -43,8 +44,9 @@ class Job:
         return self.slug
 
     @property
+    @abstractmethod
     def manifest(self) -> Path:
-        raise NotImplementedError(f"{type(self).__name__} names no manifest")
+        """The manifest.json of the last build: {"key", "components", …}."""
 
     @property
     def outputs(self) -> tuple[Path, ...]:

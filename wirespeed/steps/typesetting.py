@@ -20,7 +20,7 @@ from typing import Any, Callable
 from wirespeed.steps import articles, status as setstatus
 from wirespeed.steps import pandoc_ast as A
 from wirespeed.presentation.headlines_report import headline_blocks
-from wirespeed.steps import reportlinks, runner
+from wirespeed.steps import paths, reportlinks, runner
 from wirespeed.steps.report import appendix_blocks, full_titles, generated_blocks, headings_into_landscape, metadata, source_date_epoch
 from wirespeed.steps.shortcodes import ReportError, _api_version, _Doc, article_blocks, pandoc
 from wirespeed.system import atomic, latex
@@ -30,7 +30,7 @@ from wirespeed.system.codehash import code_closure
 TEMPLATE_ROOT = Path("reports")
 
 
-OUT = Path("build/reports")
+OUT = paths.REPORTS
 
 
 FILTERS = ["meta.lua", "boxes.lua", "landscape.lua", "appendix.lua", "tables.lua"]
@@ -74,7 +74,7 @@ def _tool_versions() -> dict[str, str]:
     return {"pandoc": pv, "xelatex": xv[0] if xv else "missing"}
 
 
-def plan(slugs: list[str] | None, data_root: Path = Path("build/hugo-data"), static_root: Path = Path("build/site-static"), out: Path = OUT,
+def plan(slugs: list[str] | None, data_root: Path = paths.HUGO_DATA, static_root: Path = paths.SITE_STATIC, out: Path = OUT,
          base_url: str | None = None) -> tuple[list[ReportJob], list[ReportJob]]:
     """Which reports need building (inputs changed) and which are fresh."""
     sets_dir = data_root / "wirespeed" / "sets"
@@ -151,7 +151,7 @@ def typeset(ast: dict[str, Any], workdir: Path, charts_dir: Path, epoch: str, te
 
 
 def run(slugs: list[str] | None = None, jobs: int | None = None, progress: Callable[[ReportJob, int, int], None] | None = None, out: Path = OUT,
-        data_root: Path = Path("build/hugo-data"), static_root: Path = Path("build/site-static"), base_url: str | None = None) -> tuple[list[ReportJob], list[ReportJob], list[str]]:
+        data_root: Path = paths.HUGO_DATA, static_root: Path = paths.SITE_STATIC, base_url: str | None = None) -> tuple[list[ReportJob], list[ReportJob], list[str]]:
     """Build every report whose inputs changed, in parallel; returns (built, fresh, errors)."""
     todo, fresh = plan(slugs, data_root, static_root, out, base_url)
     status_root = out.parent / "status"
@@ -162,7 +162,7 @@ def run(slugs: list[str] | None = None, jobs: int | None = None, progress: Calla
     return todo, fresh, runner.errors(results)
 
 
-def why(slug: str, data_root: Path = Path("build/hugo-data"), static_root: Path = Path("build/site-static"), out: Path = OUT,
+def why(slug: str, data_root: Path = paths.HUGO_DATA, static_root: Path = paths.SITE_STATIC, out: Path = OUT,
         base_url: str | None = None) -> str:
     """Whether a set's report is up to date, or which of its inputs changed (data, charts, template, code, tools, article, build stamp)."""
     todo, fresh = plan([slug], data_root, static_root, out, base_url)
