@@ -398,7 +398,7 @@ def report(slugs: tuple[str, ...], jobs: int | None, base_url: str | None) -> No
 def why(slug: str, notebook: str | None, db: Path) -> None:
     """Say whether each notebook of a result set and its PDF report are up to date, or which of their
     inputs changed. NOTEBOOK (a notebook's name, or `report`) narrows it to one."""
-    from wirespeed.steps import analysis, typesetting
+    from wirespeed.steps import analysis, articles, typesetting
     from wirespeed.catalog.store import ingest as do_ingest
 
     do_ingest(_folders(()), db)
@@ -411,7 +411,7 @@ def why(slug: str, notebook: str | None, db: Path) -> None:
     if notebook in (None, "report"):
         try:
             out.print(f"report: {typesetting.why(slug)}", markup=False)
-        except typesetting.ReportError as exc:
+        except (typesetting.ReportError, articles.ArticleError) as exc:
             out.print(f"report: would not build: {exc}", markup=False)
 
 
