@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.table import Table
 
 from wirespeed import __version__
+from wirespeed.steps import paths
 ARCHIVE = Path("data/results")
 _WIDTH = None if sys.stdout.isatty() else 1000  # files and pipes get whole lines
 err = Console(stderr=True, highlight=False, width=_WIDTH)
@@ -27,7 +28,7 @@ def _build_step(fn):
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         from wirespeed.system import interrupts
-        build = Path("build")
+        build = paths.BUILD
         dest = kwargs.get("destination")
         with interrupts.signals_exit(), interrupts.build_lock(build):
             interrupts.sweep(build, (dest,) if dest is not None else ())
@@ -82,7 +83,7 @@ def validate(paths: tuple[str, ...], verbose: bool) -> None:
 
 @cli.command()
 @click.argument("paths", nargs=-1, type=click.Path())
-@click.option("--db", type=click.Path(path_type=Path), default=Path("build/wirespeed.duckdb"), show_default=True, help="Catalog file.")
+@click.option("--db", type=click.Path(path_type=Path), default=paths.CATALOG, show_default=True, help="Catalog file.")
 def ingest(paths: tuple[str, ...], db: Path) -> None:
     """Load result sets into the DuckDB catalog, skipping unchanged ones; print what happened to every row."""
     from rich.progress import Progress
@@ -115,7 +116,7 @@ def ingest(paths: tuple[str, ...], db: Path) -> None:
 @cli.command()
 @click.argument("slug")
 @click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
-@click.option("--db", type=click.Path(path_type=Path), default=Path("build/wirespeed.duckdb"), show_default=True, help="Catalog file.")
+@click.option("--db", type=click.Path(path_type=Path), default=paths.CATALOG, show_default=True, help="Catalog file.")
 def show(slug: str, as_json: bool, db: Path) -> None:
     """Print a result set's figures with the engine's recomputation beside every published derived figure."""
     from wirespeed.catalog.store import connect, ingest as do_ingest
@@ -141,7 +142,7 @@ def show(slug: str, as_json: bool, db: Path) -> None:
 @cli.command()
 @click.argument("slugs", nargs=-1)
 @click.option("--markdown", is_flag=True, help="For SLUGS: a Markdown summary (headline figures, every problem, failed steps), e.g. for a pull request's job summary; exits 1 when one of them has an error.")
-@click.option("--db", type=click.Path(path_type=Path), default=Path("build/wirespeed.duckdb"), show_default=True, help="Catalog file.")
+@click.option("--db", type=click.Path(path_type=Path), default=paths.CATALOG, show_default=True, help="Catalog file.")
 def summary(slugs: tuple[str, ...], markdown: bool, db: Path) -> None:
     """One line per result set in the catalog: tests, rows, how many published figures the engine reproduces, and whether every build step succeeded."""
     from wirespeed.steps import status as setstatus
@@ -244,7 +245,7 @@ def import_(format_name: str, files: tuple[Path, ...], slug: str, dry_run: bool,
 @click.argument("slugs", nargs=-1)
 @click.option("-j", "--jobs", type=int, default=None, help="Notebooks run at once (default: one per core).")
 @click.option("--include-drafts", is_flag=True, help="Also analyse draft and embargoed result sets.")
-@click.option("--db", type=click.Path(path_type=Path), default=Path("build/wirespeed.duckdb"), show_default=True, help="Catalog file.")
+@click.option("--db", type=click.Path(path_type=Path), default=paths.CATALOG, show_default=True, help="Catalog file.")
 @_build_step
 def analyse(slugs: tuple[str, ...], jobs: int | None, include_drafts: bool, db: Path) -> None:
     """Execute the notebooks for every published result set (or SLUGS) whose inputs changed.
@@ -279,7 +280,7 @@ def analyse(slugs: tuple[str, ...], jobs: int | None, include_drafts: bool, db: 
 
 
 @cli.command()
-@click.option("--db", type=click.Path(path_type=Path), default=Path("build/wirespeed.duckdb"), show_default=True, help="Catalog file.")
+@click.option("--db", type=click.Path(path_type=Path), default=paths.CATALOG, show_default=True, help="Catalog file.")
 @click.option("--destination", type=click.Path(path_type=Path), default=Path("public"), show_default=True, help="Where Hugo writes the site.")
 @click.option("--data-only", is_flag=True, help="Only export build/hugo-data and build/site-static; do not run Hugo.")
 @click.option("--base-url", metavar="URL", default=None,
@@ -327,7 +328,7 @@ def site(db: Path, destination: Path, data_only: bool, base_url: str | None) -> 
             refused.append(f"{path}: left out of the site: it cites {', '.join(sets)}, which {'was' if len(sets) == 1 else 'were'} left out")
             err.print(refused[-1], markup=False)
         if missing:
-            conf = hugo.ignore_config([p.relative_to(articles.ARTICLES.parent) for p in missing], Path("build/hugo-left-out.toml"))
+            conf = hugo.ignore_config([p.relative_to(articles.ARTICLES.parent) for p in missing], paths.HUGO_LEFT_OUT)
             extra = ["--config", f"config.toml,{conf.resolve()}"]
     try:
         hugo.build(destination=destination, extra=extra, base_url=base_url)
@@ -393,18 +394,25 @@ def report(slugs: tuple[str, ...], jobs: int | None, base_url: str | None) -> No
 @cli.command()
 @click.argument("slug")
 @click.argument("notebook", required=False)
-@click.option("--db", type=click.Path(path_type=Path), default=Path("build/wirespeed.duckdb"), show_default=True, help="Catalog file.")
+@click.option("--db", type=click.Path(path_type=Path), default=paths.CATALOG, show_default=True, help="Catalog file.")
 def why(slug: str, notebook: str | None, db: Path) -> None:
-    """Say whether each notebook of a result set is up to date, or which of its inputs changed."""
-    from wirespeed.steps import analysis
+    """Say whether each notebook of a result set and its PDF report are up to date, or which of their
+    inputs changed. NOTEBOOK (a notebook's name, or `report`) narrows it to one."""
+    from wirespeed.steps import analysis, articles, typesetting
     from wirespeed.catalog.store import ingest as do_ingest
 
     do_ingest(_folders(()), db)
-    try:
-        for line in analysis.why(db, slug, notebook):
-            out.print(line, markup=False)
-    except analysis.AnalysisError as exc:
-        raise click.ClickException(str(exc)) from None
+    if notebook != "report":
+        try:
+            for line in analysis.why(db, slug, notebook):
+                out.print(line, markup=False)
+        except analysis.AnalysisError as exc:
+            raise click.ClickException(str(exc)) from None
+    if notebook in (None, "report"):
+        try:
+            out.print(f"report: {typesetting.why(slug)}", markup=False)
+        except (typesetting.ReportError, articles.ArticleError) as exc:
+            out.print(f"report: would not build: {exc}", markup=False)
 
 
 class _CollectGroup(click.Group):

@@ -4,7 +4,7 @@ parallel, each run re-executed only when something it reads changed.
 A run's cache key hashes the notebook, the result set's content (and the engine that loaded it),
 the wirespeed modules the notebook imports (transitively), and the versions of the tools that shape
 its output. The key and its parts are kept in manifest.json beside the outputs; `wirespeed why`
-says which part changed.
+says which part changed. Planning, the worker pool, status and pruning are the step runner's (runner.py).
 """
 
 from __future__ import annotations
@@ -16,18 +16,17 @@ import re
 import shutil
 import sys
 import traceback
-from concurrent.futures import as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from wirespeed.system import atomic, interrupts
+from wirespeed.system import atomic
 
-from wirespeed.steps import status as setstatus
+from wirespeed.steps import paths, runner, status as setstatus
 from wirespeed.system.codehash import code_closure
 
 NOTEBOOKS = Path("notebooks")
-OUT_ROOT = Path("build/analysis")
+OUT_ROOT = paths.ANALYSIS
 
 
 class AnalysisError(RuntimeError):
@@ -35,17 +34,20 @@ class AnalysisError(RuntimeError):
 
 
 @dataclass
-class Job:
-    slug: str
+class Job(runner.Job):
+    """One notebook run for one result set: its outputs and manifest.json live in out_dir."""
+
     notebook: Path
-    key: str
-    components: dict[str, str]
     out_dir: Path
     catalog: Path
 
     @property
     def name(self) -> str:
         return self.notebook.name.removesuffix(".py")
+
+    @property
+    def manifest(self) -> Path:
+        return self.out_dir / "manifest.json"
 
 
 @dataclass
@@ -79,10 +81,6 @@ def tool_versions() -> dict[str, str]:
             "pikepdf": f"{pikepdf.__version__} (qpdf {pikepdf.__libqpdf_version__})"}
 
 
-def _digest(components: dict[str, Any]) -> str:
-    return hashlib.sha256(json.dumps(components, sort_keys=True).encode()).hexdigest()
-
-
 def plan(catalog: Path, slugs: list[str] | None = None, notebooks_dir: Path = NOTEBOOKS, out_root: Path = OUT_ROOT, include_drafts: bool = False) -> Plan:
     """Which (result set, notebook) runs are needed, which are fresh, and which old outputs to remove."""
     import duckdb
@@ -96,7 +94,8 @@ def plan(catalog: Path, slugs: list[str] | None = None, notebooks_dir: Path = NO
         con.close()
         raise AnalysisError(f"not in the catalog as a published result set: {', '.join(unknown)}")
     tools = tool_versions()
-    runner = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()  # this module executes and exports: its code shapes the outputs
+    # this module executes and exports, the step runner plans: their code shapes the outputs
+    executor = hashlib.sha256(Path(__file__).read_bytes() + Path(runner.__file__).read_bytes()).hexdigest()
     notebooks = sorted(notebooks_dir.glob("*.py"))
     per_nb = {}
     for nb in notebooks:
@@ -116,16 +115,11 @@ def plan(catalog: Path, slugs: list[str] | None = None, notebooks_dir: Path = NO
                 if not n:
                     continue
             applicable.add(nb.stem)
-            components = {"notebook": nb_hash, "result_set": content, "engine": engine, "code": closure, "runner": runner, "tools": tools, "parameters": {"slug": slug}}
-            job = Job(slug, nb, _digest(components), components, out_root / slug / nb.stem, catalog)
-            manifest = job.out_dir / "manifest.json"
-            fresh = manifest.is_file() and json.loads(manifest.read_text()).get("key") == job.key
-            (result.fresh if fresh else result.run).append(job)
-        set_dir = out_root / slug
-        if set_dir.is_dir():
-            result.stale_dirs += [d for d in set_dir.iterdir() if d.is_dir() and not d.name.startswith(".") and d.name not in applicable]
-    if out_root.is_dir():
-        result.stale_dirs += [d for d in out_root.iterdir() if d.is_dir() and d.name not in sets]
+            components = {"notebook": nb_hash, "result_set": content, "engine": engine, "code": closure, "runner": executor, "tools": tools, "parameters": {"slug": slug}}
+            job = Job(slug=slug, key=runner.digest(components), components=components, notebook=nb, out_dir=out_root / slug / nb.stem, catalog=catalog)
+            (result.fresh if job.fresh() else result.run).append(job)
+        result.stale_dirs += runner.stale(out_root / slug, applicable, dirs=True, skip_hidden=True)
+    result.stale_dirs += runner.stale(out_root, set(sets), dirs=True)
     con.close()
     return result
 
@@ -208,7 +202,7 @@ def _execute(job: Job, root: str) -> dict[str, Any]:
         source.unlink()
         _stabilise(executed, job, root, tmp)
         atomic.write_text(tmp / f"{job.name}.html", html_export(executed))
-        atomic.write_text(tmp / "manifest.json", json.dumps({"key": job.key, "components": job.components}, indent=1, sort_keys=True) + "\n")
+        atomic.write_text(tmp / "manifest.json", job.manifest_text())
         atomic.swap_dir(tmp, job.out_dir)
         return {"ok": True}
     except Exception as exc:  # noqa: BLE001 - a worker reports, the parent decides
@@ -240,22 +234,13 @@ def run(catalog: Path, slugs: list[str] | None = None, jobs: int | None = None, 
         include_drafts: bool = False, out_root: Path = OUT_ROOT, notebooks_dir: Path = NOTEBOOKS) -> tuple[Plan, list[str]]:
     """Execute what the plan says; returns the plan and the errors (empty when all ran)."""
     p = plan(catalog, slugs, notebooks_dir=notebooks_dir, out_root=out_root, include_drafts=include_drafts)
-    for d in p.stale_dirs:
-        shutil.rmtree(d, ignore_errors=True)
-    errors: list[str] = []
+    runner.prune(p.stale_dirs)
+    results = runner.execute(p.run, _execute, jobs, progress)
+    errors = runner.errors(results)
     failed: dict[str, dict[str, str]] = {}
-    root = str(Path.cwd())
-    if p.run:
-        workers = max(1, min(jobs or os.cpu_count() or 1, len(p.run)))
-        with interrupts.worker_pool(workers) as pool:  # workers die with this process
-            futures = {pool.submit(_execute, job, root): job for job in p.run}
-            for i, fut in enumerate(as_completed(futures), 1):
-                res = fut.result()
-                if not res["ok"]:
-                    errors.append(res["error"])
-                    failed.setdefault(futures[fut].slug, res["failure"])
-                if progress:
-                    progress(futures[fut], i, len(p.run))
+    for job, res in results:
+        if not res["ok"]:
+            failed.setdefault(job.slug, res["failure"])
     for slug in sorted(set(p.slugs) - set(failed)):
         try:
             write_index(slug, out_root)
@@ -265,8 +250,7 @@ def run(catalog: Path, slugs: list[str] | None = None, jobs: int | None = None, 
             errors.append(setstatus.line(slug, "analyse", failed[slug]))
     for slug in failed:  # a result set with a failed notebook has no index: nothing downstream uses half its outputs
         (out_root / slug / "index.json").unlink(missing_ok=True)
-    for slug in p.slugs:
-        setstatus.record(slug, "analyse", failed.get(slug), out_root.parent / "status")
+    runner.record("analyse", p.slugs, failed, out_root.parent / "status")
     return p, errors
 
 
@@ -277,26 +261,5 @@ def why(catalog: Path, slug: str, notebook: str | None = None, out_root: Path = 
     for job in sorted(p.fresh + p.run, key=lambda j: j.name):
         if notebook and job.name != notebook:
             continue
-        manifest = job.out_dir / "manifest.json"
-        if job in p.fresh:
-            lines.append(f"{job.name}: up to date")
-            continue
-        if not manifest.is_file():
-            lines.append(f"{job.name}: would run: never run (no {manifest})")
-            continue
-        old = json.loads(manifest.read_text()).get("components", {})
-        changed = []
-        for part, value in job.components.items():
-            before = old.get(part)
-            if part == "code" and isinstance(before, dict):
-                diff = sorted(m for m in set(value) | set(before) if value.get(m) != before.get(m))
-                if diff:
-                    changed.append(f"code ({', '.join(diff)})")
-            elif part == "tools" and isinstance(before, dict):
-                diff = sorted(t for t in set(value) | set(before) if value.get(t) != before.get(t))
-                if diff:
-                    changed.append("tools (" + ", ".join(f"{t} {before.get(t)} → {value.get(t)}" for t in diff) + ")")
-            elif before != value:
-                changed.append(part.replace("_", " "))
-        lines.append(f"{job.name}: would run: changed {', '.join(changed) or 'key format'}")
+        lines.append(f"{job.name}: {runner.why(job)}")
     return lines

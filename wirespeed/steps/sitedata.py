@@ -16,7 +16,7 @@ import wirespeed
 from wirespeed.system import atomic, publish
 from wirespeed.engine import dates, qualified
 from wirespeed.presentation import formatting
-from wirespeed.steps import status as setstatus
+from wirespeed.steps import paths, status as setstatus
 from wirespeed.catalog.columns import METRICS
 from wirespeed.catalog.view import samples, set_summary
 from wirespeed.presentation.tables.results import DERIVED_FIELDS, frame_label, metric_label
@@ -29,8 +29,8 @@ from wirespeed.presentation import preview
 from wirespeed.presentation.headlines import headlines
 from wirespeed.steps import compare_data, set_comparisons
 
-HUGO_DATA = Path("build/hugo-data")
-SITE_STATIC = Path("build/site-static")
+HUGO_DATA = paths.HUGO_DATA
+SITE_STATIC = paths.SITE_STATIC
 
 
 class SiteError(RuntimeError):
@@ -218,7 +218,7 @@ def meta_path(con: duckdb.DuckDBPyConnection, slug: str) -> str:
     return con.execute("SELECT path FROM result_sets WHERE slug = ?", [slug]).fetchone()[0]
 
 
-def export(catalog: Path, analysis_root: Path = Path("build/analysis"), data_root: Path = HUGO_DATA, static_root: Path = SITE_STATIC,
+def export(catalog: Path, analysis_root: Path = paths.ANALYSIS, data_root: Path = HUGO_DATA, static_root: Path = SITE_STATIC,
            refused: list[str] | None = None, leave_out: tuple[str, ...] = ("analyse",)) -> list[str]:
     """Write the site data and files of every published result set; returns the slugs exported.
 

@@ -13,9 +13,11 @@ import re
 from pathlib import Path
 from typing import Any
 
+from wirespeed.steps import paths
 from wirespeed.system import atomic
-STATUS_ROOT = Path("build/status")
-LOG_ROOT = Path("build/logs")
+
+STATUS_ROOT = paths.STATUS
+LOG_ROOT = paths.LOGS
 STEPS = ("analyse", "site", "report")
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 _SAFE = re.compile(r"^[a-z0-9][a-z0-9._-]*$")

@@ -1,6 +1,7 @@
 """Typesetting the PDF reports: which reports need building (a content-hash key per report, kept in a
 manifest beside the PDF), building them in parallel workers (AST → pandoc → XeLaTeX, written
-atomically), pruning the PDFs of sets no longer published. Shell escape stays off."""
+atomically), pruning the PDFs of sets no longer published, and `why` a report would be rebuilt.
+Planning, the worker pool, status and pruning are the step runner's (runner.py). Shell escape stays off."""
 
 from __future__ import annotations
 
@@ -12,7 +13,6 @@ import subprocess
 import tempfile
 import time
 import traceback
-from concurrent.futures import as_completed
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
@@ -20,31 +20,42 @@ from typing import Any, Callable
 from wirespeed.steps import articles, status as setstatus
 from wirespeed.steps import pandoc_ast as A
 from wirespeed.presentation.headlines_report import headline_blocks
-from wirespeed.steps import reportlinks
+from wirespeed.steps import paths, reportlinks, runner
 from wirespeed.steps.report import appendix_blocks, full_titles, generated_blocks, headings_into_landscape, metadata, source_date_epoch
 from wirespeed.steps.shortcodes import ReportError, _api_version, _Doc, article_blocks, pandoc
-from wirespeed.system import atomic, interrupts, latex
+from wirespeed.system import atomic, latex
 from wirespeed.system.codehash import code_closure
 
 
 TEMPLATE_ROOT = Path("reports")
 
 
-OUT = Path("build/reports")
+OUT = paths.REPORTS
 
 
 FILTERS = ["meta.lua", "boxes.lua", "landscape.lua", "appendix.lua", "tables.lua"]
 
 
 @dataclass
-class ReportJob:
-    slug: str
-    key: str
-    components: dict[str, Any]
+class ReportJob(runner.Job):
+    """One result set's PDF report (out) and, beside it, its manifest."""
+
     data_file: Path
     charts_dir: Path
     article: Path | None
     out: Path
+
+    @property
+    def manifest(self) -> Path:
+        return self.out.with_name(f"{self.slug}.manifest.json")
+
+    @property
+    def outputs(self) -> tuple[Path, ...]:
+        return (self.out,)
+
+
+# How `wirespeed why` names each component of a report's key.
+LABELS = {"data": "data", "charts": "charts", "template": "template", "code": "code", "tools": "tools", "article": "article", "build": "build stamp"}
 
 
 def _tree_hash(root: Path) -> str:
@@ -63,7 +74,7 @@ def _tool_versions() -> dict[str, str]:
     return {"pandoc": pv, "xelatex": xv[0] if xv else "missing"}
 
 
-def plan(slugs: list[str] | None, data_root: Path = Path("build/hugo-data"), static_root: Path = Path("build/site-static"), out: Path = OUT,
+def plan(slugs: list[str] | None, data_root: Path = paths.HUGO_DATA, static_root: Path = paths.SITE_STATIC, out: Path = OUT,
          base_url: str | None = None) -> tuple[list[ReportJob], list[ReportJob]]:
     """Which reports need building (inputs changed) and which are fresh."""
     sets_dir = data_root / "wirespeed" / "sets"
@@ -76,7 +87,7 @@ def plan(slugs: list[str] | None, data_root: Path = Path("build/hugo-data"), sta
     template = _tree_hash(TEMPLATE_ROOT)
     code = code_closure("import wirespeed.steps.typesetting")
     stamp = reportlinks.stamp(base_url)  # base URL, build date, version: printed on every title page
-    run, fresh = [], []
+    jobs = []
     for slug in wanted:
         data_file = sets_dir / f"{slug}.json"
         data = json.loads(data_file.read_text())
@@ -85,12 +96,8 @@ def plan(slugs: list[str] | None, data_root: Path = Path("build/hugo-data"), sta
         charts = {cid: hashlib.sha256((charts_dir / f"{cid}.pdf").read_bytes()).hexdigest() for cid in sorted(data["charts"]) if (charts_dir / f"{cid}.pdf").is_file()}
         components = {"data": hashlib.sha256(data_file.read_bytes()).hexdigest(), "charts": charts, "template": template, "code": code, "tools": tools, "build": stamp,
                       "article": hashlib.sha256(article.path.read_bytes()).hexdigest() if article else None}
-        key = hashlib.sha256(json.dumps(components, sort_keys=True).encode()).hexdigest()
-        job = ReportJob(slug, key, components, data_file, charts_dir, article.path if article else None, out / f"{slug}.pdf")
-        manifest = out / f"{slug}.manifest.json"
-        ok = job.out.is_file() and manifest.is_file() and json.loads(manifest.read_text()).get("key") == key
-        (fresh if ok else run).append(job)
-    return run, fresh
+        jobs.append(ReportJob(slug, runner.digest(components), components, data_file, charts_dir, article.path if article else None, out / f"{slug}.pdf"))
+    return runner.split(jobs)
 
 
 def build(job: ReportJob, root: str) -> dict[str, Any]:
@@ -112,8 +119,7 @@ def build(job: ReportJob, root: str) -> dict[str, Any]:
                 logs.mkdir(parents=True, exist_ok=True)
                 shutil.copyfile(pdf.with_suffix(".log"), logs / f"{job.slug}.log")
                 shutil.copyfile(pdf.with_suffix(".tex"), logs / f"{job.slug}.tex")
-        atomic.write_text(job.out.with_name(f"{job.slug}.manifest.json"), json.dumps({"key": job.key, "components": job.components,
-                                                                                       "tables": doc.tables_used, "charts": doc.charts_used}, indent=1, sort_keys=True) + "\n")
+        atomic.write_text(job.manifest, job.manifest_text(tables=doc.tables_used, charts=doc.charts_used))
         return {"ok": True}
     except (ReportError, articles.ArticleError, latex.LatexError) as exc:
         return _failed(job, str(exc), str(exc))
@@ -145,30 +151,22 @@ def typeset(ast: dict[str, Any], workdir: Path, charts_dir: Path, epoch: str, te
 
 
 def run(slugs: list[str] | None = None, jobs: int | None = None, progress: Callable[[ReportJob, int, int], None] | None = None, out: Path = OUT,
-        data_root: Path = Path("build/hugo-data"), static_root: Path = Path("build/site-static"), base_url: str | None = None) -> tuple[list[ReportJob], list[ReportJob], list[str]]:
+        data_root: Path = paths.HUGO_DATA, static_root: Path = paths.SITE_STATIC, base_url: str | None = None) -> tuple[list[ReportJob], list[ReportJob], list[str]]:
     """Build every report whose inputs changed, in parallel; returns (built, fresh, errors)."""
     todo, fresh = plan(slugs, data_root, static_root, out, base_url)
-    errors: list[str] = []
-    if todo:
-        workers = max(1, min(jobs or os.cpu_count() or 1, len(todo)))
-        with interrupts.worker_pool(workers) as pool:  # workers die with this process
-            futures = {pool.submit(build, job, str(Path.cwd())): job for job in todo}
-            for i, fut in enumerate(as_completed(futures), 1):
-                res = fut.result()
-                if not res["ok"]:
-                    errors.append(res["error"])
-                setstatus.record(futures[fut].slug, "report", res.get("failure"), out.parent / "status")
-                if progress:
-                    progress(futures[fut], i, len(todo))
-    for job in fresh:
-        setstatus.record(job.slug, "report", None, out.parent / "status")
-    if out.is_dir():
-        keep = {f"{j.slug}.pdf" for j in todo + fresh} | {f"{j.slug}.manifest.json" for j in todo + fresh}
-        if not slugs:
-            for p in out.iterdir():
-                if p.is_file() and p.name not in keep:
-                    p.unlink()
-    return todo, fresh, errors
+    status_root = out.parent / "status"
+    results = runner.execute(todo, build, jobs, progress, done=lambda job, res: setstatus.record(job.slug, "report", res.get("failure"), status_root))
+    runner.record("report", [j.slug for j in fresh], {}, status_root)
+    if not slugs:  # a full build: the PDFs of sets no longer published go
+        runner.prune(runner.stale(out, {j.out.name for j in todo + fresh} | {j.manifest.name for j in todo + fresh}, dirs=False))
+    return todo, fresh, runner.errors(results)
+
+
+def why(slug: str, data_root: Path = paths.HUGO_DATA, static_root: Path = paths.SITE_STATIC, out: Path = OUT,
+        base_url: str | None = None) -> str:
+    """Whether a set's report is up to date, or which of its inputs changed (data, charts, template, code, tools, article, build stamp)."""
+    todo, fresh = plan([slug], data_root, static_root, out, base_url)
+    return runner.why((todo + fresh)[0], LABELS)
 
 
 def pdf_text(pdf: Path) -> str:
