@@ -237,6 +237,7 @@ def test_crawl_under_a_sub_path_finds_no_broken_link(sub_site, browser):  # noqa
             problems.append(f"{url}: HTTP {resp.status if resp else 'no response'} (expected {expect})")
         charts = page.locator("figure.result-chart[data-vega]").count()
         if charts:  # every chart renders its Vega spec once it comes into view (from the page's spec bundle)
+            page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")  # collapsed scenarios: charts wait until shown
             try:  # scroll each chart not yet live into view again until all are (lazy loading), polled from Python (CSP: no eval)
                 for _ in range(60):
                     page.evaluate("""async () => { for (const f of document.querySelectorAll('figure.result-chart[data-vega]:not(.is-live)')) {

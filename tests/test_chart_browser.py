@@ -17,6 +17,7 @@ PAGES = ["/results/cisco-nexus-9516-128x100g-2015/", "/results/cisco-7600-osm-ac
 
 # A reader scrolls past every chart; one that went by between two frames of a busy machine gets looked at again.
 LIVE = """async () => {
+  document.querySelectorAll('details').forEach(d => { d.open = true; });  // collapsed scenarios: their charts wait until shown
   const figs = Array.from(document.querySelectorAll('figure.result-chart[data-vega]'));
   for (let round = 0; round < 20; round++) {
     const waiting = figs.filter(f => !f.classList.contains('is-live'));

@@ -115,6 +115,7 @@ def test_charts_render_svg_marks(site, server, browser):
         page = w.goto(f"/results/{slug}/")
         n = page.locator("figure.result-chart").count()
         assert n >= 1 or slug not in EXAMPLES, slug  # every example draws a chart; a contributed set may draw none
+        page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")  # collapsed scenarios: charts wait until shown
         for i in range(n):  # charts upgrade when they come into view
             page.locator("figure.result-chart").nth(i).scroll_into_view_if_needed()
             page.wait_for_timeout(50)
