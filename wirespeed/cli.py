@@ -396,16 +396,63 @@ def why(slug: str, notebook: str | None, db: Path) -> None:
         raise click.ClickException(str(exc)) from None
 
 
-@cli.command(context_settings={"ignore_unknown_options": False})
-@click.argument("collector")
-@click.argument("slug")
-@click.option("-p", "--param", "params", multiple=True, metavar="NAME=VALUE", help="A collector parameter, e.g. -p port_speed=500M -p rampup_s=30 (repeatable).")
-@click.option("--root", type=click.Path(path_type=Path), default=ARCHIVE, show_default=True, help="Archive folder the new result set goes into.")
-def collect(collector: str, slug: str, params: tuple[str, ...], root: Path) -> None:
-    """Run a traffic generator through a collector (e.g. netns-ramp) and write the new result set ROOT/SLUG.
+class _CollectGroup(click.Group):
+    """`collect trex …` has its own options; any other name is a collector entry point, run as
+    `collect NAME SLUG [-p NAME=VALUE…] [--root DIR]`."""
 
-    netns-ramp parameters: port_speed (500M), frame_size (1518), warmup_s (5), rampup_s (30), hold_s (10), dut_limit_pct (60).
+    def get_command(self, ctx, name):
+        cmd = super().get_command(ctx, name)
+        if cmd is not None:
+            return cmd
+
+        @click.command(name, help=f"Run the {name} collector and write the new result set ROOT/SLUG.")
+        @click.argument("slug")
+        @click.option("-p", "--param", "params", multiple=True, metavar="NAME=VALUE", help="A collector parameter, e.g. -p port_speed=500M (repeatable).")
+        @click.option("--root", type=click.Path(path_type=Path), default=ARCHIVE, show_default=True, help="Archive folder the new result set goes into.")
+        def run_entry_point(slug: str, params: tuple[str, ...], root: Path) -> None:
+            _collect_entry_point(name, slug, params, root)
+
+        return run_entry_point
+
+
+@cli.group(cls=_CollectGroup)
+def collect() -> None:
+    """Run a traffic generator through a collector and write a new result set.
+
+    \b
+    wirespeed collect trex --server HOST[:PORT] --config FILE --into SLUG
+    wirespeed collect netns-ramp SLUG [-p NAME=VALUE…]   (port_speed 500M, frame_size 1518, warmup_s 5, rampup_s 30, hold_s 10, dut_limit_pct 60)
     """
+
+
+@collect.command("trex")
+@click.option("--server", required=True, metavar="HOST[:PORT]", help="The T-Rex server's RPC address (port 4501 unless given).")
+@click.option("--config", "config", required=True, type=click.Path(path_type=Path), help="The collector configuration (TOML, see docs/collectors.md).")
+@click.option("--into", "slug", required=True, metavar="SLUG", help="The new result set's slug (folder under --root).")
+@click.option("--root", type=click.Path(path_type=Path), default=ARCHIVE, show_default=True, help="Archive folder the new result set goes into.")
+@click.option("--force", is_flag=True, help="Take the ports even when another user owns them.")
+@click.option("--timeout", "timeout_s", type=click.FloatRange(0.1, 600), default=5.0, show_default=True, help="Seconds to wait for each reply.")
+def collect_trex(server: str, config: Path, slug: str, root: Path, force: bool, timeout_s: float) -> None:
+    """Run the configured trials on a T-Rex server (JSON-RPC over ZeroMQ) and write ROOT/SLUG."""
+    from rich.progress import Progress
+
+    from wirespeed import interrupts
+    from wirespeed.collectors.trex_collect import CollectorError, run
+
+    with interrupts.signals_exit(), Progress(console=err, transient=True) as progress:
+        task = progress.add_task(f"trex {server} → {slug}", total=None)
+        try:
+            folder = run(root, slug, server=server, config=str(config), force=force, timeout_s=timeout_s,
+                         progress=lambda done, total: progress.update(task, completed=done, total=total))
+        except CollectorError as exc:
+            progress.stop()
+            for line in str(exc).splitlines():
+                err.print(f"trex: {line}", markup=False)
+            sys.exit(1)
+    out.print(f"wrote {folder}; check it with: wirespeed validate {folder}", markup=False)
+
+
+def _collect_entry_point(collector: str, slug: str, params: tuple[str, ...], root: Path) -> None:
     import inspect
 
     from rich.progress import Progress
