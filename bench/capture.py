@@ -1,7 +1,7 @@
 """Capture engine speed: parse, match and statistics of a generated capture pair, side by side with
 tshark's field export, dpkt and scapy, and with `cat FILE > /dev/null` from the page cache as the ceiling.
 
-    .venv/bin/python bench/capture.py [--frames 5000000] [--subset 200000] [--scapy 20000] [--big 50000000]
+    .venv/bin/python bench/capture.py [--frames 5000000] [--subset 200000] [--scapy 20000] [--big 50000000] [--before DIR]
 
 The pair (bench_capture.py's generator: Ethernet/IPv4/UDP, simple IMIX 7:4:1 of 64/594/1518-byte
 frames, 0.1 % loss, duplicates, reordering) is benchmark input written to build/bench/capture/, never
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import shutil
 import subprocess
@@ -33,16 +34,27 @@ import json, sys, time
 from wirespeed.capture.analysis import pair_of, read_pair
 from wirespeed.capture.reader import read_frames
 tx_path, rx_path, mode, warm = sys.argv[1:5]
+import resource
+def cpu():
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
 t = time.perf_counter()
-read_frames(warm)  # load the compiled scanners from numba's cache (about 0.3 s, once per process)
+pair_of(*read_pair(warm, warm.replace("warm.pcap", "warm-rx.pcap")), by_size=False)  # load every compiled function
+# (scanners, matching, statistics) from numba's cache: about 0.5 s, once per process, reported apart
 warmup = time.perf_counter() - t
-t = time.perf_counter()
+try:
+    from wirespeed.capture.analysis import second_core_free
+    threads = second_core_free()
+except ImportError:  # an engine without the choice (--before)
+    threads = None
+t, c = time.perf_counter(), cpu()
 tx, rx = read_pair(tx_path, rx_path)
 parsed = time.perf_counter() - t
-out = {"frames": len(tx) + len(rx), "parse_s": parsed, "warmup_s": warmup}
+out = {"frames": len(tx) + len(rx), "two_threads": threads, "parse_s": parsed, "parse_cpu_s": cpu() - c, "warmup_s": warmup}
 if mode == "full":
     a = pair_of(tx, rx, by_size=False)
     out["total_s"] = time.perf_counter() - t
+    out["total_cpu_s"] = cpu() - c
     g = a.result.groups[0].values
     out["check"] = {k: g[k] for k in ("tx", "rx", "lost", "duplicate", "reordered", "latency_p99")}
 import resource
@@ -51,31 +63,45 @@ print(json.dumps(out))
 """
 
 
-def best(fn, runs=3):
-    times = []
+CPU_S: dict[str, float] = {}  # CPU seconds (user + system, this process and its children) of each best() label
+
+
+def _cpu() -> float:
+    return sum(r.ru_utime + r.ru_stime for r in (resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)))
+
+
+def best(fn, runs=3, label=None):
+    """The shortest wall time of `runs` runs; the smallest CPU time is kept in CPU_S[label]."""
+    times, cpus = [], []
     for _ in range(runs):
-        t = time.perf_counter()
+        t, c = time.perf_counter(), _cpu()
         fn()
         times.append(time.perf_counter() - t)
+        cpus.append(_cpu() - c)
+    if label:
+        CPU_S[label] = min(cpus)
     return min(times)
 
 
-def engine(tx: Path, rx: Path, mode: str) -> dict:
+def engine(tx: Path, rx: Path, mode: str, source: str | None = None) -> dict:
+    """One run in a fresh process; source: a folder holding another wirespeed package to time instead."""
     warm = WORK / "warm.pcap"
     if not warm.exists():
         generate(warm, WORK / "warm-rx.pcap", 100, sizes=(64,))
-    p = subprocess.run([sys.executable, "-c", CHILD, str(tx), str(rx), mode, str(warm)], capture_output=True, text=True, check=True, cwd=ROOT)
+    env = {**os.environ, "PYTHONPATH": source} if source else None
+    p = subprocess.run([sys.executable, "-c", CHILD, str(tx), str(rx), mode, str(warm)], capture_output=True, text=True, check=True,
+                       cwd=ROOT, env=env)
     return json.loads(p.stdout.strip().splitlines()[-1])
 
 
 def cat_seconds(*files: Path) -> float:
-    return best(lambda: subprocess.run(["cat", *map(str, files)], stdout=subprocess.DEVNULL, check=True), 5)
+    return best(lambda: subprocess.run(["cat", *map(str, files)], stdout=subprocess.DEVNULL, check=True), 5, "cat")
 
 
 def tshark_seconds(f: Path) -> float:
     argv = ["tshark", "-r", str(f), "-T", "fields", "-e", "frame.time_epoch", "-e", "frame.len", "-e", "ip.src", "-e", "ip.dst",
             "-e", "ip.id", "-e", "udp.srcport", "-e", "udp.dstport"]
-    return best(lambda: subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True), 1)
+    return best(lambda: subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True), 1, "tshark")
 
 
 def dpkt_seconds(f: Path) -> float:
@@ -115,13 +141,21 @@ def main() -> None:
     ap.add_argument("--scapy", type=int, default=20_000)
     ap.add_argument("--big", type=int, default=0, help="also analyse a pair of this many 64-byte frames (50000000 for the target)")
     ap.add_argument("--keep", action="store_true", help="keep the generated captures")
+    ap.add_argument("--before", metavar="DIR", help="also time the engine of another source tree (a folder holding its "
+                    "wirespeed package, e.g. `git archive` of an earlier commit) in the same run, alternating with this one")
     a = ap.parse_args()
-    r: dict = {}
+    r: dict = {"load_avg_at_start": [round(x, 2) for x in os.getloadavg()]}
     tx, rx = pair(a.frames, f"imix-{a.frames}")
     size = tx.stat().st_size + rx.stat().st_size
     engine(tx, rx, "parse")  # compile (numba caches) and warm the page cache
     cat_s = cat_seconds(tx, rx)
-    runs = [engine(tx, rx, "full") for _ in range(3)]
+    if a.before:
+        engine(tx, rx, "parse", a.before)  # its numba cache
+    runs, before = [], []
+    for _ in range(3):  # alternating, so that both see the same load
+        runs.append(engine(tx, rx, "full"))
+        if a.before:
+            before.append(engine(tx, rx, "full", a.before))
     full = min(runs, key=lambda x: x["total_s"])
     parse_s = min(x["parse_s"] for x in runs)
     frames = full["frames"]
@@ -133,6 +167,7 @@ def main() -> None:
     r["end_to_end_Mfps"] = round(frames / full["total_s"] / 1e6, 2)
     r["end_to_end_peak_rss_GB"] = round(full["maxrss_kib"] / 2**20, 2)
     r["jit_cache_load_s"] = round(full["warmup_s"], 2)
+    r["two_threads"] = [x["two_threads"] for x in runs]
     r["check"] = full["check"]
     stx, _ = pair(a.subset, f"imix-{a.subset}")
     ts_fps = a.subset / tshark_seconds(stx)
@@ -147,6 +182,19 @@ def main() -> None:
     r["ratio_end_to_end_vs_dpkt"] = round(e2e_fps / dp_fps, 1)
     r["ratio_end_to_end_vs_scapy"] = round(e2e_fps / sc_fps, 1)
     r["ratio_parse_vs_cat"] = round(cat_s / parse_s, 3)
+    # the same ratios in CPU time: on a shared machine the wall time is mostly waiting for a core
+    e2e_cpu = min(x["total_cpu_s"] for x in runs)
+    r["cpu_ratio_end_to_end_vs_tshark"] = round(frames / e2e_cpu / (a.subset / CPU_S["tshark"]), 1)
+    r["cpu_ratio_parse_vs_cat"] = round(CPU_S["cat"] / min(x["parse_cpu_s"] for x in runs), 3)
+    r["cpu_end_to_end_Mfps"] = round(frames / e2e_cpu / 1e6, 2)
+    if before:
+        bt, bp = min(x["total_s"] for x in before), min(x["parse_s"] for x in before)
+        bc, bpc = min(x["total_cpu_s"] for x in before), min(x["parse_cpu_s"] for x in before)
+        r["before"] = {"end_to_end_Mfps": round(frames / bt / 1e6, 2), "ratio_end_to_end_vs_tshark": round(frames / bt / ts_fps, 1),
+                       "cpu_ratio_end_to_end_vs_tshark": round(frames / bc / (a.subset / CPU_S["tshark"]), 1),
+                       "cpu_ratio_parse_vs_cat": round(CPU_S["cat"] / bpc, 3), "cpu_end_to_end_Mfps": round(frames / bc / 1e6, 2),
+                       "ratio_parse_vs_cat": round(cat_s / bp, 3), "peak_rss_GB": round(max(x["maxrss_kib"] for x in before) / 2**20, 2),
+                       "same_check": all(x["check"] == full["check"] for x in before)}
     if a.big:
         btx, brx = pair(a.big, f"min-{a.big}", sizes=(64,))
         big = engine(btx, brx, "full")
@@ -157,6 +205,7 @@ def main() -> None:
         r["big_within_24GB"] = big["maxrss_kib"] < 24 * 2**20
     r["targets_met"] = {"end_to_end >= 100x tshark": r["ratio_end_to_end_vs_tshark"] >= 100,
                         "end_to_end >= 6 Mframes/s": r["end_to_end_Mfps"] >= 6, "parse >= 1/4 cat": r["ratio_parse_vs_cat"] >= 0.25}
+    r["load_avg_at_end"] = [round(x, 2) for x in os.getloadavg()]
     save("capture", r)
     if not a.keep:
         shutil.rmtree(WORK, ignore_errors=True)

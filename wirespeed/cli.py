@@ -204,7 +204,9 @@ def new(slug: str, root: Path) -> None:
 @click.option("--into", "slug", required=True, help="Result set to create or update: data/results/SLUG.")
 @click.option("--dry-run", is_flag=True, help="Parse and print what would be written; write nothing.")
 @click.option("--root", type=click.Path(path_type=Path), default=ARCHIVE, show_default=True, help="Folder of the result sets.")
-def import_(format_name: str, files: tuple[Path, ...], slug: str, dry_run: bool, root: Path) -> None:
+@click.option("--keep-outside", "outside", metavar="LOCATION", help="pcap: captures too large for the repository; analyse them "
+              "here and keep their figures, SHA-256, size and LOCATION (a URL or storage note) in the set, not the files.")
+def import_(format_name: str, files: tuple[Path, ...], slug: str, dry_run: bool, root: Path, outside: str | None) -> None:
     """Import native tool output (FORMAT, or auto to detect it) into data/results/SLUG.
 
     Creates or updates the set's result.toml with everything the files state, keeps the files
@@ -214,7 +216,7 @@ def import_(format_name: str, files: tuple[Path, ...], slug: str, dry_run: bool,
     from wirespeed.problems import InputError
 
     try:
-        outcome = import_files(format_name, list(files), root, slug, dry_run=dry_run)
+        outcome = import_files(format_name, list(files), root, slug, dry_run=dry_run, outside=outside)
     except InputError as exc:
         for p in exc.problems:
             err.print(str(p), markup=False)
@@ -224,6 +226,8 @@ def import_(format_name: str, files: tuple[Path, ...], slug: str, dry_run: bool,
         raise click.ClickException(f"{root / slug}: cannot write the result set: {exc.strerror or exc}") from None
     for file, fmt in outcome.chosen:
         out.print(f"auto: {file} is {fmt}", markup=False)
+    for p in outcome.warnings:
+        err.print(str(p), markup=False)
     where = outcome.folder / "result.toml"
     if dry_run:
         out.print(f"would {'create' if outcome.created else 'update'} {where} and add {', '.join(outcome.native)}:", markup=False)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -32,9 +33,33 @@ def _timed(f: Frames) -> None:
 def pair_of(tx: Frames, rx: Frames, clock_offset: int | str | None = None, by_size: bool = True) -> Analysis:
     """Frames captured before (tx) and after (rx) the device, matched by key."""
     _timed(tx), _timed(rx)
-    idx = match(tx.key, rx.key)
-    res = _named(lambda: pair(tx.ts, tx.size, rx.ts, rx.size, idx, tx.file, rx.file, clock_offset, by_size), rx.file)
-    return Analysis(one_capture(tx.ts, tx.size), one_capture(rx.ts, rx.size), res, "pair", tx, rx)
+    with ThreadPoolExecutor(1) as pool:  # each capture's own figures on the second core, beside matching
+        own = (pool.submit if second_core_free() else _now)(lambda: (one_capture(tx.ts, tx.size), one_capture(rx.ts, rx.size)))
+        idx = match(tx.key, rx.key)
+        res = _named(lambda: pair(tx.ts, tx.size, rx.ts, rx.size, idx, tx.file, rx.file, clock_offset, by_size), rx.file)
+        return Analysis(*own.result(), res, "pair", tx, rx)
+
+
+def second_core_free() -> bool:
+    """Whether a second thread would run on an idle core: at least two cores and a one-minute load
+    average below cores − 1 (this process counts one). On the shared 2-core build machine at load
+    14-20, two threads (or two processes) took more time and 40-60 % more CPU than one after the
+    other, for the same work (bench/README.md); so the work goes to a second thread only when a core is free."""
+    n = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    try:
+        return n >= 2 and os.getloadavg()[0] < n - 1
+    except OSError:
+        return False
+
+
+class _now:
+    """A computation run at once, with the interface of a submitted one (result())."""
+
+    def __init__(self, fn):
+        self.value = fn()
+
+    def result(self):
+        return self.value
 
 
 def _named(run, file: str):
@@ -70,9 +95,13 @@ def signature_of(rx: Frames, clock_offset: int | str | None = None, by_size: boo
 
 
 def read_pair(tx_path: str | os.PathLike, rx_path: str | os.PathLike, chunk_bytes: int = CHUNK_BYTES) -> tuple[Frames, Frames]:
-    """Both captures, one after the other. (Two threads — the scanners release the GIL — were slower
-    on the shared 2-core build machine: bench/README.md.)"""
-    return read_frames(tx_path, None, chunk_bytes), read_frames(rx_path, None, chunk_bytes)
+    """Both captures: at the same time on two threads when a second core is free (the scanners and
+    pread release the GIL), else one after the other. The first error, in the order tx, rx, is raised."""
+    if not second_core_free():
+        return read_frames(tx_path, None, chunk_bytes), read_frames(rx_path, None, chunk_bytes)
+    with ThreadPoolExecutor(2) as pool:
+        jobs = [pool.submit(read_frames, p, None, chunk_bytes) for p in (tx_path, rx_path)]
+        return jobs[0].result(), jobs[1].result()
 
 
 def analyse_pair(tx_path: str | os.PathLike, rx_path: str | os.PathLike, clock_offset: int | str | None = None,

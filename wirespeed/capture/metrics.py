@@ -50,7 +50,7 @@ class PairResult:
     t0_ns: int
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _bins(t, size, lat, t0, nb):
     """Per one-second bin: frames, bytes, latency sum and max (lat < 0: no latency)."""
     cnt = np.zeros(nb, np.int64)
@@ -72,7 +72,7 @@ def _bins(t, size, lat, t0, nb):
     return cnt, byt, lsum, lcnt, lmax
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _jitter3550(lat):
     j = 0.0
     for i in range(1, lat.size):
@@ -81,7 +81,7 @@ def _jitter3550(lat):
     return j
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _first_copies(idx, n_tx):
     """Mark later copies of an already received transmit index as DUPLICATE (in place)."""
     seen = np.zeros(n_tx, np.bool_)
@@ -93,6 +93,48 @@ def _first_copies(idx, n_tx):
             else:
                 seen[t] = True
     return idx
+
+
+@njit(cache=True, nogil=True)
+def _reordering(idx):
+    """RFC 4737 over transmit indexes in arrival order: frames below NextExp (a larger index arrived
+    before), and the largest extent: arrival position minus the first position whose running
+    maximum exceeds the frame's index (binary search over the running maximum, non-decreasing)."""
+    n = idx.size
+    runmax = np.empty(n, np.int64)
+    m = idx[0]
+    count, extent = 0, 0
+    for j in range(n):
+        if j and idx[j] < m:
+            count += 1
+            lo, hi = 0, j  # first k with runmax[k] > idx[j] (exists: runmax[j-1] = m > idx[j])
+            while lo < hi:
+                mid = (lo + hi) // 2
+                if runmax[mid] > idx[j]:
+                    hi = mid
+                else:
+                    lo = mid + 1
+            extent = max(extent, j - lo)
+        m = max(m, idx[j])
+        runmax[j] = m
+    return count, extent
+
+
+@njit(cache=True, nogil=True)
+def _ipdv(idx, lat, n_tx):
+    """|D(i+1) − D(i)| (RFC 3393) for transmit frames i, i+1 both received, in transmit order."""
+    d = np.empty(n_tx, np.int64)
+    have = np.zeros(n_tx, np.bool_)
+    for j in range(idx.size):
+        d[idx[j]] = lat[j]
+        have[idx[j]] = True
+    out = np.empty(max(n_tx - 1, 0), np.int64)
+    k = 0
+    for i in range(n_tx - 1):
+        if have[i] and have[i + 1]:
+            out[k] = abs(d[i + 1] - d[i])
+            k += 1
+    return out[:k]
 
 
 def one_capture(ts: np.ndarray, size: np.ndarray) -> dict:
@@ -160,28 +202,21 @@ def group_figures(tx_ts, tx_size, rx_ts, rx_size, rx_idx, offset: int, t0: int) 
         v["duration"] = int(tx_ts.max() - tx_ts.min())
         v["tx_rate"] = n_tx / (v["duration"] / NS) if v["duration"] else 0
     if n_rx:
-        runmax = np.maximum.accumulate(idx)
-        reord = np.zeros(n_rx, bool)
-        reord[1:] = idx[1:] < runmax[:-1]
-        v["reordered"] = int(reord.sum())
-        pos = np.flatnonzero(reord)
-        v["reorder_extent_max"] = int((pos - np.searchsorted(runmax, idx[pos], side="right")).max()) if pos.size else 0
+        v["reordered"], v["reorder_extent_max"] = (int(x) for x in _reordering(idx))
         v["latency_min"], v["latency_max"], v["latency_avg"] = int(lat.min()), int(lat.max()), float(lat.mean())
         if n_rx > 1:
             span = int(rx_ts[got].max() - rx_ts[got].min())
             v["rx_rate"] = n_rx / (span / NS) if span else 0
         v["interarrival_jitter"] = float(_jitter3550(lat))
-        d = np.full(n_tx, np.iinfo(np.int64).min, np.int64)
-        d[idx] = lat
-        ok = (d[1:] != np.iinfo(np.int64).min) & (d[:-1] != np.iinfo(np.int64).min)
-        ipdv = np.abs(np.diff(d)[ok])
+        ipdv = _ipdv(idx, lat, n_tx)
         if ipdv.size:
             v["ipdv_avg"], v["ipdv_max"] = float(ipdv.mean()), int(ipdv.max())
         if lat.min() >= 0:
             v.update(percentiles(hdr(lat)))
     full_lat = np.full(rx_ts.size, -1, np.int64)
     full_lat[got] = lat
-    rows = samples(t0, tx_ts, tx_size, rx_ts[rx_idx != UNMATCHED], rx_size[rx_idx != UNMATCHED], full_lat[rx_idx != UNMATCHED])
+    ours = rx_idx != UNMATCHED
+    rows = samples(t0, tx_ts, tx_size, rx_ts[ours], rx_size[ours], full_lat[ours])
     hist = histogram_rows(lat) if n_rx and lat.min() >= 0 else []
     return v, rows, hist
 

@@ -1,10 +1,11 @@
-"""pcap and pcapng files to per-frame arrays, read in chunks of a memory map.
+"""pcap and pcapng files to per-frame arrays, read in chunks (pread or a memory map).
 
-A file is read in chunks of `chunk_bytes` (pcap: pread into one buffer, a record cut by the chunk's
-end is moved to the front and completed by the next read; pcapng: a read-only memory map, a record
-that straddles a chunk boundary is read whole by the chunk it starts in). The compiled scanners
-(scan.py) find and decode the records of one chunk, and only the decoded columns (35 bytes a
-frame) are kept, so a capture larger than memory is streamed through the page cache.
+A file is read in chunks (pcap: pread into one buffer of READ_BYTES, which stays in the core's L2
+cache while it is decoded; a record cut by the chunk's end is moved to the front and completed by
+the next read; pcapng: a read-only memory map in chunks of `chunk_bytes`, a record that straddles a
+chunk boundary is read whole by the chunk it starts in). The compiled scanners (scan.py) find and
+decode the records of one chunk into the free tail of the output columns, and only those columns
+(35 bytes a frame) are kept, so a capture larger than memory is streamed through the page cache.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from wirespeed.capture import scan
 from wirespeed.capture.errors import CaptureError
 
 CHUNK_BYTES = 64 << 20
+READ_BYTES = 1 << 20  # pcap is read in pieces that stay in the core's 1 MiB L2 cache while they are decoded
 PCAP_MAGIC = {  # first four bytes -> (byte-swapped?, nanosecond?)
     b"\xd4\xc3\xb2\xa1": (False, False), b"\xa1\xb2\xc3\xd4": (True, False),
     b"\x4d\x3c\xb2\xa1": (False, True), b"\xa1\xb2\x3c\x4d": (True, True),
@@ -49,30 +51,32 @@ class Frames:
 
 
 class _Columns:
-    """Per-chunk output arrays of the scanners, kept as their filled parts."""
+    """The decoded columns of one capture, filled in place by the scanners.
+
+    Each scanner call writes into views of the free tail of the arrays; they grow (realloc, which
+    moves large arrays by remapping pages, not copying) when a chunk could hold more records than
+    are free, and are cut to the frames found at the end: no per-chunk parts, no final concatenation."""
 
     NAMES = ("ts", "size", "flags", "key", "seq", "txts")
     DTYPES = (np.int64, np.uint16, np.uint8, np.uint64, np.int64, np.int64)
 
-    def __init__(self, room: int):
-        self.room = room
-        self.parts: dict[str, list[np.ndarray]] = {k: [] for k in self.NAMES}
-        self.new()
+    def __init__(self, capacity: int):
+        self.n = 0
+        self.arrays = [np.empty(max(1024, capacity), d) for d in self.DTYPES]
 
-    def new(self):
-        self.out = tuple(np.empty(self.room, d) for d in self.DTYPES)
-
-    def keep(self, n: int):
-        if n == 0:
-            return
-        for name, arr in zip(self.NAMES, self.out):
-            self.parts[name].append(arr[:n].copy() if n < self.room // 2 else arr[:n])
-        if n >= self.room // 2:
-            self.new()
+    def tail(self, need: int) -> tuple:
+        """Views of the free slots (at least `need`) and their number, as the scanners take them."""
+        cap = self.arrays[0].size
+        if cap - self.n < need:
+            for a in self.arrays:
+                a.resize(max(2 * cap, self.n + need), refcheck=False)  # no view of them is alive here
+            cap = self.arrays[0].size
+        return (*(a[self.n:] for a in self.arrays), cap - self.n)
 
     def frames(self, **kw) -> Frames:
-        cols = {k: (np.concatenate(v) if v else np.empty(0, d)) for (k, v), d in zip(self.parts.items(), self.DTYPES)}
-        return Frames(**cols, **kw)
+        for a in self.arrays:
+            a.resize(self.n, refcheck=False)
+        return Frames(**dict(zip(self.NAMES, self.arrays)), **kw)
 
 
 def _linktype(file: str, place: str, lt: int) -> int:
@@ -91,8 +95,8 @@ def _fail(file: str, status: int, pos: int, size: int, what: str):
 def read_frames(path: str | os.PathLike, name: str | None = None, chunk_bytes: int = CHUNK_BYTES) -> Frames:
     """All frames of a pcap or pcapng file; CaptureError (one line) for anything unreadable.
 
-    pcap is read with pread() in chunks into one reusable buffer (measured faster than a memory
-    map: the copy from the page cache is sequential, the scan then runs in cache); pcapng, whose
+    pcap is read with pread() in 1 MiB pieces into one reusable buffer (measured faster than a
+    memory map: the copy from the page cache is sequential, the scan then runs in cache); pcapng, whose
     blocks need Python between sections, is read through a read-only memory map."""
     file = name or str(path)
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
@@ -123,9 +127,9 @@ def read_frames(path: str | os.PathLike, name: str | None = None, chunk_bytes: i
 
 def _stream_pcap(fd: int, head: bytes, file: str, swap: bool, nano: bool, chunk_bytes: int) -> Frames:
     lt = _pcap_header(head, file, swap)
-    buf = np.empty(max(chunk_bytes, 4096), np.uint8)
+    buf = np.empty(max(min(chunk_bytes, READ_BYTES), 4096), np.uint8)
     view = memoryview(buf)
-    cols = _Columns(max(1024, chunk_bytes // 64))
+    cols = _Columns(os.fstat(fd).st_size // 64)
     base, have, eof = 24, 0, False  # file offset of buf[0], bytes in buf
     while not eof or have:
         while not eof and have < buf.size:
@@ -133,8 +137,8 @@ def _stream_pcap(fd: int, head: bytes, file: str, swap: bool, nano: bool, chunk_
             eof, have = n == 0, have + n
         pos, status = 0, scan.OK
         while pos < have:
-            n, pos, status, _ = scan.scan_pcap(buf[:have], pos, have, swap, nano, lt, *cols.out, cols.room)
-            cols.keep(n)
+            n, pos, status = scan.scan_pcap(buf[:have], pos, have, swap, nano, lt, *cols.tail(have // 16 + 1))
+            cols.n += n
             if status != scan.OK:
                 break
         if status == scan.BAD_LENGTH or (status == scan.TRUNCATED and eof):
@@ -177,11 +181,11 @@ def _frames(buf: np.ndarray, file: str, chunk_bytes: int) -> Frames:
 def _read_pcap(buf, file, swap, nano, chunk_bytes) -> Frames:
     size = buf.size
     lt = _pcap_header(bytes(buf[:24]), file, swap)
-    cols = _Columns(max(1024, chunk_bytes // 64))
+    cols = _Columns(size // 64)
     pos = 24
     while pos < size:
-        n, pos, status, _ = scan.scan_pcap(buf, pos, pos + chunk_bytes, swap, nano, lt, *cols.out, cols.room)
-        cols.keep(n)
+        n, pos, status = scan.scan_pcap(buf, pos, pos + chunk_bytes, swap, nano, lt, *cols.tail(min(chunk_bytes, size - pos) // 16 + 2))
+        cols.n += n
         if status != scan.OK:
             _fail(file, status, pos, size, "the record at this place")
     return cols.frames(file=file, format="pcap", linktypes=[lt], resolution="ns" if nano else "µs")
@@ -199,7 +203,7 @@ def _options(body: bytes, fmt: str):
 
 def _read_pcapng(buf, file, chunk_bytes) -> Frames:
     size = buf.size
-    cols = _Columns(max(1024, chunk_bytes // 64))
+    cols = _Columns(size // 64)
     resol, tsoff, snap, lts = [], [], [], []
     pos, swap, if_base, skipped = 0, False, 0, 0
     arrays = None
@@ -237,9 +241,9 @@ def _read_pcapng(buf, file, chunk_bytes) -> Frames:
             arrays = tuple(np.array(x, np.int64) for x in (resol, tsoff, snap, lts))
         n_if = len(resol) - if_base
         n, pos, status, sk, _ = scan.scan_pcapng(buf, pos, pos + chunk_bytes, swap, if_base, n_if, *arrays,
-                                                 *cols.out, cols.room)
+                                                 *cols.tail(min(chunk_bytes, size - pos) // 16 + 2))
         skipped += sk
-        cols.keep(n)
+        cols.n += n
         if status in (scan.TRUNCATED, scan.BAD_LENGTH):
             _fail(file, status, pos, size, "the packet block at this place")
     res = sorted({(f"2^-{r & 0x7F} s" if r & 0x80 else f"10^-{r} s") for r in resol})

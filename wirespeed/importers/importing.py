@@ -35,6 +35,7 @@ class Outcome:
     unstated: list[str] = field(default_factory=list)
     toml: str = ""
     written: bool = False
+    warnings: list[Problem] = field(default_factory=list)  # the importers' warnings (one line each)
 
 
 def _convertible():
@@ -104,9 +105,10 @@ def _existing_natives(folder: Path, doc) -> dict[str, str]:
     return out
 
 
-def import_files(fmt: str, paths: list[Path], root: Path, slug: str, dry_run: bool = False) -> Outcome:
+def import_files(fmt: str, paths: list[Path], root: Path, slug: str, dry_run: bool = False, outside: str | None = None) -> Outcome:
     """Describe every file with its importer, merge the plans into root/slug/result.toml and write the
-    set (unless dry_run). Raises InputError with one problem per finding; then nothing is written."""
+    set (unless dry_run). Raises InputError with one problem per finding; then nothing is written.
+    outside: captures kept outside the set at this location (pcap only: importers/pcap_outside.py)."""
     from wirespeed.resultset.load import schema
     from wirespeed.resultset.writer import WriteError, read_document, write_set
     from wirespeed.scaffold import SLUG
@@ -127,7 +129,9 @@ def import_files(fmt: str, paths: list[Path], root: Path, slug: str, dry_run: bo
     described: list[tuple[Path, bytes, ImportPlan]] = []
     seen = _existing_natives(folder, doc) if existing is not None else {}
     paired = fmt != AUTO and len(paths) == 2 and found[fmt].describe_pair is not None
-    for path in paths[:1] if paired else paths:
+    if outside is not None:
+        described += _outside(fmt, paths, outside, seen, problems)
+    for path in [] if outside is not None else paths[:1] if paired else paths:
         shown = display_path(path)
         data, probs = read_native(path)
         if data is None:
@@ -172,6 +176,7 @@ def import_files(fmt: str, paths: list[Path], root: Path, slug: str, dry_run: bo
             described.append((path, data, plan, second))
     if any(p.severity == "error" for p in problems):
         raise InputError(problems)
+    out.warnings = [p for p in problems if p.severity == "warning"]
     files: dict[str, bytes] = {}
     taken = {str(e.get("path")) for e in (doc.get("files", {}) or {}).get("native", []) or []}
     if folder.is_dir():
@@ -215,6 +220,26 @@ def import_files(fmt: str, paths: list[Path], root: Path, slug: str, dry_run: bo
         write_set(folder, doc, files)
         out.written = True
     return out
+
+
+def _outside(fmt: str, paths: list[Path], location: str, seen: dict[str, str], problems: list[Problem]) -> list:
+    """Captures kept outside the set: analysed from the local files, their figures kept instead."""
+    from wirespeed.importers.pcap_outside import describe_outside
+
+    shown = [display_path(p) for p in paths]
+    if fmt != "pcap" or len(paths) > 2:
+        problems.append(Problem(shown[0], None, "--keep-outside", "only for pcap: one capture, or a pair (before, after the device)", "import.keep-outside"))
+        return []
+    plan = describe_outside(paths, shown, location)
+    problems += plan.problems
+    if any(p.severity == "error" for p in plan.problems):
+        return []
+    kept = hashlib.sha256(plan.converted[1]).hexdigest()
+    if kept in seen:
+        problems.append(Problem(shown[0], None, "", f"duplicated run: the same captures are already imported as {seen[kept]}", "import.duplicate"))
+        return []
+    seen[kept] = shown[0]
+    return [(paths[0], plan.converted[1], plan, None)]
 
 
 def _named(doc, names: list[str]) -> list[str]:

@@ -21,7 +21,7 @@ from pathlib import Path
 from wirespeed.capture.analysis import Analysis, pair_of, signature_of
 from wirespeed.capture.decode import IPV6, SIGNATURE
 from wirespeed.capture.errors import CaptureError
-from wirespeed.capture.metrics import NS, one_capture
+from wirespeed.capture.metrics import NS, Group, one_capture
 from wirespeed.capture.reader import Frames, frames_from_bytes
 from wirespeed.figures import Figure
 from wirespeed.importers.common import row
@@ -55,9 +55,9 @@ def _round(v):
     return round(v, 2) if isinstance(v, float) else v
 
 
-def _rows(a: Analysis, file: str, test_id: str) -> list:
+def _rows(groups: list[Group], file: str, test_id: str) -> list:
     rows = []
-    for g in a.result.groups:
+    for g in groups:
         keys = {"test": test_id, **({"frame_size": g.frame_size} if g.frame_size else {})}
         values = {m: (_round(v), UNITS[m]) for m, v in g.values.items() if m in UNITS}
         rows.append(row("measurements", file, 0, {**keys, "trial": 1}, values))
@@ -70,14 +70,19 @@ def _rows(a: Analysis, file: str, test_id: str) -> list:
     return rows
 
 
-def _single_rows(f: Frames, file: str, test_id: str) -> list:
-    s = one_capture(f.ts, f.size)
+def _single_rows(s: dict, file: str, test_id: str) -> list:
+    """The row of one capture without latency, from its figures (metrics.one_capture)."""
     values = {"rx": (s["frames"], "frames"), "duration": (s["duration_ns"], "ns"), "rx_rate": (s["rate_pps"], "pps"), "rx_l1": (s["l1_bps"], "bps")}
     return [row("measurements", file, 0, {"test": test_id, "trial": 1}, values)]
 
 
 def convert(data: bytes, file: str, spec: dict, test) -> tuple[list, list[Problem], int]:
-    """The rows of one [files].native entry: a pair (path + pair) or one capture."""
+    """The rows of one [files].native entry: a pair (path + pair), one capture, or the figures of
+    captures kept outside the set (`outside`: pcap_outside.py)."""
+    if "outside" in spec:
+        from wirespeed.importers.pcap_outside import convert_figures
+
+        return convert_figures(data, file, spec, test)
     try:
         tx = frames_from_bytes(data, file)
         rx = None
@@ -88,7 +93,7 @@ def convert(data: bytes, file: str, spec: dict, test) -> tuple[list, list[Proble
         a = _analyse(tx, rx, _offset(spec))
     except CaptureError as exc:
         return [], [exc.problem], 0
-    rows = _rows(a, file, test.id) if a else _single_rows(tx, file, test.id)
+    rows = _rows(a.result.groups, file, test.id) if a else _single_rows(one_capture(tx.ts, tx.size), file, test.id)
     return rows, [], len(rows)
 
 
@@ -158,33 +163,48 @@ def _plan(a: Analysis | None, frames: Frames, names: list[str]) -> ImportPlan:
     return plan
 
 
+def skipped(frames: list[Frames]) -> list[Problem]:
+    """One warning a pcapng file with blocks of types the reader does not know (the format lets a
+    reader skip them; they are counted, never dropped silently)."""
+    return [Problem(f.file, None, "", f"{f.skipped_blocks:,} pcapng blocks of types this reader does not use (neither "
+                    "section, interface nor packet blocks) were skipped", "capture.skipped-blocks", "warning")
+            for f in frames if f.skipped_blocks]
+
+
 def describe(data: bytes, name: str) -> ImportPlan:
     try:
         f = frames_from_bytes(data, name)
         a = _analyse(f, None, None)
     except CaptureError as exc:
         return ImportPlan("pcap", problems=[exc.problem])
-    return _plan(a, f, [name])
+    plan = _plan(a, f, [name])
+    plan.problems += skipped([f])
+    return plan
+
+
+def pair_clock(tx: Frames, rx: Frames, name2: str) -> tuple[Analysis, dict, list[Problem]]:
+    """The pair's analysis; when frames arrive before they were sent, the clock offset estimated
+    (clock_offset_ns = "min", the native entry's key) with a warning."""
+    try:
+        return pair_of(tx, rx), {}, []
+    except CaptureError as exc:
+        if exc.problem.rule != "capture.clock":
+            raise
+    warn = Problem(name2, None, "", "frames arrive before they were sent: the capture clocks differ, so the offset is "
+                   "estimated as the smallest latency (clock_offset_ns = \"min\"); set the known offset in result.toml if there is one",
+                   "capture.clock", "warning")
+    return pair_of(tx, rx, "min"), {"clock_offset_ns": "min"}, [warn]
 
 
 def describe_pair(data: bytes, name: str, data2: bytes, name2: str) -> ImportPlan:
     try:
         tx, rx = frames_from_bytes(data, name), frames_from_bytes(data2, name2)
-        entry, warn = {}, []
-        try:
-            a = pair_of(tx, rx)
-        except CaptureError as exc:
-            if exc.problem.rule != "capture.clock":
-                raise
-            a, entry = pair_of(tx, rx, "min"), {"clock_offset_ns": "min"}
-            warn = [Problem(name2, None, "", "frames arrive before they were sent: the capture clocks differ, so the offset is "
-                            "estimated as the smallest latency (clock_offset_ns = \"min\"); set the known offset in result.toml if there is one",
-                            "capture.clock", "warning")]
+        a, entry, warn = pair_clock(tx, rx, name2)
     except CaptureError as exc:
         return ImportPlan("pcap", problems=[exc.problem])
     plan = _plan(a, tx, [name, name2])
     plan.tests[0].native = [entry]
-    plan.problems += warn
+    plan.problems += warn + skipped([tx, rx])
     return plan
 
 
