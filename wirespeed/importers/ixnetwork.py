@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 
-from wirespeed.importers.records import Record, duplicate_problems
+from wirespeed.importers.records import Record, table_end, table_row
 from wirespeed.importers.tabular import CellError, csv_rows, header_base, is_summary, match_header, number
 from wirespeed.problems import Problem
 from wirespeed.resultset.csvtable import decode_utf8
@@ -142,13 +142,8 @@ def parse(data: bytes, file: str) -> tuple[str | None, dict, list[Record], list[
                 bad = True
         if bad:
             continue
-        if all(v is None for v, _ in values.values()):
-            problems.append(Problem(file, ln, "", "no value in this row: expected frame counts, rates or latencies", RULE))
-            continue
-        recs.append(Record("measurements", f"line {ln}", ln, keys, values))
-    problems += duplicate_problems(recs, file, RULE, "row")
-    if not recs and not problems:
-        problems.append(Problem(file, None, "", f"no data rows under the {view} header", RULE))
+        table_row(recs, problems, file, ln, keys, values, "frame counts, rates or latencies", RULE)
+    table_end(recs, problems, file, view, RULE)
     return view, facts, recs, problems
 
 

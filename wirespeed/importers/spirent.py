@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 
-from wirespeed.importers.records import Record, duplicate_problems, figure
+from wirespeed.importers.records import Record, figure, table_end, table_row
 from wirespeed.importers.tabular import CellError, csv_rows, fixed_width_rows, is_summary, match_header, number, preamble
 from wirespeed.problems import Problem
 from wirespeed.resultset.csvtable import decode_utf8
@@ -145,13 +145,8 @@ def parse(data: bytes, file: str) -> tuple[str | None, dict, list[Record], list[
                 bad = True
         if bad:
             continue
-        if all(v is None for v, _ in values.values()):
-            problems.append(Problem(file, ln, "", "no value in this row: expected counts, rates or latencies", RULE))
-            continue
-        recs.append(Record("measurements", f"line {ln}", ln, keys, values))
-    problems += duplicate_problems(recs, file, RULE, "row")
-    if not recs and not problems:
-        problems.append(Problem(file, None, "", f"no data rows under the {view} header", RULE))
+        table_row(recs, problems, file, ln, keys, values, "counts, rates or latencies", RULE)
+    table_end(recs, problems, file, view, RULE)
     return view, meta, recs, problems
 
 
