@@ -51,6 +51,18 @@ def run_cli(*args: str, cwd: Path = ROOT, check: bool = False) -> subprocess.Com
     return proc
 
 
+@pytest.fixture(scope="module")
+def catalog():
+    """The bundled example sets' catalog, opened read-only (ingested once per session by tests/pipeline.py)."""
+    import duckdb
+    from pipeline import BUILD, build
+
+    build("ingest")
+    con = duckdb.connect(str(BUILD / "wirespeed.duckdb"), read_only=True)
+    yield con
+    con.close()
+
+
 @pytest.fixture
 def archive_copy(tmp_path: Path) -> Path:
     """A writable copy of the example archive."""

@@ -8,11 +8,10 @@ from __future__ import annotations
 import json
 import re
 
-import duckdb
 import pytest
 import vl_convert as vlc
 
-from conftest import ARCHIVE, ROOT, run_cli
+from conftest import ARCHIVE, ROOT
 from wirespeed.presentation.charts.definitions import latency_chart, load_chart, ramp_chart, throughput_chart
 from wirespeed.presentation.charts import compile_chart
 from wirespeed.presentation.charts import theme
@@ -78,14 +77,6 @@ def test_theme_tokens_are_the_sites_css_variables():
     for token, var in theme.TOKENS.items():
         assert f"'{token}': '{var}'" in js
 
-
-@pytest.fixture(scope="module")
-def catalog(tmp_path_factory):
-    db = tmp_path_factory.mktemp("cat") / "c.duckdb"
-    run_cli("ingest", *sorted(str(p) for p in ARCHIVE.iterdir() if p.is_dir()), "--db", str(db), check=True)
-    con = duckdb.connect(str(db), read_only=True)
-    yield con
-    con.close()
 
 
 def _marks(vg: dict) -> list[dict]:

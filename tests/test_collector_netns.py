@@ -65,7 +65,7 @@ def result(tmp_path_factory: pytest.TempPathFactory) -> Path:
         folder = run(out, SLUG, port_speed=SPEED, frame_size=FRAME, rampup_s=RAMP_S, hold_s=HOLD_S, warmup_s=WARMUP_S,
                      dut_limit_pct=LIMIT_PCT, progress=lambda done, total: calls.append((done, total)))
     except CollectorError as exc:
-        if "machine too busy" in str(exc) or "another netns ramp is running" in str(exc):
+        if "machine too busy" in str(exc) or "another netns collection is running" in str(exc):
             pytest.skip(f"cannot run a timing-sensitive loadtest now: {exc}")
         raise
     assert calls and calls[-1][0] == calls[-1][1], "progress must end at its total"

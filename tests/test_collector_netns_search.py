@@ -22,6 +22,7 @@ import pytest
 
 from wirespeed.collectors import netns_search, netns_trafgen as tg
 from wirespeed.collectors.search.mlrsearch import mlr_search
+from wirespeed.system import locking
 from wirespeed.collectors.search.rfc2544 import binary_search
 from wirespeed.collectors.search.session import SearchConfig
 
@@ -39,13 +40,8 @@ def _unusable() -> str | None:
     if r.returncode:
         return f"ip netns is not usable here: {r.stderr.strip()}"
     subprocess.run(["ip", "netns", "del", f"wst-probe-{os.getpid()}"], capture_output=True, timeout=10)
-    if netns_search.LOCK_FILE.exists():
-        import fcntl
-        with netns_search.LOCK_FILE.open("w") as f:
-            try:
-                fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                return "another netns collection is running on this machine"
+    if locking.busy(netns_search.LOCK_FILE):
+        return "another netns collection is running on this machine"
     return None
 
 

@@ -165,3 +165,7 @@ def test_a_ramp_compares_as_forwarding_rate_over_offered_load():
     assert line["cells"][best]["ratio_text"] == "×1"
     loss = compare.table(compare.select(ramp, sets=[RAMP], x="load"), "loss", x="load")
     assert loss["better"] == "lower" and loss["unit"] == "%"
+    # the page's address spells a whole load as "5" (JavaScript's String(5.0)); picking it selects the 5 % trial
+    picked = compare.table(compare.select(ramp, sets=[RAMP], x="load", xs=["5", "18.333"]), "loss", x="load")
+    assert [c["label"] for c in picked["columns"]] == ["5 % load", "18.333 % load"]
+    assert compare.x_key(5.0) == "5" and compare.x_key(18.333) == "18.333" and compare.x_key("imix") == "imix"

@@ -9,7 +9,6 @@ import io
 import json
 import re
 
-import duckdb
 import pytest
 
 from conftest import ARCHIVE, run_cli
@@ -22,14 +21,6 @@ from wirespeed.catalog.view import set_summary
 CATALYST = "cisco-catalyst-6500-vss-2008"
 KEYSIGHT = "keysight-ixnetwork-ve-dpdk-400g-2022"
 
-
-@pytest.fixture(scope="module")
-def catalog(tmp_path_factory):
-    db = tmp_path_factory.mktemp("cat") / "c.duckdb"
-    run_cli("ingest", *sorted(str(p) for p in ARCHIVE.iterdir() if p.is_dir()), "--db", str(db), check=True)
-    con = duckdb.connect(str(db), read_only=True)
-    yield con
-    con.close()
 
 
 def _table(summary, test_id):

@@ -12,7 +12,6 @@ import duckdb
 import pytest
 
 from conftest import ARCHIVE, ROOT, run_cli
-from pipeline import BUILD, build
 from wirespeed.engine import compare
 from wirespeed.resultset.load import load
 from wirespeed.steps import set_comparisons
@@ -80,13 +79,6 @@ def test_a_set_with_a_dangling_reference_is_not_ingested(archive_copy: Path, tmp
     finally:
         con.close()
 
-
-@pytest.fixture(scope="module")
-def catalog():
-    build("ingest")
-    con = duckdb.connect(str(BUILD / "wirespeed.duckdb"), read_only=True)
-    yield con
-    con.close()
 
 
 def test_the_declared_comparison_is_the_engines_table_and_a_chart(catalog, tmp_path):

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
-import fcntl
 import json
 import os
 import platform
@@ -31,6 +30,7 @@ from typing import Any, Callable
 
 import wirespeed
 from wirespeed.engine.linerate import parse_speed, port_fps
+from wirespeed.system import locking
 
 NAMESPACES = ("ws-gen", "ws-dut", "ws-sink")
 GEN_IP, SINK_IP = "198.18.0.1", "198.19.0.1"
@@ -40,7 +40,7 @@ WARMUP_PCT, SHAPER_LATENCY_MS, BASE_PORT = 5.0, 50, 5301
 PING_GAP_S, PING_MAX = 0.002, 2000
 GENERATOR_TOLERANCE = 0.10  # a second whose sent frames miss the offered rate by more fails the run
 NICE = -10  # load processes keep their pace on a machine shared with other work
-LOCK_FILE = Path("/run/wirespeed-netns-ramp.lock")
+LOCK_FILE = locking.NETNS_LOCK
 BUCKET_EDGES_US = [*range(0, 100, 10), *range(100, 200, 25), *range(200, 1000, 50), *range(1000, 5000, 250),
                    *range(5000, 20000, 1000), *range(20000, 100000, 2500), 100000, 200000, 500000, 1000000]
 
@@ -223,12 +223,15 @@ def run(out_dir: Path, slug: str, *, port_speed: str = "500M", frame_size: int =
     if final.exists():
         raise CollectorError(f"{final} already exists")
     out_dir.mkdir(parents=True, exist_ok=True)
-    lock = LOCK_FILE.open("w")
     try:
-        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        lock.close()
-        raise CollectorError(f"another netns ramp is running (it holds {LOCK_FILE})") from None
+        with locking.exclusive(LOCK_FILE):
+            return _run_locked(out_dir, slug, final, link, frame_size, rampup_s, hold_s, warmup_s, dut_limit_pct, progress)
+    except locking.Busy as exc:
+        raise CollectorError(str(exc)) from None
+
+
+def _run_locked(out_dir: Path, slug: str, final: Path, link: Any, frame_size: int, rampup_s: int, hold_s: int, warmup_s: int,
+                dut_limit_pct: float, progress: Callable[[int, int], None] | None) -> Path:
     work = out_dir / f".{slug}.tmp-{os.getpid()}"
     shutil.rmtree(work, ignore_errors=True)
     (work / "raw").mkdir(parents=True)
@@ -250,7 +253,6 @@ def run(out_dir: Path, slug: str, *, port_speed: str = "500M", frame_size: int =
             with contextlib.suppress(subprocess.TimeoutExpired):
                 p.wait(timeout=5)
         shutil.rmtree(work, ignore_errors=True)
-        lock.close()
 
 
 def _measure(work: Path, slug: str, link: Any, frame_size: int, n: int, hold_s: int, warmup_s: int, limit_pct: float,

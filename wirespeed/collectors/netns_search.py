@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
-import fcntl
 import os
 import re
 import shutil
@@ -31,8 +30,9 @@ from wirespeed.collectors.netns_latency import CapturingTrafgen
 from wirespeed.collectors.search.repeat import PointResult, search_point
 from wirespeed.collectors.search.session import SearchConfig, SearchError, Session, Trial
 from wirespeed.collectors.search_set import build
+from wirespeed.system import locking
 
-LOCK_FILE = Path("/run/wirespeed-netns-search.lock")
+LOCK_FILE = locking.NETNS_LOCK
 Progress = Callable[..., None]
 
 
@@ -59,23 +59,17 @@ def run(out_dir: Path, slug: str, *, config: Path, quick: bool = False, progress
         raise CollectorError("network namespaces need root")
     if missing := tg.missing_tools():
         raise CollectorError(f"not installed: {', '.join(missing)}")
-    LOCK_FILE.parent.mkdir(parents=True, exist_ok=True)
-    lock = LOCK_FILE.open("w")
     try:
-        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        lock.close()
-        raise CollectorError(f"another netns collection is running (it holds {LOCK_FILE})") from None
-    scratch = Path(tempfile.mkdtemp(prefix="wirespeed-netns-"))
-    try:
-        doc, files = _collect(cfg, slug, scratch, Path(config), progress)
-        return _write(Path(out_dir), slug, doc, files)
-    except (tg.GeneratorError, HookError, SearchError) as exc:
+        with locking.exclusive(LOCK_FILE):
+            scratch = Path(tempfile.mkdtemp(prefix="wirespeed-netns-"))
+            try:
+                doc, files = _collect(cfg, slug, scratch, Path(config), progress)
+                return _write(Path(out_dir), slug, doc, files)
+            finally:
+                tg.cleanup()
+                shutil.rmtree(scratch, ignore_errors=True)
+    except (tg.GeneratorError, HookError, SearchError, locking.Busy) as exc:
         raise CollectorError(str(exc)) from None
-    finally:
-        tg.cleanup()
-        shutil.rmtree(scratch, ignore_errors=True)
-        lock.close()
 
 
 def _collect(cfg: CollectConfig, slug: str, scratch: Path, config_path: Path, progress: Progress | None) -> tuple[dict, dict[str, bytes]]:

@@ -165,6 +165,13 @@ def _x_value(entry: dict[str, Any], x: str) -> Any:
     return entry.get("frame") if x == "frame" else entry.get("load")
 
 
+def x_key(v: Any) -> str:
+    """An axis value as the page's address spells it (JavaScript's String(): 5.0 is "5", 18.333 is "18.333")."""
+    if isinstance(v, float) and v.is_integer():
+        return str(int(v))
+    return str(v)
+
+
 def _x_sort(v: Any) -> tuple:
     return (0, float(v), "") if isinstance(v, (int, float)) else (1, 0.0, str(v))
 
@@ -205,11 +212,11 @@ def select(entries: list[dict[str, Any]], sets: list[str] | None = None, kinds: 
            xs: list[Any] | None = None, x: str = "frame") -> list[dict[str, Any]]:
     """Entries of the chosen sets (in that order), test kinds, tests ('slug/test-id') and frame sizes or loads."""
     order = {s: i for i, s in enumerate(sets)} if sets else None
-    wanted = {str(v) for v in xs} if xs else None
+    wanted = {x_key(v) for v in xs} if xs else None
     out = [e for e in entries
            if (order is None or e["set"] in order) and (not kinds or e["kind"] in kinds)
            and (not tests or f"{e['set']}/{e['test']}" in tests) and _x_value(e, x) is not None
-           and (wanted is None or str(_x_value(e, x)) in wanted)]
+           and (wanted is None or x_key(_x_value(e, x)) in wanted)]
     return sorted(out, key=lambda e: order[e["set"]]) if order else out
 
 
