@@ -48,7 +48,7 @@ def pipeline_lock():
 
 # --- without a browser -------------------------------------------------------------------------
 
-ATTR = re.compile(r'\b(href|src|action|data-vega|data-specs|data-index|data|poster|srcset)=(?:"([^"]*)"|\'([^\']*)\'|([^\s>"\']+))')
+ATTR = re.compile(r'\b(href|src|action|data-vega|data-specs|data-index|data-root|data-figures|data-chart-scripts|data|poster|srcset)=(?:"([^"]*)"|\'([^\']*)\'|([^\s>"\']+))')
 
 
 def _json_strings(value):
@@ -89,7 +89,8 @@ def test_no_root_relative_url_under_a_sub_path(tmp_path, how):
         if path.suffix == ".html":
             for m in ATTR.finditer(text):
                 value = next(v for v in m.groups()[1:] if v is not None)
-                urls = [c.strip().split()[0] for c in value.split(",") if c.strip()] if m.group(1) == "srcset" else [value]
+                urls = ([c.strip().split()[0] for c in value.split(",") if c.strip()] if m.group(1) == "srcset"
+                        else [c.split()[0] for c in value.split("|") if c.strip()] if m.group(1) == "data-chart-scripts" else [value])
                 for url in urls:
                     if url.startswith(prefix):
                         under += 1
@@ -194,9 +195,12 @@ LINKS_JS = """() => {
   };
   for (const [sel, attr] of [['a[href]', 'href'], ['link[href]', 'href'], ['script[src]', 'src'], ['img[src]', 'src'],
       ['object[data]', 'data'], ['source[src]', 'src'], ['iframe[src]', 'src'], ['form[action]', 'action'],
-      ['[data-vega]', 'data-vega'], ['[data-specs]', 'data-specs'], ['[data-index]', 'data-index']]) {
+      ['[data-vega]', 'data-vega'], ['[data-specs]', 'data-specs'], ['[data-index]', 'data-index'],
+      ['[data-root]', 'data-root'], ['[data-figures]', 'data-figures']]) {
     document.querySelectorAll(sel).forEach(el => add(el, attr, el.getAttribute(attr)));
   }
+  document.querySelectorAll('[data-chart-scripts]').forEach(el =>
+    el.getAttribute('data-chart-scripts').split('|').forEach(c => { if (c.trim()) add(el, 'data-chart-scripts', c.trim().split(/\\s+/)[0]); }));
   document.querySelectorAll('img[srcset], source[srcset]').forEach(el =>
     el.getAttribute('srcset').split(',').forEach(c => { if (c.trim()) add(el, 'srcset', c.trim().split(/\\s+/)[0]); }));
   return out;

@@ -37,6 +37,26 @@ def test_many_columns_of_long_numbers_shrink_type_then_turn_the_page(columns):
     else:
         assert order.index(f.size) > 0 or f.landscape  # smaller type or a landscape page
     assert fits or (f.landscape and f.size == "tiny")  # only when nothing fits are the columns squeezed
+    assert f.squeezed == (not fits)
+
+
+@pytest.mark.parametrize("columns", [9, 23, 40])
+def test_a_table_too_wide_for_any_page_prints_in_parts_that_each_fit(columns):
+    heads = [["Frame size (bytes)"], ["Variant"], ["Trial"]] + [[f"Throughput {i} (frames/s)"] for i in range(3, columns)]
+    rows = [[str(s), "ndr-90", "2"] + ["123,456,789.123"] * (columns - 3) for s in (64, 1518)]
+    numeric = [False, False, True] + [True] * (columns - 3)
+    parts = tablefit.column_parts(heads, rows, numeric, keys=3)
+    whole = tablefit.fit(heads, rows, numeric)
+    assert (len(parts) > 1) == whole.squeezed
+    assert sorted({c for p in parts for c in p}) == list(range(columns))  # every column printed …
+    assert sum(len(p) - 3 for p in parts) == columns - 3  # … once, beside the key columns every part starts with
+    for p in parts:
+        assert p[:3] == [0, 1, 2] and p == sorted(p)
+        f = tablefit.fit([heads[i] for i in p], [[r[i] for i in p] for r in rows], [numeric[i] for i in p])
+        assert not f.squeezed and f.size != "tiny" or not tablefit.fit([heads[i] for i in p], [[r[i] for i in p] for r in rows],
+                                                                          [numeric[i] for i in p], smallest="scriptsize").squeezed
+    if len(parts) > 2:
+        assert max(len(p) for p in parts) - min(len(p) for p in parts) <= 1  # the columns shared out evenly
 
 
 def test_portrait_preferred_to_a_near_empty_landscape_page():

@@ -66,7 +66,7 @@ def test_a_ten_thousand_character_cell_and_heading_do_not_crash_xelatex(tmp_path
     head = [[("Key", "AlignLeft", 1, 1), ("Value", "AlignRight", 1, 1)]]
     rows = [[(cell, "AlignLeft"), ("1", "AlignRight")]]
     blocks = [A.header(1, "H" * 4000), A.para(cell),
-              A.table(A.inlines("Caption " + cell), head, rows, ["AlignLeft", "AlignRight"], short="S" * 4000, widths=A.column_widths(head, rows, 2, 0.98))]
+              A.table(A.inlines("Caption " + cell), head, rows, ["AlignLeft", "AlignRight"], short="S" * 4000, widths=[0.49, 0.49])]
     pdf = typesetting.typeset(_doc(blocks), tmp_path, tmp_path, "0")
     lines = [l for l in typesetting.pdf_text(pdf).splitlines() if not re.search(r"Page \d+ of \d+|robustness", l)]  # running header and footer
     text = squash("\n".join(lines))
@@ -140,6 +140,19 @@ def test_the_timeout_must_be_a_positive_number(monkeypatch):
     monkeypatch.setenv(latex.TIMEOUT_ENV, "0")
     with pytest.raises(latex.LatexError, match="more than 0"):
         latex.timeout_s()
+
+
+@pytest.mark.slow
+def test_long_inline_code_breaks_and_prints_every_character_literally(tmp_path):
+    code = r"wirespeed collect netns --config examples/collect/netns-ab.toml --into linux-netns-bridge-forward-nftables-2026-11 \input{/etc/passwd} $x$ & #1 ^ a_b 100% ~ <>"
+    para = {"t": "Para", "c": [{"t": "Str", "c": "Run"}, {"t": "Space"}, {"t": "Code", "c": [["", [], []], code]}, {"t": "Str", "c": "."}]}
+    short = {"t": "Code", "c": [["", [], []], "make test"]}
+    assert A.breakable([short]) == [short]  # short code stays Pandoc's own
+    pdf = typesetting.typeset(_doc(A.breakable([para])), tmp_path, tmp_path, "0")
+    text = typesetting.pdf_text(pdf)
+    assert "".join(code.split()) in "".join(text.split())  # every character, none interpreted by TeX
+    log = pdf.with_suffix(".log").read_text(errors="replace")
+    assert not re.search(r"Overfull \\hbox \(([1-9]\d*|[2-9])\.", log), log  # the line breaks inside the long arguments
 
 
 def test_long_strings_get_break_opportunities_and_short_ones_do_not():

@@ -258,7 +258,7 @@
     host.appendChild(el('p', { 'class': 'compare-statement', id: 'compare-statement' }, [t.statement]));
     if (!t.rows.length) { host.appendChild(el('p', { 'class': 'empty' }, ['None of these sets has this figure for this test kind.'])); return; }
     host.appendChild(drawTable(t));
-    if (window.wirespeedCompareChart) window.wirespeedCompareChart(host, t, root.getAttribute('data-vega'));
+    if (window.wirespeedCompareChart) window.wirespeedCompareChart(host, t, root.getAttribute('data-chart-scripts'));
   }
 
   document.addEventListener('wirespeed:compare-sets', render);

@@ -97,37 +97,6 @@ def _text(inl: list[dict[str, Any]]) -> str:
     return "".join(i["c"] if i["t"] == "Str" else " " if i["t"] == "Space" else _text(i["c"]) if i["t"] in ("Strong", "Emph") else "" for i in inl)
 
 
-def _expand(row: list[tuple[str, str, int, int]]) -> list[tuple[str, str, int, int]]:
-    """A header row with each spanning cell repeated once per column it covers."""
-    out = []
-    for cell in row:
-        out.extend([cell] * cell[3])
-    return out
-
-
-def column_widths(head_rows: list[list[tuple[str, str, int, int]]], body: list[list[tuple[str, str]]], n: int, total: float = 1.0) -> list[float]:
-    """Relative column widths from the longest word of each header and the longest cell of each column."""
-    need = [4.0] * n
-    for row in body:
-        for i, (text, align) in enumerate(row[:n]):
-            # left-aligned (text) cells must not wrap at their hyphens: give them room
-            need[i] = max(need[i], len(text) * (1.35 if align == "AlignLeft" else 1.0) + 1.5)
-    last = head_rows[-1] if head_rows else []
-    col = 0
-    for text, _a, _rs, cs in (head_rows[0] if head_rows else []):
-        if cs == 1 and col < n:
-            need[col] = max(need[col], min(max((len(w) for w in text.split()), default=4) * 1.25 + 1, 16))
-        col += cs
-    grouped = [i for i in range(n) if len(head_rows) > 1]
-    if grouped:
-        top_single = {c for c, cell in enumerate(_expand(head_rows[0])) if cell[3] == 1}
-        for i, (text, _a, _rs, _cs) in zip([c for c in range(n) if c not in top_single], last):
-            need[i] = max(need[i], min(max((len(w) for w in text.split()), default=4) * 1.25 + 1, 16))
-    del last
-    s = sum(need)
-    return [round(total * w / s, 4) for w in need]
-
-
 def figure(image_path: str, caption: list[dict[str, Any]], alt: str, ident: str = "", width: str = "100%", short: str | None = None) -> dict[str, Any]:
     image = {"t": "Image", "c": [["", [], [["width", width]]], inlines(alt), [image_path, ""]]}
     return {"t": "Figure", "c": [[ident, [], []], [inlines(short) if short else None, [plain(caption)]], [plain([image])]]}
@@ -141,6 +110,26 @@ BREAK_LONGER_THAN = 20  # a Str longer than this (an unbroken run of text) gets 
 BREAK_CHUNK = 10  # … every this many characters
 _BREAK = {"t": "RawInline", "c": ["latex", "\\allowbreak{}"]}
 _KEEP = {"Image", "Code", "CodeBlock", "RawInline", "RawBlock", "Math"}  # not text LaTeX sets as a paragraph
+
+
+_TEX = {"\\": "\\textbackslash{}", "{": "\\{", "}": "\\}", "$": "\\$", "&": "\\&", "#": "\\#", "^": "\\^{}", "_": "\\_",
+        "%": "\\%", "~": "\\textasciitilde{}", "-": "-{}", "<": "\\textless{}", ">": "\\textgreater{}"}
+
+
+def _breakable_code(node: dict[str, Any]) -> dict[str, Any]:
+    """Inline code with a long run (a path, a command's long argument) as \\texttt that may break after / - _ . =
+    and every BREAK_CHUNK characters of a run; short code stays Pandoc's own."""
+    text = node["c"][1]
+    if all(len(w) <= BREAK_LONGER_THAN for w in text.split()):
+        return node
+    out, run = [], 0
+    for ch in text:
+        out.append(_TEX.get(ch, ch))
+        run = 0 if ch.isspace() else run + 1
+        if ch in "/-_.=" or run >= BREAK_CHUNK:
+            out.append("\\allowbreak{}")
+            run = 0
+    return {"t": "RawInline", "c": ["latex", "\\texttt{" + "".join(out) + "}"]}
 
 
 def breakable(node: Any) -> Any:
@@ -163,6 +152,8 @@ def breakable(node: Any) -> Any:
                 out.append(breakable(item))
         return out
     if isinstance(node, dict):
+        if node.get("t") == "Code":
+            return _breakable_code(node)
         if node.get("t") in _KEEP:
             return node
         return {k: breakable(v) for k, v in node.items()}

@@ -69,6 +69,8 @@ def methodology_blocks(d: dict[str, Any]) -> list[dict[str, Any]]:
     if not m and len(d["tests"]) == 1:  # a one-test set may keep its whole method in the test
         m = d["tests"][0].get("methodology", {})
     rows = [[(r["label"], "AlignLeft"), (r["text"] + (f" ({r['note']})" if r["note"] else ""), "AlignLeft")] for r in d["methodology_rows"]]
+    if not m.get("notes") and not rows:
+        return []  # nothing to say: no heading over an empty section
     blocks = [A.header(1, "Methodology")]
     if m.get("notes"):
         blocks.append(A.para(m["notes"]))

@@ -21,6 +21,7 @@ DERIVED_MARK = "†"
 
 
 FLAG_MARK = "‡"
+KEY_COLUMNS = ("variant", "component", "direction", "test", "trial")  # after the first column, what names a row
 
 
 class ReportError(RuntimeError):
@@ -49,6 +50,7 @@ class _Doc:
         self.data = data
         self.charts_dir = charts_dir
         self.tables_used: list[str] = []
+        self.table_parts: dict[str, list[list[int]]] = {}  # the columns of each printed part of a table
         self.charts_used: list[str] = []
 
     def table(self, tid: str, where: str) -> list[dict[str, Any]]:
@@ -66,24 +68,26 @@ class _Doc:
                 text += f" ({c['unit']})"
             return text + (f" {DERIVED_MARK}" if c.get("derived") else "")
 
-        if grouped:
-            top, bottom, i = [], [], 0
-            while i < len(cols):
-                c = cols[i]
+        def head_of(idx: list[int]) -> list[list[tuple[str, str, int, int]]]:
+            """The header rows over the columns idx: a group label spans its columns that are there."""
+            if not grouped:
+                return [[(label(cols[i], False), aligns[i], 1, 1) for i in idx]]
+            top, bottom, k = [], [], 0
+            while k < len(idx):
+                c = cols[idx[k]]
                 if not c["group"]:  # its label in the lower row (a two-row multirow cell clips a heading that wraps)
-                    top.append(("", aligns[i], 1, 1))
-                    bottom.append((label(c, False), aligns[i], 1, 1))
-                    i += 1
+                    top.append(("", aligns[idx[k]], 1, 1))
+                    bottom.append((label(c, False), aligns[idx[k]], 1, 1))
+                    k += 1
                     continue
-                j = i
-                while j < len(cols) and cols[j]["group"] == c["group"]:
-                    bottom.append((label(cols[j], False), aligns[j], 1, 1))
+                j = k
+                while j < len(idx) and cols[idx[j]]["group"] == c["group"]:
+                    bottom.append((label(cols[idx[j]], False), aligns[idx[j]], 1, 1))
                     j += 1
-                top.append((c["group"], "AlignCenter", 1, j - i))
-                i = j
-            head = [top, bottom]
-        else:
-            head = [[(label(c, False), aligns[i], 1, 1) for i, c in enumerate(cols)]]
+                top.append((c["group"], "AlignCenter", 1, j - k))
+                k = j
+            return [top, bottom]
+
         body = []
         marks = t.get("derived_cells") or [[False] * len(cols) for _ in t["rows"]]
         for r, row in enumerate(t["rows"]):
@@ -97,12 +101,33 @@ class _Doc:
         if any(f for row in t["flags"] for f in row):
             notes.append(f"{FLAG_MARK} published figure that disagrees with its recomputation (see the appendix on checked figures).")
         caption = A.inlines(f"{t['title']}. {t['caption']}" + (" " + " ".join(notes) if notes else ""))
-        # the lower header row names every column; type size, orientation and widths fit the longest number
-        fit = tablefit.fit([[text] for text, *_ in head[-1]], [[text for text, _ in row] for row in body], [a == "AlignRight" for a in aligns])
-        block = A.table(caption, head, body, aligns, ident=f"tbl-{tid}", short=t["title"], widths=fit.widths)
-        if fit.size != tablefit.SIZES[0][0]:
-            block = A.div([block], [f"table-{fit.size}"])
-        return [A.div([block], ["landscape"])] if fit.landscape else [block]
+        # the lower header row names every column; type size, orientation and widths fit the longest number;
+        # a table too wide for any page is printed in parts by columns, its key columns starting each part
+        headers = [[text] for text, *_ in head_of(list(range(len(cols))))[-1]]
+        texts = [[text for text, _ in row] for row in body]
+        numeric = [a == "AlignRight" for a in aligns]
+        keys = 1 + next((k for k, c in enumerate(cols[1:]) if c["key"] not in KEY_COLUMNS), len(cols) - 1)
+        parts = tablefit.column_parts(headers, texts, numeric, keys)
+        self.table_parts[tid] = parts
+        if len(parts) > 1:
+            caption = caption + A.inlines(f" Printed in {len(parts)} parts by columns, each starting with "
+                                          f"{', '.join(cols[i]['label'] for i in range(keys))}.")
+        out: list[dict[str, Any]] = []
+        for n, idx in enumerate(parts):
+            fit = tablefit.fit([headers[i] for i in idx], [[row[i] for i in idx] for row in texts], [numeric[i] for i in idx])
+            rows = [[row[i] for i in idx] for row in body]
+            if n == 0:
+                block = A.table(caption, head_of(idx), rows, [aligns[i] for i in idx], ident=f"tbl-{tid}", short=t["title"], widths=fit.widths)
+            else:  # a continuation is not a new table: no number, no entry in the list of tables
+                block = A.table([], head_of(idx), rows, [aligns[i] for i in idx], widths=fit.widths)
+            if fit.size != tablefit.SIZES[0][0]:
+                block = A.div([block], [f"table-{fit.size}"])
+            if len(parts) > 1:
+                lead = [{"t": "Str", "c": "Table"}, {"t": "Str", "c": "\u00a0"}, {"t": "RawInline", "c": ["latex", f"\\ref{{tbl-{tid}}}"]},
+                        *A.inlines(f", part {n + 1} of {len(parts)}: {', '.join(cols[i]['label'] for i in idx[keys:])}.")]
+                block = A.div([A.para(lead), block], ["table-part"]) if n else A.div([block], ["table-part"])
+            out.append(A.div([block], ["landscape"]) if fit.landscape else block)
+        return out
 
     def chart(self, cid: str, where: str) -> list[dict[str, Any]]:
         c = self.data["charts"].get(cid)

@@ -4,7 +4,9 @@ Each column needs at least its widest unbreakable piece: a number with its marks
 a word of a header (headers wrap at spaces, hyphens and slashes) or a word of a text cell (long runs get break
 points every few characters, see pandoc_ast.breakable). The table takes the first of portrait then landscape,
 each at the table type size, then scriptsize, then tiny, in which those minimum widths fit; the room left is
-shared out in proportion to each column's whole text. Widths are estimated from Latin Modern Sans's advance
+shared out in proportion to each column's whole text. A table too wide even for tiny type on a landscape page
+is split into parts by columns (column_parts): its key columns (frame size, variant, …) start every part, and
+each part fits a landscape page at scriptsize or larger. Widths are estimated from Latin Modern Sans's advance
 widths (digits half an em), with a safety margin, so a number never runs into the next column.
 """
 
@@ -30,6 +32,7 @@ class Fit:
     size: str  # LaTeX size name of the table type
     landscape: bool
     widths: list[float]  # relative widths, as Pandoc's ColWidth (share of the line less the column padding)
+    squeezed: bool = False  # nothing fitted: the columns were shrunk below their widest piece (split the table instead)
 
 
 def em(text: str, bold: bool = False) -> float:
@@ -42,6 +45,8 @@ def em(text: str, bold: bool = False) -> float:
             w += 0.28
         elif ch in " \u00a0":
             w += 0.33
+        elif ch in "<>×=+±≈≤≥−":  # operators are set on a math-wide body
+            w += 0.78
         elif ch.isupper() or ch in "MWmw%@—–":
             w += 0.72
         elif ch in "ilfjtr()[]":
@@ -61,13 +66,14 @@ def _unbreakable(text: str, numeric: bool) -> list[str]:
     return out
 
 
-def fit(headers: list[list[str]], body: list[list[str]], numeric: list[bool], base_size: str = "small") -> Fit:
+def fit(headers: list[list[str]], body: list[list[str]], numeric: list[bool], base_size: str = "small", smallest: str = "tiny") -> Fit:
     """Type size, orientation and widths for a table of len(numeric) columns.
 
     headers: for each column the header texts that sit over it alone (a group label spanning columns is left
     out: it wraps over their joint width); body: the cell texts row by row."""
     n = len(numeric)
-    sizes = [s for s in SIZES if SIZES.index(s) >= next((k for k, (name, _) in enumerate(SIZES) if name == base_size), 0)]
+    names = [name for name, _ in SIZES]
+    sizes = [s for s in SIZES if names.index(base_size) <= SIZES.index(s) <= names.index(smallest)]
     choice = None
     for hyphenate in (False, True):  # header words are hyphenated only when the table cannot fit otherwise
         least, whole = _needs(headers, body, numeric, hyphenate)
@@ -81,6 +87,7 @@ def fit(headers: list[list[str]], body: list[list[str]], numeric: list[bool], ba
                 break
         if choice:
             break
+    squeezed = choice is None
     if choice is None:  # nothing fits: the smallest type on a landscape page, the columns shrunk in proportion
         name, pt = sizes[-1]
         room = max(LANDSCAPE_PT - 2 * TABCOLSEP_PT * (n - 1), 1.0)
@@ -97,7 +104,36 @@ def fit(headers: list[list[str]], body: list[list[str]], numeric: list[bool], ba
     else:
         widths_em = [l + spare * e / total_extra for l, e in zip(need, extra)]
     scale = 0.99 * pt / room  # a little short of the line: rounding never makes a table overfull
-    return Fit(name, landscape, [round(w * scale, 4) for w in widths_em])
+    return Fit(name, landscape, [round(w * scale, 4) for w in widths_em], squeezed)
+
+
+def column_parts(headers: list[list[str]], body: list[list[str]], numeric: list[bool], keys: int, smallest: str = "scriptsize") -> list[list[int]]:
+    """The columns of each part of a table that cannot fit whole: the first `keys` columns start every part, the
+    others follow in order, as many to a part as fit a landscape page at `smallest` type or larger. A table that
+    fits whole is one part."""
+    n = len(numeric)
+
+    def fits(cols: list[int]) -> bool:
+        return not fit([headers[i] for i in cols], [[row[i] if i < len(row) else "" for i in cols] for row in body], [numeric[i] for i in cols],
+                       smallest=smallest).squeezed
+
+    if not fit(headers, body, numeric).squeezed:
+        return [list(range(n))]
+    key_cols = list(range(min(keys, n)))
+    rest = list(range(len(key_cols), n))
+    groups: list[list[int]] = []
+    for c in rest:  # as many columns to a part as fit …
+        if groups and fits(key_cols + groups[-1] + [c]):
+            groups[-1].append(c)
+        else:
+            groups.append([c])
+    base, extra = divmod(len(rest), len(groups))  # … then as even a share in each part as can be, when that fits too
+    sizes = [base + 1] * extra + [base] * (len(groups) - extra)
+    starts = [sum(sizes[:k]) for k in range(len(sizes))]
+    even = [rest[a:a + n] for a, n in zip(starts, sizes)]
+    if all(fits(key_cols + g) for g in even):
+        groups = even
+    return [key_cols + g for g in groups]
 
 
 def _needs(headers: list[list[str]], body: list[list[str]], numeric: list[bool], hyphenate: bool) -> tuple[list[float], list[float]]:

@@ -119,7 +119,8 @@ def build(job: ReportJob, root: str) -> dict[str, Any]:
                 logs.mkdir(parents=True, exist_ok=True)
                 shutil.copyfile(pdf.with_suffix(".log"), logs / f"{job.slug}.log")
                 shutil.copyfile(pdf.with_suffix(".tex"), logs / f"{job.slug}.tex")
-        atomic.write_text(job.manifest, job.manifest_text(tables=doc.tables_used, charts=doc.charts_used))
+        atomic.write_text(job.manifest, job.manifest_text(tables=doc.tables_used, charts=doc.charts_used,
+                                                        table_parts={k: v for k, v in doc.table_parts.items() if len(v) > 1}))
         return {"ok": True}
     except (ReportError, articles.ArticleError, latex.LatexError) as exc:
         return _failed(job, str(exc), str(exc))
