@@ -52,13 +52,14 @@ def run_cli(*args: str, cwd: Path = ROOT, check: bool = False) -> subprocess.Com
 
 
 @pytest.fixture(scope="module")
-def catalog():
-    """The bundled example sets' catalog, opened read-only (ingested once per session by tests/pipeline.py)."""
+def catalog(tmp_path_factory):
+    """A catalog of the bundled example sets of its own, opened read-only (never the session pipeline's, which
+    other workers write while this one reads)."""
     import duckdb
-    from pipeline import BUILD, build
 
-    build("ingest")
-    con = duckdb.connect(str(BUILD / "wirespeed.duckdb"), read_only=True)
+    db = tmp_path_factory.mktemp("catalog") / "wirespeed.duckdb"
+    run_cli("ingest", *sorted(str(p) for p in ARCHIVE.iterdir() if p.is_dir()), "--db", str(db), check=True)
+    con = duckdb.connect(str(db), read_only=True)
     yield con
     con.close()
 

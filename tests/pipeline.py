@@ -4,10 +4,14 @@ conftest.py creates once per session and pytest-xdist workers share."""
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import os
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
+
+import duckdb
 
 import workdir
 from conftest import PIPELINE_ENV, ROOT, run_cli
@@ -28,6 +32,19 @@ def _prepare() -> None:
     for name in EXTRA_SOURCES:
         src = ROOT / name
         (shutil.copytree if src.is_dir() else shutil.copyfile)(src, WORK / name)
+
+
+@contextlib.contextmanager
+def read_catalog() -> Iterator[duckdb.DuckDBPyConnection]:
+    """The session pipeline's catalog (ingested first), read-only, while no worker builds (a build writes it)."""
+    build("ingest")
+    with open(LOCK, "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        con = duckdb.connect(str(BUILD / "wirespeed.duckdb"), read_only=True)
+        try:
+            yield con
+        finally:
+            con.close()
 
 
 def build(stage: str) -> None:

@@ -7,11 +7,10 @@ from __future__ import annotations
 import csv
 import tomllib
 
-import duckdb
 import pytest
 
 from conftest import ARCHIVE, ROOT
-from pipeline import BUILD, build
+from pipeline import read_catalog
 from wirespeed.engine import compare
 from wirespeed.engine.compare import CompareError, Figure, normalised_figures
 
@@ -45,14 +44,10 @@ def test_the_hand_figures_are_what_the_sources_print():
 
 @pytest.fixture(scope="module")
 def entries():
-    build("ingest")
     from wirespeed.steps.compare_data import entries as all_entries
 
-    con = duckdb.connect(str(BUILD / "wirespeed.duckdb"), read_only=True)
-    try:
+    with read_catalog() as con:
         return all_entries(con, [NEXUS, CATALYST])
-    finally:
-        con.close()
 
 
 def at_64(entries, normalisation, rate="frames"):
@@ -144,14 +139,10 @@ RAMP = "linux-netns-ipv4-ramp-2026-11"  # measured by wirespeed itself: one tria
 
 
 def test_a_ramp_compares_as_forwarding_rate_over_offered_load():
-    build("ingest")
     from wirespeed.steps.compare_data import entries as all_entries
 
-    con = duckdb.connect(str(BUILD / "wirespeed.duckdb"), read_only=True)
-    try:
+    with read_catalog() as con:
         ramp = all_entries(con, [RAMP])
-    finally:
-        con.close()
     with open(ARCHIVE / RAMP / "measurements.csv", newline="", encoding="utf-8") as f:
         rows = list(csv.DictReader(f))
     t = compare.table(compare.select(ramp, sets=[RAMP], x="load"), "forwarding_rate", x="load")

@@ -10,11 +10,10 @@ import html
 import json
 import re
 
-import duckdb
 import pytest
 
 from conftest import ARCHIVE, EXAMPLES, ROOT
-from pipeline import BUILD, PUBLIC, build
+from pipeline import BUILD, PUBLIC, build, read_catalog
 from wirespeed.engine import ramp
 from wirespeed.presentation.downloads import size_text
 from wirespeed.presentation.headlines import headlines
@@ -25,12 +24,8 @@ SETS = sorted(EXAMPLES | {"linux-netns-udp-capture-2026-11"})
 
 @pytest.fixture(scope="module")
 def cards():
-    build("ingest")
-    con = duckdb.connect(str(BUILD / "wirespeed.duckdb"), read_only=True)
-    try:
+    with read_catalog() as con:
         return {slug: headlines(set_summary(con, slug), samples(con, slug)) for slug in SETS}
-    finally:
-        con.close()
 
 
 def published(slug: str, file: str, **keys: str) -> dict[str, str]:
