@@ -9,24 +9,11 @@ import re
 
 import pytest
 
-from test_site import Watched, browser, server, site, wait_for  # noqa: F401  (the same built site, server and Chromium)
+from test_site import Watched, all_live, browser, server, site, wait_for  # noqa: F401  (the same built site, server and Chromium)
 
 pytestmark = pytest.mark.browser
 PAGES = ["/results/cisco-nexus-9516-128x100g-2015/", "/results/cisco-7600-osm-acl-2001/", "/results/linux-netns-ipv4-ramp-2026-11/",
          "/reviews/cisco-asr9006-rsp440-trex-2022/", "/reviews/cisco-catalyst-6500-vss-2008/"]
-
-# A reader scrolls past every chart; one that went by between two frames of a busy machine gets looked at again.
-LIVE = """async () => {
-  document.querySelectorAll('details').forEach(d => { d.open = true; });  // collapsed scenarios: their charts wait until shown
-  const figs = Array.from(document.querySelectorAll('figure.result-chart[data-vega]'));
-  for (let round = 0; round < 20; round++) {
-    const waiting = figs.filter(f => !f.classList.contains('is-live'));
-    if (!waiting.length) break;
-    for (const f of waiting) { f.scrollIntoView(); await new Promise(r => setTimeout(r, 60 + 40 * round)); }
-    await new Promise(r => setTimeout(r, 400));
-  }
-  return figs.length;
-}"""
 
 MEASURE = """() => {
   function rgb(c) { const m = c.match(/[\\d.]+/g); return m ? m.slice(0, 3).map(Number) : null; }
@@ -66,9 +53,7 @@ def test_charts_read_on_phone_and_desktop_in_both_themes(site, server, browser, 
     w = Watched(browser, server, (width, 900), scheme)
     for path in PAGES:
         page = w.goto(path)
-        n = page.evaluate(LIVE)
-        assert n >= 1, path
-        wait_for(page, f"document.querySelectorAll('figure.result-chart.is-live').length >= {n}")
+        n = all_live(page, w, path)
         m = page.evaluate(MEASURE)
         assert m["charts"] == n
         assert not m["small"], f"{path} at {width} px, {scheme}: text under 11 px: {m['small'][:5]}"

@@ -157,6 +157,8 @@
       live.hidden = true;
       fig.classList.remove('is-live', 'is-pending');
       if (window.console) console.warn('wirespeed: chart kept static:', err && err.message ? err.message : err);
+      fig._tries = (fig._tries || 0) + 1;
+      if (fig._tries < 3 && io) { fig._started = false; io.observe(fig); } // looked at again, it tries again (twice)
     });
   }
 
@@ -172,8 +174,9 @@
     fig._started = true;
     render(fig);
   }
+  var io = null;
   if ('IntersectionObserver' in window) {
-    var io = new IntersectionObserver(function (entries) {
+    io = new IntersectionObserver(function (entries) {
       entries.forEach(function (e) { if (e.isIntersecting) { io.unobserve(e.target); start(e.target); } });
     }, { rootMargin: '200px 0px' });
     figs.forEach(function (f) { io.observe(f); });
