@@ -62,9 +62,10 @@ def test_two_clean_builds_give_identical_public_trees(two_builds):
     assert first, "the build wrote nothing to public/"
     assert any(name.endswith(".pdf") and name.startswith("reports/") for name in first), "no PDF report in public/"
     assert any(name.endswith(".ipynb") for name in first), "no executed notebook in public/"
+    differ = sorted(name for name in set(first) & set(second) if first[name] != second[name])
+    assert not differ, f"{len(differ)} files differ between two clean builds, e.g. public/{differ[0]}: {differ[:10]}"
     only = sorted(set(first) ^ set(second))
     assert not only, f"files in only one build: {only[:10]}"
-    differ = sorted(name for name in first if first[name] != second[name])
     assert not differ, f"{len(differ)} files differ between two clean builds, e.g. public/{differ[0]}: {differ[:10]}"
 
 

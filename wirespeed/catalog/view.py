@@ -42,10 +42,10 @@ def set_summary(con: duckdb.DuckDBPyConnection, slug: str) -> dict[str, Any]:
         r["cells"] = by_row.get(r["row_id"], {})
     agreements = _dicts(con.execute(
         "SELECT row_id, test_id, metric, \"where\", published, recomputed_text, unit_symbol, recomputed, recomputed_lo, recomputed_hi, basis, agree"
-        " FROM agreements WHERE slug = ? ORDER BY row_id, metric", [slug]))
-    findings = _dicts(con.execute("SELECT file, line, field, message, rule, severity FROM findings WHERE slug = ? ORDER BY file, line", [slug]))
-    rejects = _dicts(con.execute("SELECT file, line, reason, rule FROM rejects WHERE slug = ?", [slug]))
-    trials = _dicts(con.execute("SELECT * EXCLUDE (slug) FROM trial_throughput WHERE slug = ?", [slug]))
+        " FROM agreements WHERE slug = ? ORDER BY row_id, metric, rowid", [slug]))
+    findings = _dicts(con.execute("SELECT file, line, field, message, rule, severity FROM findings WHERE slug = ? ORDER BY file, line, rowid", [slug]))
+    rejects = _dicts(con.execute("SELECT file, line, reason, rule FROM rejects WHERE slug = ? ORDER BY rowid", [slug]))
+    trials = _dicts(con.execute("SELECT * EXCLUDE (slug) FROM trial_throughput WHERE slug = ? ORDER BY rowid", [slug]))  # as inserted (sorted)
     return {"slug": slug, "meta": meta, "tests": tests, "rows": rows, "agreements": agreements, "findings": findings,
             "rejects": rejects, "trial_throughput": trials}
 

@@ -151,7 +151,7 @@ def export_set(con: duckdb.DuckDBPyConnection, slug: str, analysis_root: Path, s
         downloads.insert(0, {"title": dl.role_title(role, path, attached), "url": f"{url}/data/{name}"})
     parquet = publish.destination(slug, dest, f"data/{slug}-measurements.parquet")
     parquet.parent.mkdir(parents=True, exist_ok=True)
-    con.execute(f"COPY (SELECT * FROM measurements WHERE slug = '{slug}') TO '{parquet.as_posix()}' (FORMAT parquet)")  # slug and path checked above
+    con.execute(f"COPY (SELECT * FROM measurements WHERE slug = '{slug}' ORDER BY row_id) TO '{parquet.as_posix()}' (FORMAT parquet)")  # slug and path checked above
     downloads.insert(0, {"title": "All measurements in canonical units", "url": f"{url}/data/{parquet.name}"})
     downloads.insert(0, {"title": "Test report", "url": f"reports/{slug}.pdf"})
     downloads = dl.label(downloads, static_root)
