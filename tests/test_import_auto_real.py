@@ -45,7 +45,7 @@ TABLE: list[tuple[str, str | None, str | None]] = [
     ("iperf3/yardstick_iperf3.0.7_iperf3_sample_output.json", "iperf3", None),
     ("iperf3/yardstick_iperf3.0.7_iperf3_sample_output_udp.json", "iperf3", None),
     ("ixia-ixnetwork/jundong_traffic_results.csv", "ixnetwork", None),
-    ("ixia-ixnetwork/sonicpins_ixnetwork_rest_traffic_item_stats_view9_data.json", "ixnetwork", "the IxNetwork REST statistics page (issue 21, formats part B)"),
+    ("ixia-ixnetwork/sonicpins_ixnetwork_rest_traffic_item_stats_view9_data.json", "ixnetwork", None),
     ("k8s-netperf/loss-rt-result-1739968774.csv", None, None),  # the header alone
     ("k8s-netperf/loss-rt-result-1766863308.csv", "netperf", NETPERF),
     ("k8s-netperf/result-1739968774.csv", "netperf", NETPERF),
@@ -57,12 +57,15 @@ TABLE: list[tuple[str, str | None, str | None]] = [
     ("nfvbench/testapi_nfvbench_characterization_page2.json", "nfvbench", None),
     ("nfvbench/testapi_nfvbench_non-regression_page1.json", "nfvbench", None),
     ("pktgen-pcap/pktgen-20190203-135615-0.pcap", "pcap", None),
-    ("spirent-testcenter/stc_DetailedStreamResults_Basic_Counters.txt", "spirent", "Spirent's detailed stream view (issue 21, formats part B)"),
-    ("spirent-testcenter/stc_StreamBlockResults_Advanced_Sequencing_1.txt", "spirent", None),
+    ("spirent-testcenter/stc_DetailedStreamResults_Basic_Counters.txt", "spirent", None),
+    ("spirent-testcenter/stc_StreamBlockResults_Advanced_Sequencing_1.txt", None, None),  # every count 0: read before traffic ran
     ("spirent-testcenter/stc_StreamBlockResults__Basic_Counters__1.txt", "spirent", None),
-    ("spirent-testcenter/stc_TxStreamBlockResults.txt", "spirent", "Spirent's raw result attributes (issue 21, formats part B)"),
-    ("spirent-testcenter/stc_drv_aggregate_streamblock.txt", "spirent", "Spirent's dynamic result view (issue 21, formats part B)"),
-    ("spirent-testcenter/stc_show_streamblock_results.txt", "spirent", "Spirent's raw result attributes (issue 21, formats part B)"),
+    ("spirent-testcenter/stc_TxStreamBlockResults.txt", "spirent", None),
+    ("spirent-testcenter/stc_StreamBlockResults1.txt", "spirent", None),
+    ("spirent-testcenter/stc_StreamBlockResults_Basic_Counters_1.txt", None, None),  # every count 0: read before traffic ran
+    ("spirent-testcenter/stc_drv_result_.txt", None, None),  # every count 0
+    ("spirent-testcenter/stc_drv_aggregate_streamblock.txt", "spirent", None),
+    ("spirent-testcenter/stc_show_streamblock_results.txt", "spirent", None),
     ("trex-capture/basic_imix_golden.cap", "pcap", None),
     ("trex-capture/sim_astf-http_manual_commands_delay.pcap", "pcap", None),
     ("trex-capture/stl_vm_enable1_flow_stat-0-ex.erf", "pcap", "an ERF capture reader"),

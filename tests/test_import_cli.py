@@ -177,11 +177,11 @@ def test_the_writer_leaves_nothing_half_written(tmp_path, monkeypatch):
 SITE_SOURCES = ["config.toml", "layouts", "static", "assets", "notebooks", "reports"]
 SETS = {"lo-iperf3-2026": [UDP, TCP], "pvp-nfvbench-2024": [NFV], "vpp-csit-2024": [CSIT],
         "trex-2024": [EX / "trex" / "ndr-bench.json", EX / "trex" / "stl-stats.json", EX / "trex-sweep" / "sweep.json", EX / "trex-loadtest-viz" / "report.html"],
-        "stc-2024": [EX / "spirent" / "rfc2544-throughput.csv", EX / "spirent" / "basic-counters.txt"],
-        "ixn-2024": [EX / "ixnetwork" / "traffic-item-statistics.csv", EX / "ixnetwork" / "flow-statistics.csv"]}
+        "stc-2024": [EX / "spirent" / "basic-counters.txt", EX / "spirent" / "rx-stream-block-results.txt"],
+        "ixn-2024": [EX / "ixnetwork" / "traffic-item-statistics.csv", EX / "ixnetwork" / "rest-statistics-page.json"]}
 # figure as the file states it → as the page and the PDF print it
 FIGURES = {"lo-iperf3-2026": "9,928,371.18033359", "pvp-nfvbench-2024": "11,904,762", "vpp-csit-2024": "18,500,000.0",
-           "trex-2024": "19,886,363.6", "stc-2024": "8,127,401", "ixn-2024": "74,404,758"}
+           "trex-2024": "19,886,363.6", "stc-2024": "40,431,090", "ixn-2024": "115,052,349"}
 
 
 def _fill(toml: Path) -> None:

@@ -1,44 +1,59 @@
-"""Spirent TestCenter result-view exports: CSV and fixed-width text.
+"""Spirent TestCenter results: its result views' text and CSV exports and its result-object dumps.
 
-Views, told apart by their header:
+What Spirent TestCenter writes, told apart by the header (wirespeed.importers.texttable reads the layouts):
 
-- **Basic Counters** (`Tx Port Name, Rx Port Names, Stream Block, Tx Count (Frames), Rx Count
-  (Frames), Tx Rate (fps), Rx Rate (fps), Tx Rate (bps), Rx Rate (bps), …, Avg/Min/Max Latency
-  (us)`): one measurement row per stream block (keys `port` = the Tx port, `stream`).
-- **Advanced Sequencing** (adds `Dropped Count (Frames)`, `Dropped Frame Percent`, `In-order`,
-  `Reordered`, `Duplicate`, `Late Count (Frames)`): lost, loss, out_of_sequence, duplicate.
-- **RFC 2544 throughput / latency summaries** (Results DB columns `ConfiguredFrameSize`,
-  `OfferedLoad(%)`, `Throughput(%)`, `TxFrameCount`, `RxFrameCount`, `PercentLoss`,
-  `Min/Average/MaximumLatency(us)`, `Duration(sec)`, `Trial`): one row per frame size × trial;
-  a latency summary (no `Throughput(%)`) is keyed by its offered load (`load_pct`).
+- **Result views** (the GUI's "Basic Counters", "Advanced Sequencing", the detailed stream view, as
+  text with the header underlined by one unbroken run of dashes, or as CSV): names with units,
+  `Tx Port Name, Rx Port Names, Stream Block, Tx Count (Frames), Rx Count (Frames), Tx Rate (fps),
+  Tx Rate (bps), Tx L1 Rate (bps), Avg/Min/Max Latency (us), Dropped Count (Frames), …`; the detailed
+  view names its stream `Name/ID`.
+- **Result objects** as the automation API prints them (`RxStreamBlockResults`, `TxStreamBlockResults`:
+  `StreamBlock, TxPortName, TxFrameCount, RxFrameCount, SigFrameCount, AvgLatency, …`, or `Port,
+  StreamBlock, FrameCount, BitRate, L1BitRate, …`) and **dynamic result views** (`StreamBlock.Name
+  StreamBlock.Agg.TxFrameCount …`, words separated by spaces). Their latencies and jitters are in
+  microseconds, the unit Spirent TestCenter reports them in.
+- **RFC 2544 summaries** of the Results DB (`ConfiguredFrameSize, OfferedLoad(%), Throughput(%),
+  TxFrameCount, RxFrameCount, PercentLoss, Min/Average/MaximumLatency(us), Duration(sec), Trial`),
+  CSV, one row per frame size × trial (no real export was found to check them against).
 
-The text export is a fixed-width table whose header is underlined with dashes (the runs of dashes
-give the columns, so port names with spaces and slashes — `//1/1`, `Port 1 (10G)` — survive); lines
-above it ("Spirent TestCenter 5.21 - Result View: …", "Exported: …") are read as the preamble.
-Cells may hold `N/A`, be empty, carry stray spaces or thousands separators; an Rx cell may list
-several ports separated by commas. Totals rows ("Total") are recognised and not imported as data.
-Latency units come from the header; a cell with another unit is a mixed-unit error.
+One measurement row per stream (key `port`: the Tx port, with the stream block when the port sends
+several). What a view shows but did not measure is left out, never published as 0, each with one
+warning line per file:
+
+- a stream with no frame sent nor received is no measurement (the view was read before traffic
+  ran); a file whose every stream is such holds no run and is refused;
+- a stream that received no frame (or no signature frame) has no latency nor jitter, whatever the
+  cell says (`N/A`, or 0 in the min and max columns);
+- an instantaneous rate of 0 beside a count above 0 was read after the generator stopped;
+- a bit rate that gives less than a minimal frame (or more than a jumbo one) per frame at the
+  stated frame rate is not that bit rate (the detailed view's `Tx Rate (bps)` holds bytes/s);
+- a jitter of 0 beside latencies that vary was not measured (Spirent counts jitter only in its
+  jitter result mode).
+
+Totals rows ("Total") are skipped; `N/A`, empty cells, comma lists of Rx ports, port names with `/`
+and spaces are read as written. A latency whose minimum is above its average or maximum is refused.
 """
 
 from __future__ import annotations
 
 import re
 
-from wirespeed.importers.records import Record, figure, table_end, table_row
-from wirespeed.importers.tabular import CellError, csv_rows, fixed_width_rows, is_summary, match_header, number, preamble
+from wirespeed.importers.records import Record, figure, table_end
+from wirespeed.importers.tabular import CellError, csv_rows, header_base, header_unit, is_summary, number, preamble
+from wirespeed.importers.texttable import TextTable, spaced, underlined
 from wirespeed.problems import Problem
 from wirespeed.resultset.csvtable import decode_utf8
 
 RULE = "import.spirent"
-# (header base, header unit) -> (metric, unit), or (key column, None)
-COLUMNS: dict[tuple[str, str | None], tuple[str, str | None]] = {
+_LAT = ("latency_avg", "latency_min", "latency_max", "jitter_avg", "jitter_max")
+# result views: (header base, header unit) -> (target, unit); a key column has unit None
+VIEW_COLUMNS: dict[tuple[str, str | None], tuple[str, str | None]] = {
     ("tx port name", None): ("port", None), ("rx port names", None): ("rx_ports", None), ("rx port name", None): ("rx_ports", None),
-    ("stream block", None): ("stream", None),
-    ("tx count", "frames"): ("tx", "frames"), ("rx count", "frames"): ("rx", "frames"),
+    ("stream block", None): ("stream", None), ("name/id", None): ("stream", None),
+    ("tx count", "frames"): ("tx", "frames"), ("rx count", "frames"): ("rx", "frames"), ("rx sig count", "frames"): ("sig", "frames"),
     ("tx rate", "fps"): ("tx_rate", "fps"), ("rx rate", "fps"): ("rx_rate", "fps"),
     ("tx rate", "bps"): ("tx_l2", "bps"), ("rx rate", "bps"): ("rx_l2", "bps"),
-    ("avg latency", "us"): ("latency_avg", "us"), ("min latency", "us"): ("latency_min", "us"), ("max latency", "us"): ("latency_max", "us"),
-    ("avg latency", "ns"): ("latency_avg", "ns"), ("min latency", "ns"): ("latency_min", "ns"), ("max latency", "ns"): ("latency_max", "ns"),
+    ("tx l1 rate", "bps"): ("tx_l1", "bps"), ("rx l1 rate", "bps"): ("rx_l1", "bps"),
     ("dropped count", "frames"): ("lost", "frames"), ("dropped frame percent", None): ("loss", "pct"),
     ("reordered count", "frames"): ("out_of_sequence", "frames"), ("duplicate count", "frames"): ("duplicate", "frames"),
     ("trial", None): ("trial", None), ("configuredframesize", None): ("frame_size", None), ("framesize", None): ("frame_size", None),
@@ -48,106 +63,271 @@ COLUMNS: dict[tuple[str, str | None], tuple[str, str | None]] = {
     ("minlatency", "us"): ("latency_min", "us"), ("averagelatency", "us"): ("latency_avg", "us"), ("maximumlatency", "us"): ("latency_max", "us"),
     ("duration", "s"): ("duration", "s"),
 }
-VIEWS = {  # view name -> header names (base) that identify it
-    "Advanced Sequencing": {"reordered count", "dropped count"},
-    "Basic Counters": {"tx count", "stream block"},
-    "RFC 2544 throughput": {"configuredframesize", "throughput"},
-    "RFC 2544 latency": {"configuredframesize", "averagelatency"},
+for _w in ("avg", "min", "max"):
+    for _u in ("us", "ns", "ms"):
+        VIEW_COLUMNS[(f"{_w} latency", _u)] = (f"latency_{_w}", _u)
+    for _u in ("us", "ns"):
+        if _w != "min":
+            VIEW_COLUMNS[(f"{_w} jitter", _u)] = (f"jitter_{_w}", _u)
+NOT_READ = {("tx count", "bits"), ("rx count", "bits"), ("tx count", "bytes"), ("rx count", "bytes")}  # counts of bits: no column of ours
+# result objects and dynamic result views: attribute (lower case, without StreamBlock./Agg./Port.) -> (target, unit)
+ATTRIBUTES: dict[str, tuple[str, str | None]] = {
+    "name": ("stream", None), "streamblock": ("stream", None), "txportname": ("port", None), "port": ("port", None),
+    "rxportnames": ("rx_ports", None),
+    "txframecount": ("tx", "frames"), "framecount": ("tx", "frames"), "rxframecount": ("rx", "frames"), "sigframecount": ("sig", "frames"),
+    "txframerate": ("tx_rate", "fps"), "framerate": ("tx_rate", "fps"), "rxframerate": ("rx_rate", "fps"),
+    "bitrate": ("tx_l2", "bps"), "txbitrate": ("tx_l2", "bps"), "rxbitrate": ("rx_l2", "bps"),
+    "l1bitrate": ("tx_l1", "bps"), "txl1bitrate": ("tx_l1", "bps"), "rxl1bitrate": ("rx_l1", "bps"),
+    "avglatency": ("latency_avg", "us"), "minlatency": ("latency_min", "us"), "maxlatency": ("latency_max", "us"),
+    "avgjitter": ("jitter_avg", "us"), "maxjitter": ("jitter_max", "us"),
+    "droppedframecount": ("lost", "frames"), "droppedframepercent": ("loss", "pct"),
+    "duplicateframecount": ("duplicate", "frames"), "reorderedframecount": ("out_of_sequence", "frames"),
 }
+_SEQUENCE = ("lost", "loss", "duplicate", "out_of_sequence")
+_RAW_RX = {"avglatency", "rxframecount", "sigframecount"}
+_RAW_TX = {"framecount", "octetcount", "l1bitcount"}
+_L2_BYTES, _L1_BYTES = (60, 16384), (80, 16404)  # bytes a frame, without and with preamble and gap, that a bit rate may give
+
+
+def _attribute(name: str) -> str:
+    n = name.lower()
+    for prefix in ("streamblock.", "agg."):
+        if n.startswith(prefix) and n != prefix:
+            n = n[len(prefix):]
+    return n
+
+
+def _drv_header(header: list[str]) -> bool:
+    return any(h.lower().startswith("streamblock.") for h in header) and all(" " not in h for h in header)
 
 
 def view_of(header: list[str]) -> str | None:
-    from wirespeed.importers.tabular import header_base
-
+    """The view a header belongs to, from its column names."""
     bases = {header_base(h) for h in header}
-    for name, need in VIEWS.items():
+    attrs = {_attribute(h) for h in header}
+    if any(h.lower().startswith("streamblock.") for h in header):
+        return "Dynamic result view" if {"name", "txframecount"} <= attrs or {"name", "rxframecount"} <= attrs else None
+    if _RAW_RX <= attrs and "streamblock" in attrs:
+        return "RxStreamBlockResults"
+    if _RAW_TX <= attrs and {"port", "streamblock"} <= attrs:
+        return "TxStreamBlockResults"
+    for name, need in (("Advanced Sequencing", {"reordered count", "dropped count"}), ("RFC 2544 throughput", {"configuredframesize", "throughput"}),
+                       ("RFC 2544 latency", {"configuredframesize", "averagelatency"})):
         if need <= bases:
             return name
+    if {"tx count", "rx count"} <= bases and bases & {"stream block", "name/id"}:
+        return "Detailed Stream Results" if "name/id" in bases else "Basic Counters"
     return None
 
 
-def _table(data: bytes, file: str) -> tuple[list[tuple[int, list[str]]], dict, list[Problem]]:
+EXPECTED = ("a Spirent TestCenter result view (Tx Port Name, Stream Block, Tx Count (Frames), Rx Count (Frames) …), "
+            "RxStreamBlockResults or TxStreamBlockResults attributes, a dynamic result view (StreamBlock.Name, "
+            "StreamBlock.Agg.TxFrameCount …) or an RFC 2544 summary (ConfiguredFrameSize, Throughput(%) …)")
+
+
+def _table(data: bytes, file: str) -> tuple[TextTable | None, dict, list[Problem]]:
     text, problems = decode_utf8(data, file)
     if text is None:
-        return [], {}, problems
+        return None, {}, problems
     text = text.lstrip("\ufeff")
-    rows = fixed_width_rows(text)
-    if not rows:
-        rows = csv_rows(text)
-        # a CSV export may start with a few "Key: value" lines before its header
-        for n, (line, cells) in enumerate(rows):
-            if view_of(cells):
-                return rows[n:], preamble(text, line), []
-        return [], {}, [Problem(file, None, "", "no Spirent TestCenter view header: expected Basic Counters, Advanced Sequencing "
-                                "or an RFC 2544 summary (e.g. Tx Port Name, Stream Block, Tx Count (Frames) …)", RULE)]
-    return rows, preamble(text, rows[0][0]), []
+    table = underlined(text) or spaced(text, _drv_header)
+    if table is not None and view_of(table.header):
+        return table, {"title": " ".join(table.title)}, []
+    rows = csv_rows(text)
+    for n, (line, cells) in enumerate(rows):  # a CSV export may start with "Key: value" lines
+        if len(cells) > 2 and view_of(cells):
+            table = TextTable([], line, cells, rows[n + 1:])
+            return table, preamble(text, line), []
+    first = next((ln.strip() for ln in text.splitlines() if ln.strip()), "")
+    return None, {}, [Problem(file, None, "", f"no Spirent TestCenter header: found {first[:60]!r}; expected {EXPECTED}", RULE)]
 
 
 def sniff(head: bytes, name: str) -> float:
     text = head.decode("utf-8", "replace")
-    first = "\n".join(text.splitlines()[:12])
-    if "Spirent" in first:
+    lines = text.splitlines()[:12]
+    first = "\n".join(lines)
+    if "Spirent TestCenter" in first:
         return 0.9
-    if re.search(r"Tx Port Name.*Stream Block|Stream Block.*Tx Count \(Frames\)", first) or "ConfiguredFrameSize" in first:
-        return 0.8
+    for ln in lines:
+        cells = ln.split(",") if ln.count(",") > 2 else re.split(r"\s{2,}", ln.strip()) if "  " in ln.strip() else ln.split()
+        if len(cells) > 2 and view_of([c.strip() for c in cells]):
+            return 0.8
     return 0.0
+
+
+def _columns(header: list[str], view: str, file: str, line: int) -> tuple[dict[int, tuple[str, str | None]], list[Problem]]:
+    out: dict[int, tuple[str, str | None]] = {}
+    problems: list[Problem] = []
+    raw = view in ("RxStreamBlockResults", "TxStreamBlockResults", "Dynamic result view")
+    bases = {b for b, _u in VIEW_COLUMNS}
+    for i, name in enumerate(header):
+        if raw:
+            spec = ATTRIBUTES.get(_attribute(name))
+        else:
+            base, unit = header_base(name), header_unit(name)
+            spec = VIEW_COLUMNS.get((base, unit)) or (VIEW_COLUMNS.get((base, None)) if unit is None else None)
+            said = m.group(1) if (m := re.search(r"\(\s*([^()]*?)\s*\)\s*$", name)) else "none"
+            if spec is None and base in bases and (base, said.lower()) not in NOT_READ:
+                units = sorted({u or "none" for b, u in VIEW_COLUMNS if b == base})
+                problems.append(Problem(file, line, name, f"unit {said!r} in the header: expected one of {', '.join(units)}", RULE))
+                continue
+        if spec is not None:
+            if spec[0] in {t for t, _u in out.values()}:
+                continue  # the first column of a kind is read (RxPort beside RxPortNames)
+            out[i] = spec
+    return out, problems
+
+
+class _Notes:
+    """What was left out, and where, to say once per file."""
+
+    def __init__(self):
+        self.lines: dict[str, list[int]] = {}
+        self.example: dict[str, str] = {}
+
+    def add(self, what: str, line: int, example: str = "") -> None:
+        lines = self.lines.setdefault(what, [])
+        self.example.setdefault(what, example)
+        if line not in lines:
+            lines.append(line)
+
+    def problems(self, file: str) -> list[Problem]:
+        out = []
+        for what, lines in self.lines.items():
+            shown = ", ".join(map(str, lines[:6])) + (", …" if len(lines) > 6 else "")
+            example = f"; line {lines[0]}: {self.example[what]}" if self.example.get(what) else ""
+            out.append(Problem(file, None, "", f"{what} (line{'s' if len(lines) > 1 else ''} {shown}{example})", RULE, "warning"))
+        return out
+
+
+def _clean(values: dict[str, tuple], notes: _Notes, ln: int, file: str, problems: list[Problem]) -> dict[str, tuple]:
+    """The values a row states, without those the tool did not measure (see the module's list)."""
+    v = {k: x for k, x in values.items() if x[0] is not None}
+    get = lambda k: v[k][0] if k in v else None  # noqa: E731
+    if get("rx") == 0 or get("sig") == 0:
+        if any(k in values for k in _LAT):
+            notes.add("no latency nor jitter for a stream that received no frame: left out, never 0", ln)
+        for k in _LAT:
+            v.pop(k, None)
+    if get("rx") == 0 and any(k in v for k in _SEQUENCE):
+        notes.add("no dropped, duplicate or reordered count for a stream that received no frame (Spirent counts them from "
+                  "the sequence numbers of received frames): left out, never 0", ln)
+        for k in _SEQUENCE:
+            v.pop(k, None)
+    rates = (("tx_rate", "tx"), ("tx_l1", "tx"), ("tx_l2", "tx"), ("rx_rate", "rx"), ("rx_l1", "rx"), ("rx_l2", "rx"))
+    if any(get(rate) == 0 and (get(count) or 0) > 0 for rate, count in rates):  # one instant: every rate of the row is of it
+        for rate, _count in rates:
+            if get(rate) == 0:
+                v.pop(rate)
+        notes.add("rates of 0 beside frame counts above 0: not measured at that instant (read after the generator stopped, "
+                  "or not computed), left out", ln)
+    for bits, fps, (low, high), layer in (("tx_l2", "tx_rate", _L2_BYTES, "layer 2"), ("rx_l2", "rx_rate", _L2_BYTES, "layer 2"),
+                                         ("tx_l1", "tx_rate", _L1_BYTES, "layer 1"), ("rx_l1", "rx_rate", _L1_BYTES, "layer 1")):
+        if get(bits) and get(fps):
+            per = get(bits) / get(fps) / 8
+            if not low <= per <= high:
+                notes.add(f"a {layer} bit rate that gives fewer than {low} or more than {high} bytes a frame at the row's frame rate: "
+                          "not bits a second, left out", ln, f"{get(bits)} bps at {get(fps)} fps is {per:.4g} bytes a frame")
+                v.pop(bits)
+    for jitter in ("jitter_avg", "jitter_max"):
+        if get(jitter) == 0 and get("latency_max") is not None and get("latency_min") is not None and get("latency_max") > get("latency_min"):
+            v.pop(jitter)
+            notes.add("a jitter of 0 beside latencies that vary: not measured (Spirent's jitter result mode), left out", ln)
+    lo, avg, hi = get("latency_min"), get("latency_avg"), get("latency_max")
+    if lo is not None and hi is not None and (lo > hi or (avg is not None and not lo <= avg <= hi)):
+        problems.append(Problem(file, ln, "", f"latency min {lo}, avg {avg}, max {hi} {v['latency_min'][1]}: expected min ≤ avg ≤ max", RULE))
+        return {}
+    v.pop("sig", None)
+    return v
 
 
 def parse(data: bytes, file: str) -> tuple[str | None, dict, list[Record], list[Problem]]:
     """(view, preamble, records, problems)."""
-    rows, meta, problems = _table(data, file)
-    if not rows:
+    table, meta, problems = _table(data, file)
+    if table is None:
         return None, meta, [], problems
-    line, header = rows[0]
-    view = view_of(header)
-    if view is None:
-        return None, meta, [], [Problem(file, line, "", "header of no known Spirent TestCenter view: expected Basic Counters, Advanced Sequencing or an RFC 2544 summary", RULE)]
-    cols, problems = match_header(header, COLUMNS, file, line, RULE)
+    view = view_of(table.header)
+    cols, problems = _columns(table.header, view, file, table.line)
     if problems:
         return view, meta, [], problems
+    problems += [Problem(file, ln, "", f"{why}: expected one cell under each column", RULE) for ln, why in table.uncut]
+    if table.extra:
+        n = len(next(iter(table.extra.values())))
+        problems.append(Problem(file, None, "", f"{n} values beyond the {len(table.header)} columns of the header are not read "
+                                f"(lines {', '.join(map(str, list(table.extra)[:6]))})", RULE, "warning"))
+    notes, idle = _Notes(), []
     recs: list[Record] = []
-    for ln, cells in rows[1:]:
+    for ln, cells in table.rows:
         if is_summary(cells):
             continue
-        if len(cells) != len(header):
-            problems.append(Problem(file, ln, "", f"{len(cells)} cells: expected {len(header)} as in the header (a truncated row or a table of another view)", RULE))
+        if len(cells) != len(table.header):
+            problems.append(Problem(file, ln, "", f"{len(cells)} cells: expected {len(table.header)} as in the header (a truncated row or a table of another view)", RULE))
             continue
-        keys, values, bad = {}, {}, False
-        for i, (target, unit) in cols.items():
-            cell = cells[i]
-            try:
-                if target == "port" or target == "stream":
-                    if cell:
-                        keys[target] = " ".join(cell.split())
-                elif target == "rx_ports":
-                    ports = [" ".join(p.split()) for p in cell.split(",")] if cell else []
-                    if any(not p for p in ports):
-                        raise CellError(f"{cell!r}: an empty name in the list of Rx ports")
-                elif target in ("trial", "frame_size"):
-                    v = number(cell)
-                    if v is None or v != int(v) or v < 1:
-                        raise CellError(f"{cell!r} is not a whole number from 1")
-                    keys[target] = int(v)
-                elif target == "load_pct":
-                    v = number(cell.rstrip("%"), None)
-                    if v is not None:
-                        if not 0 < v <= 100:
-                            raise CellError(f"{cell!r} is not a load in (0, 100] %")
-                        if view == "RFC 2544 latency":
-                            keys["load_pct"] = figure(int(v) if v == int(v) else v)
-                else:
-                    v = number(cell, unit)
-                    if v is not None and v < 0:
-                        raise CellError(f"{cell!r} is negative")
-                    values[target] = (v, unit)
-            except CellError as exc:
-                problems.append(Problem(file, ln, header[i], f"{exc}: expected a number in {unit or 'the column'}", RULE))
-                bad = True
-        if bad:
+        rec = _record(cells, cols, table.header, view, file, ln, problems)
+        if rec is None:
             continue
-        table_row(recs, problems, file, ln, keys, values, "counts, rates or latencies", RULE)
+        counts = [rec.values[k][0] for k in ("tx", "rx") if k in rec.values and rec.values[k][0] is not None]
+        if counts and not any(counts):
+            idle.append(ln)
+            continue
+        rec.values = _clean(rec.values, notes, ln, file, problems)
+        if not rec.values:
+            continue
+        recs.append(rec)
+    if idle and not recs and not any(p.severity == "error" for p in problems):
+        return view, meta, [], [Problem(file, None, "", f"every stream sent and received 0 frames ({len(idle)} stream{'s' if len(idle) > 1 else ''}): the view was read "
+                                        "before traffic ran, and holds no result", RULE)]
+    if idle:
+        notes.lines["streams that sent and received no frame: no measurement, left out"] = idle
+    problems += notes.problems(file)
     table_end(recs, problems, file, view, RULE)
     return view, meta, recs, problems
+
+
+def _record(cells, cols, header, view, file, ln, problems) -> Record | None:
+    keys, values = {}, {}
+    for i, (target, unit) in cols.items():
+        cell = cells[i]
+        try:
+            if target in ("port", "stream"):
+                if cell and cell.upper() not in ("N/A", "NA"):
+                    name = " ".join(cell.split())
+                    if view in ("TxStreamBlockResults", "RxStreamBlockResults") and name.isdigit():  # object indexes, not names
+                        name = f"{'Port' if target == 'port' else 'StreamBlock'} {name}"
+                    keys[target] = name
+            elif target == "rx_ports":
+                ports = [" ".join(p.split()) for p in cell.split(",")] if cell else []
+                if any(not p for p in ports):
+                    raise CellError(f"{cell!r}: an empty name in the list of Rx ports")
+            elif target in ("trial", "frame_size"):
+                v = number(cell)
+                if v is None or v != int(v) or v < 1:
+                    raise CellError(f"{cell!r} is not a whole number from 1")
+                keys[target] = int(v)
+            elif target == "load_pct":
+                v = number(cell.rstrip("%"), None)
+                if v is not None:
+                    if not 0 < v <= 100:
+                        raise CellError(f"{cell!r} is not a load in (0, 100] %")
+                    if view == "RFC 2544 latency":
+                        keys["load_pct"] = figure(int(v) if v == int(v) else v)
+            else:
+                v = number(cell, unit)
+                if v is not None and v < 0:
+                    raise CellError(f"{cell!r} is negative")
+                if unit == "frames" and v is not None and v != int(v):
+                    if target == "sig":  # read only to know whether latency was measured
+                        problems.append(Problem(file, ln, header[i], f"{cell!r} is not a whole number of frames: not a count, not read", RULE, "warning"))
+                        continue
+                    raise CellError(f"{cell!r} is not a whole number of frames")
+                values[target] = (v, unit)
+        except CellError as exc:
+            problems.append(Problem(file, ln, header[i], f"{exc}: expected a number in {unit or 'the column'}", RULE))
+            return None
+    if all(v is None for v, _u in values.values()):
+        problems.append(Problem(file, ln, "", "no value in this row: expected counts, rates or latencies", RULE))
+        return None
+    return Record("measurements", f"line {ln}", ln, keys, values)
 
 
 def _label_ports(recs: list[Record]) -> None:
@@ -170,6 +350,11 @@ def _read(data: bytes, file: str, spec: dict):
     return recs, problems
 
 
+TEST_IDS = {"Basic Counters": "basic-counters", "Detailed Stream Results": "stream-results", "Advanced Sequencing": "sequencing",
+            "RxStreamBlockResults": "rx-stream-results", "TxStreamBlockResults": "tx-stream-results", "Dynamic result view": "stream-results",
+            "RFC 2544 throughput": "rfc2544-throughput", "RFC 2544 latency": "rfc2544-latency"}
+
+
 def describe(data: bytes, name: str):
     from wirespeed.importers.contract import ImportPlan, TestPlan
     from wirespeed.importers.records import methodology, unstated
@@ -178,6 +363,7 @@ def describe(data: bytes, name: str):
     view, meta, recs, plan.problems = parse(data, name)
     if view is None or any(p.severity == "error" for p in plan.problems):
         return plan
+    _label_ports(recs)
     head = " ".join(f"{k}: {v}" for k, v in meta.items())
     plan.instrument = {"vendor": "Spirent", "product": "Spirent TestCenter"}
     if m := re.search(r"spirent testcenter\s+v?(\d+(?:\.\d+)+)", head, re.I):
@@ -186,12 +372,9 @@ def describe(data: bytes, name: str):
         plan.unstated.append("instrument.software")
     if m := re.search(r"(\d{4}-\d{2}-\d{2})", meta.get("exported", "") or meta.get("date", "")):
         plan.campaign = {"start": m.group(1), "end": m.group(1)}
-    tid = {"Basic Counters": "basic-counters", "Advanced Sequencing": "sequencing", "RFC 2544 throughput": "rfc2544-throughput", "RFC 2544 latency": "rfc2544-latency"}[view]
-    ports = {r.keys["port"] for r in recs if "port" in r.keys}
+    tid = TEST_IDS[view]
     fields = {"title": f"Spirent TestCenter {view}", "rfc": ["2544"] if view.startswith("RFC") else ["vendor"], "methodology": methodology(recs)}
-    if ports:
-        fields["ports"] = len(ports)
-    speeds = {m.group(1) for p in ports if (m := re.search(r"\((\d+G)\)", p))}
+    speeds = {m.group(1) for r in recs if (m := re.search(r"\((\d+G)\)", r.keys.get("port", "")))}
     if len(speeds) == 1:
         fields["port_speed"] = speeds.pop()
     plan.tests.append(TestPlan(tid, {k: v for k, v in fields.items() if v}))
@@ -203,9 +386,12 @@ def _importer():
     from wirespeed.importers.contract import Importer
     from wirespeed.importers.records import converter
 
-    return Importer(summary="Spirent TestCenter result views (Basic Counters, Advanced Sequencing, RFC 2544 summaries) as CSV or fixed-width text exports",
+    return Importer(summary="Spirent TestCenter result views (Basic Counters, Advanced Sequencing, detailed streams) as text or CSV, "
+                            "Rx/TxStreamBlockResults and dynamic result views, RFC 2544 summaries: one row per stream",
                     sniff=sniff, describe=describe, convert=converter(_read),
-                    examples=tuple(f"docs/importers/examples/spirent/{n}" for n in ("basic-counters.csv", "advanced-sequencing.csv", "rfc2544-throughput.csv", "basic-counters.txt")),
+                    examples=tuple(f"docs/importers/examples/spirent/{n}" for n in ("basic-counters.txt", "detailed-stream-results.txt",
+                                                                                     "rx-stream-block-results.txt", "tx-stream-block-results.txt",
+                                                                                     "dynamic-result-view.txt")),
                     kinds=("csv", "text"))
 
 
