@@ -153,10 +153,11 @@ def test_loads_through_a_result_set(tmp_path):
 
 
 def test_wirespeed_import_then_validate(tmp_path):
-    files = [REAL / "stc_StreamBlockResults__Basic_Counters__1.txt", REAL / "stc_DetailedStreamResults_Basic_Counters.txt", REAL / "stc_StreamBlockResults1.txt"]
+    files = [REAL / "stc_StreamBlockResults__Basic_Counters__1.txt", REAL / "stc_DetailedStreamResults_Basic_Counters.txt", REAL / "stc_StreamBlockResults1.txt",
+             REAL / "stc_drv_aggregate_streamblock.txt", REAL / "stc_TxStreamBlockResults.txt"]
     out, rs = import_and_validate(tmp_path, "auto", files, "stc-2024")
-    assert out.count("is spirent") == 3
-    assert list(rs.tests) == ["basic-counters", "stream-results", "rx-stream-results"]
+    assert out.count("is spirent") == 5
+    assert list(rs.tests) == ["basic-counters", "stream-results", "rx-stream-results", "dynamic-results", "tx-stream-results"]  # a test per view
     assert rs.tests["stream-results"].meta["title"] == "Spirent TestCenter Detailed Stream Results"
     detailed = {r.keys["port"]: r for r in rs.measurements() if r.test == "stream-results"}
     assert detailed["Port //1/5 StreamBlock 1/65536"].value("tx") == 24343817

@@ -10,8 +10,10 @@ What Spirent TestCenter writes, told apart by the header (wirespeed.importers.te
 - **Result objects** as the automation API prints them (`RxStreamBlockResults`, `TxStreamBlockResults`:
   `StreamBlock, TxPortName, TxFrameCount, RxFrameCount, SigFrameCount, AvgLatency, …`, or `Port,
   StreamBlock, FrameCount, BitRate, L1BitRate, …`) and **dynamic result views** (`StreamBlock.Name
-  StreamBlock.Agg.TxFrameCount …`, words separated by spaces). Their latencies and jitters are in
-  microseconds, the unit Spirent TestCenter reports them in.
+  StreamBlock.Agg.TxFrameCount …`, words separated by spaces). Their latencies and jitters carry no
+  unit: they are microseconds, the unit of the views built from them ("Avg Latency (us)"); the real
+  dump's 12.16 to 40.94 for router hops could be no other unit (nanoseconds would be faster than any
+  router, while its histogram bins are named in ns from 20 ns up).
 - **RFC 2544 summaries** of the Results DB (`ConfiguredFrameSize, OfferedLoad(%), Throughput(%),
   TxFrameCount, RxFrameCount, PercentLoss, Min/Average/MaximumLatency(us), Duration(sec), Trial`),
   CSV, one row per frame size × trial (no real export was found to check them against).
@@ -351,7 +353,7 @@ def _read(data: bytes, file: str, spec: dict):
 
 
 TEST_IDS = {"Basic Counters": "basic-counters", "Detailed Stream Results": "stream-results", "Advanced Sequencing": "sequencing",
-            "RxStreamBlockResults": "rx-stream-results", "TxStreamBlockResults": "tx-stream-results", "Dynamic result view": "stream-results",
+            "RxStreamBlockResults": "rx-stream-results", "TxStreamBlockResults": "tx-stream-results", "Dynamic result view": "dynamic-results",
             "RFC 2544 throughput": "rfc2544-throughput", "RFC 2544 latency": "rfc2544-latency"}
 
 

@@ -16,6 +16,7 @@ Lines above the header (a view's title, an export preamble) are returned as the 
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, field
 
@@ -69,8 +70,8 @@ def underlined(text: str) -> TextTable | None:
             continue
         placed: dict[int, str] = {}
         for start, cell in got:
-            col = max((k for k, s in enumerate(starts) if s <= start), default=None)
-            if col is None or col in placed:
+            col = bisect.bisect_right(starts, start) - 1  # the last column starting at or before the cell
+            if col < 0 or col in placed:
                 placed = {}
                 break
             placed[col] = cell
