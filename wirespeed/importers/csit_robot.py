@@ -120,8 +120,10 @@ def _tests(data: bytes, file: str) -> tuple[list[_Test], dict, list[Problem]]:
     except (defusedxml.EntitiesForbidden, defusedxml.ExternalReferenceForbidden):
         return [], {}, [Problem(file, None, "<!ENTITY>", "an XML entity declaration: refused (entities are never resolved)", "import.xml")]
     except ET.ParseError as exc:
+        if str(exc).startswith("no element found") and stack:
+            return [], {}, [Problem(file, None, _path(stack), "the XML ends inside this element (a cut file)", "import.xml")]
         line = exc.position[0] if getattr(exc, "position", None) else None
-        return [], {}, [Problem(file, line, "", f"not well-formed XML: {str(exc).split(':')[0]}", "import.xml")]
+        return [], {}, [Problem(file, line, _path(stack), f"not well-formed XML: {str(exc).split(':')[0]}", "import.xml")]
     if stack:
         return [], {}, [Problem(file, None, _path(stack), "the XML ends inside this element (a cut file)", "import.xml")]
     return tests, versions, []
