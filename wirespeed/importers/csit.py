@@ -12,6 +12,7 @@ with its reason (or left out of a file of many with a warning): never published 
 
 from __future__ import annotations
 
+import functools
 import zlib
 
 from wirespeed.importers import csit_parquet, csit_robot, csit_rows, csit_uti
@@ -20,38 +21,23 @@ from wirespeed.importers.contract import Importer, ImportPlan
 from wirespeed.importers.csit_plan import describe_runs, frame_size, parts
 from wirespeed.importers.csit_run import RULE, Run
 from wirespeed.problems import Problem
-from wirespeed.resultset.limits import describe as describe_limit
-from wirespeed.resultset.limits import value as limit
+from wirespeed.resultset.compressed import compression_of, unpack
 
-GZIP = b"\x1f\x8b"
 PARQUET = b"PAR1"
 LEADING = b"\xef\xbb\xbf \t\r\n"
 
 
-def gunzip(data: bytes, file: str, key: str = "file_size.json") -> tuple[bytes | None, list[Problem]]:
-    """A gzip member decompressed, at most the size limit of what it holds (a JSON file)."""
-    most = limit(key)
-    d = zlib.decompressobj(16 + zlib.MAX_WBITS)
-    try:
-        out = d.decompress(data, most + 1)
-    except zlib.error as exc:
-        return None, [Problem(file, None, "", f"not a readable gzip file: {exc}", "import.gzip")]
-    if len(out) > most or d.unconsumed_tail:
-        return None, [Problem(file, None, "", f"decompresses to more than the limit of {describe_limit(key)} for a JSON file", "limit.file-size")]
-    if not d.eof:
-        return None, [Problem(file, None, "", "the gzip file is cut short (its end is missing)", "import.gzip")]
-    return out, []
-
-
+@functools.lru_cache(maxsize=4)
 def read_runs(data: bytes, file: str) -> tuple[list[Run], list[Problem]]:
-    """The CSIT runs a file holds, whatever its kind, and the problems found (each once)."""
+    """The CSIT runs a file holds, whatever its kind, and the problems found (each once). A file of
+    many tests is declared once per test: the last few files read are kept, so it is parsed once."""
     runs, problems = _read(data, file)
     return runs, list(dict.fromkeys(problems))
 
 
 def _read(data: bytes, file: str) -> tuple[list[Run], list[Problem]]:
-    if data[:2] == GZIP:
-        data, problems = gunzip(data, file)
+    if compression_of(data):  # the framework hands over decompressed bytes; a direct call may not
+        data, _kind, problems = unpack(data, file)
         if data is None:
             return [], problems
     if data[:4] == PARQUET:
@@ -66,7 +52,7 @@ def _read(data: bytes, file: str) -> tuple[list[Run], list[Problem]]:
 
 def _head(head: bytes) -> bytes:
     """The start of a gzipped file's content (as much as the head of the file decompresses to)."""
-    if head[:2] != GZIP:
+    if compression_of(head) != "gzip":
         return head
     try:
         return zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(head, 1 << 16)
@@ -138,5 +124,7 @@ IMPORTER = Importer(
     sniff=sniff,
     describe=describe,
     convert=convert,
-    examples=("docs/importers/examples/csit/ndrpdr-64b-2t1c-l3fwd.info.json", "docs/importers/examples/csit/mrr-64b-1c-frouter.info.json.gz"),
+    examples=("docs/importers/examples/csit/ndrpdr-64b-2t1c-l3fwd.info.json", "docs/importers/examples/csit/mrr-64b-1c-frouter.info.json.gz",
+              "docs/importers/examples/csit/soak-64b-2t1c-l3fwd.info.json", "docs/importers/examples/csit/trending-ndrpdr.parquet"),
+    kinds=("json", "xml", "parquet"),
 )

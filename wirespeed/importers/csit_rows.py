@@ -40,6 +40,11 @@ def average_frame(size: int | str) -> float:
 
 def rows(run: Run, keys: dict, size: int | str, file: str) -> tuple[list, list[Problem], int]:
     """(rows, problems, records read) of one run; keys: test and frame_size (and trial/part keys)."""
+    out, problems, n = _rows(run, keys, size, file)
+    return out, [Problem(p.file, p.line, run.place(p.field), p.message, p.rule, p.severity) for p in problems], n
+
+
+def _rows(run: Run, keys: dict, size: int | str, file: str) -> tuple[list, list[Problem], int]:
     if run.kind == "ndrpdr":
         out, problems = [], []
         for variant in ("ndr", "pdr"):

@@ -76,6 +76,12 @@ class Run:
     trial_avg: Figure | None = None
     trial_stdev: Figure | None = None
 
+    def place(self, field: str) -> str:
+        """A place in the file as messages name it: a Parquet row's column, else the path as read."""
+        if self.source == "CSIT Parquet":
+            return f"{self.where} {field.replace('.', '_')}".strip()
+        return field
+
     def label(self) -> str:
         """The run as messages name it."""
         name = self.test_id or self.name or self.short or "the test"
