@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from wirespeed.engine.jumbo import standard_max
 from wirespeed.importers import csit_names as names
 from wirespeed.importers.contract import ImportPlan, TestPlan
 from wirespeed.importers.csit_run import RULE, Run
@@ -90,7 +91,11 @@ def describe_runs(runs: list[Run], problems: list[Problem], file: str) -> Import
         native = {"frame_size": size, **({"part": part_of[id(run)]} if multi else {})}
         if tid not in tests:
             tests[tid] = TestPlan(tid, _fields(run), [])
+            if tid != base_id(run):  # the same test again in this file: its run says which
+                tests[tid].fields["title"] += f" (build {run.build})" if run.build else f" ({run.where})"
             plan.unstated += [f"tests.{tid}.{key}" for key in ("topology", "port_speed", "ports", "scenario") if key not in tests[tid].fields]
+        if isinstance(size, int) and size > standard_max("ethernet", 0) and f"tests.{tid}.methodology.max_frame_bytes" not in plan.unstated:
+            plan.unstated.append(f"tests.{tid}.methodology.max_frame_bytes")  # jumbo frames: the ports' setting is not in CSIT's files
         test = tests[tid]
         test.native.append(native)
         sizes = test.fields["methodology"]["frame_sizes"]
