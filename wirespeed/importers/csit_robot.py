@@ -28,7 +28,7 @@ import defusedxml
 import defusedxml.ElementTree as safe
 
 from wirespeed.importers.csit_names import name_of, suite_of
-from wirespeed.importers.csit_run import RULE, Bound, Figure, Latency, Run, number
+from wirespeed.importers.csit_run import RULE, Bound, Figure, Latency, Run, number, rounded
 from wirespeed.importers.csit_uti import iso
 from wirespeed.problems import Problem
 
@@ -237,9 +237,8 @@ def _latencies(run: Run, message: str, where: str, file: str) -> list[Problem]:
                 v, probs = number(value, f"{place} {key}", "a latency in microseconds", file, absent=(-1, 4294967295))
                 problems += probs
                 setattr(lat, key, v)
-            if lat.max == 0:
-                lat.min = lat.avg = lat.max = None
             lat.hdrh = parts[3].strip() if len(parts) == 4 and parts[3].strip() else None
+            rounded(lat)
             if lat.max is not None or lat.hdrh:
                 run.latency[(direction, load)] = lat
     return problems

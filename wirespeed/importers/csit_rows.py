@@ -110,14 +110,27 @@ def _latency_rows(run: Run, keys: dict, file: str) -> tuple[list, list[Problem]]
     return out, problems
 
 
+def span(value) -> tuple[float, float]:
+    """(lowest, highest) a published value allows: a number itself, a range "low..high" (an HDR
+    bucket wider than one unit), "<0.5" (CSIT's rounding of less than half a microsecond)."""
+    if isinstance(value, str):
+        if ".." in value:
+            low, high = value.split("..", 1)
+            return float(low), float(high)
+        if value.startswith("<"):
+            return 0.0, float(value[1:])
+    return float(value), float(value)
+
+
 def _agree(values: dict, hist, where: str, file: str) -> list[Problem]:
     """CSIT's min and max come from T-Rex's counters, the percentiles from its HDR histogram of the
     same trial; where the histogram holds samples outside [min, max] the histogram's own minimum or
     maximum is published instead (said in a warning), so no percentile lies outside them."""
     problems = []
-    top = max(v for m, (v, _) in values.items() if m.startswith("latency_p"))
-    low = min(v for m, (v, _) in values.items() if m.startswith("latency_p"))
-    stated_max, stated_min = values["latency_max"][0], values["latency_min"][0]
+    top = max(span(v)[1] for m, (v, _) in values.items() if m.startswith("latency_p"))
+    low = min(span(v)[0] for m, (v, _) in values.items() if m.startswith("latency_p"))
+    stated_max = span(values["latency_max"][0])[1] if values["latency_max"][0] is not None else None
+    stated_min = span(values["latency_min"][0])[0] if values["latency_min"][0] is not None else None
     if stated_max is not None and top > stated_max:
         seen = int(hist.get_max_value())
         values["latency_max"] = (seen, "us")

@@ -42,8 +42,8 @@ class Latency:
     """Latency of one direction at one load: CSIT's rounded min/avg/max (µs) and the HDR histogram."""
 
     where: str
-    min: int | float | None = None
-    avg: int | float | None = None
+    min: int | float | str | None = None  # str: "<0.5" (rounded to 0 by CSIT)
+    avg: int | float | str | None = None
     max: int | float | None = None
     hdrh: str | None = None
 
@@ -164,13 +164,24 @@ def latency(obj, where: str, file: str, unit_where: str | None = None, unit=None
         value, probs = number(obj.get(key), f"{where}.{key}", "a latency in microseconds", file)
         problems += probs
         setattr(lat, key, value)
-    if lat.max == 0:  # CSIT's schema: "Zero value is not allowed, as that is one of symptoms of Traffic Generator failing to get proper latency"
-        lat.min = lat.avg = lat.max = None
     hdrh = obj.get("hdrh")
     lat.hdrh = hdrh.strip() if isinstance(hdrh, str) and hdrh.strip() else None
+    rounded(lat)
     if lat.min is None and lat.avg is None and lat.max is None and lat.hdrh is None:
         return None, problems
     return lat, problems
+
+
+def rounded(lat: Latency) -> None:
+    """CSIT rounds T-Rex's latencies to whole microseconds: a max of 0 is its sign that the generator
+    got no latency (the schema: "one of symptoms of Traffic Generator failing"), a min or avg of 0
+    beside a real max is less than half a microsecond ("<0.5"), never a latency of zero."""
+    if lat.max == 0:  # the histogram of such a trial is not trusted either
+        lat.min = lat.avg = lat.max = lat.hdrh = None
+        return
+    for key in ("min", "avg"):
+        if getattr(lat, key) == 0:
+            setattr(lat, key, "<0.5")
 
 
 def _kind(obj) -> str:
