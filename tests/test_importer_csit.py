@@ -275,3 +275,9 @@ def test_latency_rounded_to_zero_is_below_half_a_microsecond_and_a_zero_max_is_n
     by = _by(checked(rows, problems, "z.json")[0])
     assert by[("pdr-10", "0->1", None)]["latency_min"] == "<0.5" and by[("pdr-10", "0->1", None)]["latency_max"] == "12"
     assert ("pdr-0", "1->0", None) not in by and ("pdr-0", "0->1", None) in by
+
+
+def test_published_latency_spans():
+    from wirespeed.importers.csit_rows import span
+
+    assert span(26) == (26.0, 26.0) and span("<0.5") == (0.0, 0.5) and span("2048..2049") == (2048.0, 2049.0) and span(17.0) == (17.0, 17.0)
