@@ -22,8 +22,8 @@ def example(fmt: str, name: str) -> bytes:
 
 
 def all_examples() -> list[Path]:
-    """Every example file of every importer (mapping files are configuration, not examples)."""
-    return sorted(p for p in EXAMPLES.rglob("*") if p.is_file() and not p.name.endswith(".mapping.toml"))
+    """Every example file of every importer (mapping files are configuration and SOURCES.md provenance, not examples)."""
+    return sorted(p for p in EXAMPLES.rglob("*") if p.is_file() and not p.name.endswith((".mapping.toml", ".md")))
 
 
 def load_native(tmp_path: Path, files: dict[str, bytes], native: str, test_toml: str):

@@ -21,7 +21,7 @@ from wirespeed.resultset import writer
 EX = ROOT / "docs" / "importers" / "examples"
 UDP, TCP = EX / "iperf3" / "udp.json", EX / "iperf3" / "tcp.json"
 NFV = EX / "nfvbench" / "ndr-pdr.json"
-CSIT, MRR = EX / "csit" / "ndrpdr-64b-1c.info.json", EX / "csit" / "mrr-64b-1c.info.json"
+CSIT, SOAK = EX / "csit" / "ndrpdr-64b-2t1c-l3fwd.info.json", EX / "csit" / "soak-64b-2t1c-l3fwd.info.json"
 
 
 def _import(tmp: Path, *args: str):
@@ -100,7 +100,8 @@ def test_import_writes_a_draft_and_one_list_of_unstated_fields(tmp_path):
 def test_dry_run_prints_and_writes_nothing(tmp_path):
     proc = _import(tmp_path, "csit", str(CSIT), "--into", "vpp-csit-2024", "--dry-run")
     assert proc.returncode == 0, proc.stderr
-    assert "would create" in proc.stdout and '{path = "native/ndrpdr-64b-1c.info.json", importer = "csit", test = "ethip4-ip4base-ndrpdr-1t1c", frame_size = 64}' in proc.stdout
+    assert "would create" in proc.stdout and ('{path = "native/ndrpdr-64b-2t1c-l3fwd.info.json", importer = "csit", '
+                                             'test = "2n1l-25ge2p1xxv710-ethip4-ip4base-l3fwd-ndrpdr-2t1c", frame_size = 64}') in proc.stdout
     assert not (tmp_path / "results").exists()
 
 
@@ -117,16 +118,17 @@ def test_update_merges_and_keeps_what_the_contributor_wrote(tmp_path):
             b["rate"]["value"] = 800000.0
             b["bandwidth"]["value"] = 800000.0 * 1538 * 8
     (tmp_path / "info-1518.json").write_text(json.dumps(bigger))
-    proc = _import(tmp_path, "auto", str(MRR), str(tmp_path / "info-1518.json"), "--into", "vpp-csit-2024")
+    proc = _import(tmp_path, "auto", str(SOAK), str(tmp_path / "info-1518.json"), "--into", "vpp-csit-2024")
     assert proc.returncode == 0, proc.stderr
     doc = tomlkit.parse(toml.read_text())
     assert "# the contributor's own words" in toml.read_text() and doc["title"] == "VPP on X710, by hand" and doc["dut"]["vendor"] == "Acme"
-    assert [t["id"] for t in doc["tests"]] == ["ethip4-ip4base-ndrpdr-1t1c", "ethip4-ip4base-mrr-1t1c"]
+    ndrpdr, soak = "2n1l-25ge2p1xxv710-ethip4-ip4base-l3fwd-ndrpdr-2t1c", "2n1l-25ge2p1xxv710-ethip4-ip4base-l3fwd-soak-2t1c"
+    assert [t["id"] for t in doc["tests"]] == [ndrpdr, soak]
     assert doc["tests"][0]["methodology"]["frame_sizes"] == [64, 1518]  # the 1518-byte file extends the same test
     assert [(n["path"], n["test"], n.get("frame_size")) for n in doc["files"]["native"]] == [
-        ("native/ndrpdr-64b-1c.info.json", "ethip4-ip4base-ndrpdr-1t1c", 64), ("native/mrr-64b-1c.info.json", "ethip4-ip4base-mrr-1t1c", 64),
-        ("native/info-1518.json", "ethip4-ip4base-ndrpdr-1t1c", 1518)]
-    assert "dut.vendor" not in proc.stdout and "title\n" not in proc.stdout and "tests[1].direction (test ethip4-ip4base-mrr-1t1c)" in proc.stdout
+        ("native/ndrpdr-64b-2t1c-l3fwd.info.json", ndrpdr, 64), ("native/soak-64b-2t1c-l3fwd.info.json", soak, 64),
+        ("native/info-1518.json", ndrpdr, 1518)]
+    assert "dut.vendor" not in proc.stdout and "title\n" not in proc.stdout and "source.publisher" in proc.stdout
 
 
 def test_bad_input_leaves_the_set_as_it_was(tmp_path):
@@ -138,7 +140,8 @@ def test_bad_input_leaves_the_set_as_it_was(tmp_path):
     cases = [
         ((str(NFV),), "auto", [f"{NFV}: duplicated run: the same file is already imported as native/ndr-pdr.json [import.duplicate]"]),
         ((str(TCP), str(cut)), "iperf3", None),
-        ((str(UDP),), "csit", [f"{UDP}: expected a CSIT test-case info.json: an object with 'test_id', 'tags' and 'result' [import.csit]"]),
+        ((str(UDP),), "csit", [f"{UDP}: expected a CSIT test-case JSON (UTI model): an object with 'result' (1.x), 'results' (0.2.0) or "
+                               "'test' (0.1.0 draft); found keys end, intervals, start [import.csit]"]),
         ((str(UDP), str(UDP)), "iperf3", [f"{UDP}: duplicated run: the same file is already imported as {UDP} [import.duplicate]"]),
     ]
     for files, fmt, expected in cases:
@@ -180,7 +183,7 @@ SETS = {"lo-iperf3-2026": [UDP, TCP], "pvp-nfvbench-2024": [NFV], "vpp-csit-2024
         "stc-2024": [EX / "spirent" / "basic-counters.txt", EX / "spirent" / "rx-stream-block-results.txt"],
         "ixn-2024": [EX / "ixnetwork" / "traffic-item-statistics.csv", EX / "ixnetwork" / "rest-statistics-page.json"]}
 # figure as the file states it → as the page and the PDF print it
-FIGURES = {"lo-iperf3-2026": "9,928,371.18033359", "pvp-nfvbench-2024": "11,904,762", "vpp-csit-2024": "18,500,000.0",
+FIGURES = {"lo-iperf3-2026": "9,928,371.18033359", "pvp-nfvbench-2024": "11,904,762", "vpp-csit-2024": "36,247,378.970451966",
            "trex-2024": "19,886,363.6", "stc-2024": "40,431,090", "ixn-2024": "115,052,349"}
 
 

@@ -71,7 +71,7 @@ def test_bad_input_is_one_line_each():
     udp = (EXAMPLES / "udp.json").read_bytes()
     rows, problems, _ = _rows(udp[: len(udp) // 2], "cut.json")
     assert rows == [] and len(problems) == 1 and str(problems[0]).startswith("cut.json:") and "not valid JSON" in str(problems[0])
-    other = (ROOT / "docs" / "importers" / "examples" / "csit" / "ndrpdr-64b-1c.info.json").read_bytes()
+    other = (ROOT / "docs" / "importers" / "examples" / "csit" / "ndrpdr-64b-2t1c-l3fwd.info.json").read_bytes()
     rows, problems, _ = _rows(other, "csit.json")
     assert [str(p) for p in problems] == ["csit.json: not iperf3 --json output: expected an object with 'start', 'intervals' and 'end' [import.iperf3]"]
     doc = json.loads(udp)

@@ -9,9 +9,9 @@ import tomllib
 import pytest
 
 from importer_sets import EXAMPLES, FakeTest, all_examples
-from wirespeed.importers import ixnetwork, loadtest_viz, spirent, trex, trex_sweep
+from wirespeed.importers import csit, ixnetwork, loadtest_viz, spirent, trex, trex_sweep
 
-MODULES = [trex, trex_sweep, loadtest_viz, spirent, ixnetwork]
+MODULES = [trex, trex_sweep, loadtest_viz, spirent, ixnetwork, csit]
 MAPPING = tomllib.loads((EXAMPLES / "trex-sweep" / "sweep.mapping.toml").read_text())
 
 

@@ -26,7 +26,7 @@ def declared_files(doc: dict) -> dict[str, tuple[str, str]]:
         for i, p in enumerate(files.get(kind, [])):
             out[p] = (kind, f"files.{kind}[{i}]")
     for i, n in enumerate(files.get("native", [])):
-        out[n["path"]] = ("native", f"files.native[{i}].path")
+        out.setdefault(n["path"], ("native", f"files.native[{i}].path"))  # a file of several tests: declared once per test
         if "pair" in n:  # read by the importer with path; checked and published as an attachment
             out[n["pair"]] = ("attachment", f"files.native[{i}].pair")
     for i, a in enumerate(files.get("attachments", [])):

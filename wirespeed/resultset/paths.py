@@ -68,7 +68,9 @@ def declared_paths(doc: Any) -> Iterator[tuple[str, Any]]:
 
 
 def path_problems(doc: Any, file: str) -> list[Problem]:
-    """One problem per declared path that breaks the rule, or is declared twice."""
+    """One problem per declared path that breaks the rule, or is declared twice. A native file that
+    holds several tests is declared once per test (wirespeed.importers.contract): its path may
+    recur in files.native, each entry for another test or part, never in two roles."""
     problems: list[Problem] = []
     seen: dict[str, str] = {}
     for field, path in declared_paths(doc):
@@ -77,10 +79,31 @@ def path_problems(doc: Any, file: str) -> list[Problem]:
             problems.append(Problem(file, None, field, err[0], err[1]))
         elif isinstance(path, str):
             folded = path.casefold()
-            if folded in seen:
+            if folded in seen and not (_native_path(field) and _native_path(seen[folded])):
                 problems.append(Problem(file, None, field, f"{path!r} is already declared as {seen[folded]}", "layout.duplicate-path"))
             else:
-                seen[folded] = field
+                seen.setdefault(folded, field)
+    return problems + _repeated_native_entries(doc, file)
+
+
+def _native_path(field: str) -> bool:
+    return field.startswith("files.native[") and field.endswith("].path")
+
+
+def _repeated_native_entries(doc: Any, file: str) -> list[Problem]:
+    """The same native entry twice (same path, test and part): its rows would be read twice."""
+    files = doc.get("files") if isinstance(doc, dict) else None
+    items = files.get("native") if isinstance(files, dict) else None
+    problems, seen = [], {}
+    for i, item in enumerate(items if isinstance(items, list) else []):
+        if not isinstance(item, dict) or not isinstance(item.get("path"), str):
+            continue
+        key = repr(sorted((k, str(v)) for k, v in item.items() if k != "path")) + item["path"].casefold()
+        if key in seen:
+            problems.append(Problem(file, None, f"files.native[{i}]", f"the same entry as files.native[{seen[key]}] ({item['path']!r}, test "
+                                                                    f"{item.get('test')!r}): its rows would be read twice", "layout.duplicate-path"))
+        else:
+            seen[key] = i
     return problems
 
 
