@@ -19,10 +19,11 @@ class Limit:
 
     key: str
     value: int
-    unit: str  # bytes | characters | rows | columns | files | levels | segments
+    unit: str  # bytes | characters | digits | rows | columns | items | tests | interfaces | elements | files | levels | segments
     rule: str
     what: str
     why: str
+    guarantees: str = ""  # the time and memory the bound holds work to (measured: bench/limits.py)
 
 
 _TABLE = (
@@ -47,21 +48,50 @@ _TABLE = (
           "The examples have at most 13."),
     Limit("path_segments", 8, "segments", "limit.path-depth", "folder levels of a path inside a result set (file name included)",
           "The examples use 2 (raw/iperf3-clients.json)."),
-    Limit("table_rows", 100_000, "rows", "limit.rows", "data rows of one CSV table or one native file",
-          "The largest example table has 232 rows; 100,000 is a day of per-second samples of one port. "
-          "A table of 100,000 rows validates in about 30 s and 340 MB on the build machine."),
+    Limit("table_rows", 100_000, "rows", "limit.rows", "data rows of one CSV table or one native file (a capture, a Parquet file, a tool's table)",
+          "The largest example table has 232 rows; 100,000 is a day of per-second samples of one port.",
+          "A table of 100,000 rows validates in about 30 s and 340 MB on the build machine. An importer counts the rows "
+          "it would make before it makes them (a capture: its groups, seconds and histogram buckets; a native table: its lines)."),
     Limit("set_rows", 200_000, "rows", "limit.rows", "data rows of one result set, all tables and native files together",
           "A loaded row takes about 3.4 KB: 200,000 rows keep validate and ingest under 1 GiB of memory."),
     Limit("table_columns", 64, "columns", "limit.columns", "columns of one CSV table",
           "A table can use at most 33 known columns (keys and metrics)."),
-    Limit("line_bytes", 64 * KiB, "bytes", "limit.line", "one line of a CSV table",
-          "64 columns of 256 four-byte characters; the longest example line is under 100 bytes."),
-    Limit("cell_chars", 256, "characters", "limit.cell", "one cell of a CSV table",
-          "Keys are ids and numbers; the longest example cell has 22 characters."),
+    Limit("line_bytes", 64 * KiB, "bytes", "limit.line", "one line of a CSV table, or of a CSV or text table an importer reads",
+          "64 columns of 256 four-byte characters; the longest example line is under 100 bytes, the longest line of a real tool table (tests/real/) 1,120.",
+          "A line is measured before the CSV parser sees it: a 200,000-character field is refused after reading 64 KiB of it."),
+    Limit("cell_chars", 256, "characters", "limit.cell", "one cell of a CSV table, one number cell of a native table, and one name or key an importer takes from a native file (a port, stream or device name)",
+          "Keys are ids and numbers; the longest example cell has 22 characters, the longest port or stream name of a real tool output (tests/real/) 51.",
+          "Checked before a cell is parsed as a number or kept as a key: no message quotes more than 60 characters of it."),
     Limit("string_chars", 8192, "characters", "limit.string", "one string (or key) in result.toml",
           "The longest example text (a methodology description) has 658 characters."),
     Limit("depth", 32, "levels", "limit.depth", "nesting of arrays, tables and dotted keys in TOML, and of arrays and objects in JSON",
-          "result.toml nests 5 levels, iperf3 --json 7; parsers recurse, so depth is measured before parsing."),
+          "result.toml nests 5 levels, iperf3 --json 7; parsers recurse, so depth is measured before parsing.",
+          "Measured by a linear scan before parsing: 100,000 nested brackets are refused without recursion."),
+    Limit("list_items", 1024, "items", "limit.list", "items of one array in result.toml (tags, frame sizes, loads, IMIX sizes, files, authors …)",
+          "The examples list at most 12 items (frame sizes); RFC 2544 names 7 frame sizes; 1,024 is a frame size for every 16 bytes of a jumbo frame.",
+          "Every loop over a list (schema, checks, tables, the site's filters, the PDF) is held to 1,024 turns; 20,000 tags are refused before the schema runs."),
+    Limit("tests", 256, "tests", "limit.tests", "[[tests]] of one result set",
+          "The examples declare at most 8 tests; a full RFC 2544/2889/3918 campaign of one device is a few dozen.",
+          "Each test is a section of the article and of the PDF: 256 sections bound the typesetting of one report."),
+    Limit("number_digits", 64, "digits", "limit.number", "digits of one number (integer, fraction and exponent) read from a native file",
+          "A figure holds at most 30 digits before and 30 after the point (engine/numbers.py); Python's int() refuses more than 4,300 digits with an exception.",
+          "Counted before int(), float() or Decimal() sees the text: a 5,000-digit number costs one scan of its characters."),
+    Limit("frame_bytes", 16000, "bytes", "limit.frame", "one frame of a packet capture (its length on the wire, FCS included): the schema's largest max_frame_bytes",
+          "The largest jumbo frame a switch port carries is 16,000 bytes (schema: tests.max_frame_bytes); a pcap length field holds up to 2^32 - 1, "
+          "and a frame size must never be stored modulo 65,536.",
+          "Checked per record by the compiled scanner, before the frame is decoded."),
+    Limit("capture_interfaces", 1024, "interfaces", "limit.interfaces", "interface description blocks of one pcapng capture (all sections)",
+          "A capture of one test sees a few interfaces; a 64-port chassis captured per port and direction has 128.",
+          "The reader keeps per-interface arrays that grow by doubling: reading stays linear in the file (bench/capture_blocks.py)."),
+    Limit("xml_depth", 64, "levels", "limit.depth", "nesting of elements of an XML file an importer reads (e.g. Robot Framework output.xml)",
+          "A real CSIT output.xml (tests/real/fdio-csit/) nests 21 levels; ElementTree builds a tree, so depth is measured while parsing.",
+          "Parsing stops at the first element past the limit; no DTD, entity or external reference is ever expanded (defusedxml)."),
+    Limit("xml_elements", 1_000_000, "elements", "limit.xml-elements", "elements of one XML file an importer reads",
+          "The real CSIT output.xml of 120 KB holds 2,258 elements; a 16 MiB file of the same density holds about 310,000.",
+          "Counted while parsing, before the tree is used: at most about 400 MB for the tree of a 16 MiB file."),
+    Limit("parquet_columns", 512, "columns", "limit.columns", "columns of one Parquet file read through DuckDB",
+          "The CSIT trending Parquet schemas (tests/real/fdio-csit/) have 93 and 171 columns.",
+          "Read from the file's footer before any row is read."),
 )
 
 LIMITS: dict[str, Limit] = {lim.key: lim for lim in _TABLE}
@@ -84,8 +114,10 @@ def human(n: int, unit: str = "bytes") -> str:
 
 
 def describe(key: str) -> str:
-    """'16 MiB' for a limit key."""
+    """'16 MiB' for a limit key ('16,000 bytes' for one that is not a whole number of KiB)."""
     lim = LIMITS[key]
+    if lim.unit == "bytes" and lim.value % KiB:
+        return f"{lim.value:,} bytes"
     return human(lim.value, lim.unit)
 
 
@@ -103,17 +135,21 @@ def markdown() -> str:
         "the rule, for example `data/results/x/big.csv: 223 MiB is above the limit of 16 MiB for a CSV table [limit.file-size]`.",
         "A result set that passes a limit is refused as a whole.",
         "",
-        "| Limit | Value | Applies to | Rule | Why this value |",
-        "|---|---|---|---|---|",
+        "| Limit | Value | Applies to | Rule | Why this value | What it guarantees |",
+        "|---|---|---|---|---|---|",
     ]
     for lim in _TABLE:
-        lines.append(f"| `{lim.key}` | {human(lim.value, lim.unit)} | {lim.what} | `[{lim.rule}]` | {lim.why} |")
+        lines.append(f"| `{lim.key}` | {describe(lim.key)} | {lim.what} | `[{lim.rule}]` | {lim.why} | {lim.guarantees} |")
     lines += [
         "",
         "Besides these numbers, a result set is refused when it contains a symbolic link anywhere (`[layout.symlink]`,",
         "never followed), a file that is not a regular file or folder, or is a hard link (`[layout.file-type]`), a declared path that",
         "leaves the folder or is not made of plain names (`[layout.path]`), or an attachment whose type is not on the",
         "allowlist in `wirespeed/resultset/attachments.py` (`[layout.attachment-type]`).",
+        "",
+        "A compressed file (gzip, bzip2, xz) is held to the size limit of what it holds, measured while it is decompressed:",
+        "no more than that limit plus one byte is ever inflated (`wirespeed/resultset/compressed.py`, `[limit.file-size]`).",
+        "Every string an importer takes from a native file passes the same text rules as result.toml (`[text.*]`).",
         "",
     ]
     return "\n".join(lines)
