@@ -291,9 +291,10 @@ def load_many(folders: list[Path]) -> list[tuple[Path, ResultSet | None, list[Pr
             else:
                 slugs[rs.slug] = Path(folder)
         out.append((Path(folder), rs, problems))
-    from wirespeed.resultset import crossrefs
+    from wirespeed.resultset import crossrefs, lookalikes
 
     crossrefs.check(out, load)
+    lookalikes.check(out)
     return out
 
 

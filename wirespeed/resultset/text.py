@@ -188,4 +188,4 @@ def skeleton(name: str) -> str:
 
 def group_key(name: str) -> str:
     """The key names are grouped by where case does not matter (the results filter): the skeleton, case-folded."""
-    return skeleton(skeleton(name).casefold())
+    return skeleton(unicodedata.normalize("NFKC", name).casefold())
