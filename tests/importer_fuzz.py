@@ -141,3 +141,116 @@ def cases(importer, files: list[Path]) -> list[Case]:
         for mutation, mutated in mutations(data, seed.name):
             out.append(Case(rel, mutation, seed.name, mutated))
     return out
+
+
+# ---- running the cases (in a worker process: tests/test_fuzz_importers.py) ----------------------------
+
+CASE_SECONDS = 60  # a case still running after this is a failure (the issue's bound; cases take milliseconds)
+
+
+def _strings(node, path=""):
+    if isinstance(node, str):
+        yield path, node
+    elif isinstance(node, dict):
+        for k, v in node.items():
+            yield f"{path}.<key>", str(k)
+            yield from _strings(v, f"{path}.{k}")
+    elif isinstance(node, (list, tuple)):
+        for i, v in enumerate(node):
+            yield from _strings(v, f"{path}[{i}]")
+
+
+def _bad_lines(problems) -> list[str]:
+    out = []
+    for p in problems:
+        text = str(p)
+        if "\n" in text or "\r" in text or not text.isprintable() or not p.rule or p.rule == "internal":
+            out.append(f"not a clean one-line problem: {text!r}")
+    return out
+
+
+def run_case(fmt: str, importer, case: Case) -> list[str]:
+    """What is wrong with one case (nothing: an empty list). `importer` is the gated one (importers())."""
+    from wirespeed.importers import checked
+    from wirespeed.importers.gate import plan_document
+    from wirespeed.importers.importing import DraftTest
+    from wirespeed.resultset.text import _refused
+
+    wrong: list[str] = []
+    score = importer.sniff(case.data[:65536], case.name)
+    if not isinstance(score, float) or not 0.0 <= score <= 1.0:
+        wrong.append(f"sniff returned {score!r}")
+    plan = importer.describe(case.data, case.name)
+    wrong += _bad_lines(plan.problems)
+    errors = [p for p in plan.problems if p.severity == "error"]
+    if not plan.tests and not errors:
+        wrong.append("describe: neither a test nor an error")
+    specs = []
+    if plan.tests and not errors:
+        for path, s in _strings(plan_document(plan)):
+            if any(True for _ in _refused(s)):
+                wrong.append(f"describe: refused character kept in {path}: {s[:40]!r}")
+        for t in plan.tests:
+            for extra in t.native:
+                specs.append(({"path": case.name, "importer": fmt, "test": t.id, **extra}, DraftTest(t.id, t.fields, t.fields.get("methodology") or {}, {})))
+    else:
+        specs.append(({"path": case.name, "importer": fmt, "test": "t1"}, DraftTest("t1", {}, {}, {})))
+    for spec, test in specs:
+        rows, problems, _n = importer.convert(case.data, case.name, spec, test)
+        rows, problems = checked(rows, problems, case.name)
+        wrong += _bad_lines(problems)
+        if not rows and not problems:
+            wrong.append(f"convert {spec}: no row and no problem (a silent drop)")
+        for r in rows:
+            for k, v in r.keys.items():
+                if isinstance(v, str) and any(True for _ in _refused(v)):
+                    wrong.append(f"convert: refused character kept in key {k}: {v[:40]!r}")
+    return wrong
+
+
+def run(formats: list[str] | None = None) -> dict:
+    """Every case of every (or the named) registered importer: {format: {"cases": n, "failures": [...]}},
+    with the worker's peak memory. A case that raises or runs past CASE_SECONDS is a failure."""
+    import resource
+    import signal
+    import traceback
+
+    from wirespeed.importers import importers
+
+    class Late(Exception):
+        pass
+
+    def late(_sig, _frame):
+        raise Late()
+
+    signal.signal(signal.SIGALRM, late)
+    files = all_seed_files()
+    out: dict = {}
+    for fmt, importer in importers().items():
+        if formats and fmt not in formats:
+            continue
+        found = cases(importer, files)
+        failures = []
+        for case in found:
+            signal.alarm(CASE_SECONDS)
+            try:
+                wrong = run_case(fmt, importer, case)
+            except Late:
+                wrong = [f"still running after {CASE_SECONDS} s"]
+            except Exception as exc:  # noqa: BLE001 - what the fuzz is looking for
+                tb = traceback.extract_tb(exc.__traceback__)[-1]
+                wrong = [f"{type(exc).__name__}: {str(exc)[:160]} ({Path(tb.filename).name}:{tb.lineno})"]
+            finally:
+                signal.alarm(0)
+            failures += [f"{case.seed} [{case.mutation}]: {w}" for w in wrong]
+        out[fmt] = {"cases": len(found), "seeds": len({c.seed for c in found}), "failures": failures}
+    out["peak_rss_bytes"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    return out
+
+
+if __name__ == "__main__":
+    import json
+    import sys
+
+    sys.path.insert(0, str(ROOT))
+    print(json.dumps(run(sys.argv[1:] or None)))

@@ -133,6 +133,9 @@ def extract(data: bytes, name: str) -> tuple[dict | None, list[Problem]]:
         except json.JSONDecodeError as exc:
             problems.append(Problem(name, line, attr, f"not valid JSON ({exc.msg} at column {exc.colno}): expected the series of profile {profile!r}", RULE))
             continue
+        except ValueError as exc:  # an integer of more digits than int() reads
+            problems.append(Problem(name, line, attr, f"not readable JSON ({str(exc)[:80]}): expected the series of profile {profile!r}", RULE))
+            continue
         series = obj.get("data") if isinstance(obj, dict) else None
         prefix = obj.get("yprefix", "") if isinstance(obj, dict) else ""
         if not isinstance(series, list) or prefix not in PREFIX:
