@@ -9,25 +9,29 @@ importer states or makes, and `checked` holds its rows to the rules of a CSV cel
 
 from __future__ import annotations
 
-from functools import lru_cache
 from pathlib import Path
 
 from wirespeed.importers.contract import Importer
 from wirespeed.problems import Problem, display_path
 
 
-@lru_cache(maxsize=1)
-def _guarded() -> dict[str, Importer]:
-    from wirespeed.extensions import registry
-    from wirespeed.importers.gate import guarded
-
-    return {name: guarded(obj) for name, obj in registry("importers").items() if isinstance(obj, Importer)}
+_GUARDED: dict[str, tuple[Importer, Importer]] = {}  # name -> (registered object, the same behind the gate)
 
 
 def importers() -> dict[str, Importer]:
     """Format name → Importer, for every installed importer (entry-point group wirespeed.importers),
     each behind the gate (wirespeed.importers.gate)."""
-    return dict(_guarded())
+    from wirespeed.extensions import registry
+    from wirespeed.importers.gate import guarded
+
+    out = {}
+    for name, obj in registry("importers").items():
+        if isinstance(obj, Importer):
+            hit = _GUARDED.get(name)
+            if hit is None or hit[0] is not obj:
+                hit = _GUARDED[name] = (obj, guarded(obj))
+            out[name] = hit[1]
+    return out
 
 
 def run_importer(spec: dict, path: Path, tests: dict, data: bytes | None = None) -> tuple[list, list[Problem], int]:
@@ -35,7 +39,7 @@ def run_importer(spec: dict, path: Path, tests: dict, data: bytes | None = None)
     from wirespeed.extensions import registry
 
     file = display_path(path)
-    importer = _guarded().get(spec["importer"])
+    importer = importers().get(spec["importer"])
     if importer is None:
         known = ", ".join(registry("importers")) or "none"
         return [], [Problem(file, None, "importer", f"unknown importer {spec['importer']!r} (installed: {known})", "import.unknown-importer")], 0

@@ -244,7 +244,7 @@ def export(catalog: Path, analysis_root: Path = paths.ANALYSIS, data_root: Path 
             sets_dir.mkdir(parents=True)
             allowed = {s for s in candidates if not setstatus.failed_steps(s, leave_out, analysis_root.parent / "status")}
             names = con.execute("SELECT dut_vendor, dut_model, published, slug FROM published_sets").fetchall()
-            shown = {"vendor": display_names([(v, p, s) for v, _m, p, s in names]), "device": display_names([(m, p, s) for _v, m, p, s in names])}
+            shown = {"vendor": display_names([(v, p, s) for v, _m, p, s in names if v]), "device": display_names([(m, p, s) for _v, m, p, s in names if m])}
             for slug in candidates:
                 if bad := setstatus.failed_steps(slug, leave_out, analysis_root.parent / "status"):
                     if refused is None:
