@@ -278,3 +278,21 @@ def test_parquet_is_read_within_its_limits(tmp_path):
     duckdb.sql(f"COPY (SELECT range AS a FROM range(100001)) TO '{path}' (FORMAT parquet)")
     assert [p.rule for p in read_parquet(path.read_bytes(), "many.parquet", "import.parquet")[1]] == ["limit.rows"]
     assert [p.rule for p in read_parquet(real[: len(real) // 2] + b"PAR1", "cut.parquet", "import.parquet")[1]] == ["import.parquet"]
+
+
+def test_rows_of_one_native_file_are_counted_as_they_are_made():
+    """An iperf3 run of 100,001 one-second intervals: refused at the row past the limit of one file, as the
+    rows are made (common.row counts them), not after the conversion."""
+    import copy
+    import json
+
+    doc = json.loads(example("iperf3", "udp.json"))
+    first = doc["intervals"][0]
+    doc["intervals"] = []
+    for i in range(100_001):
+        interval = copy.deepcopy(first)
+        for part in [interval["sum"], *interval["streams"]]:
+            part["start"], part["end"] = float(i), float(i + 1)
+        doc["intervals"].append(interval)
+    rows, problems, _n = _convert("iperf3", json.dumps(doc).encode(), "long.json")
+    assert rows == [] and [str(p) for p in problems] == ["long.json: more than the limit of 100,000 rows in one file [limit.rows]"], problems[:3]

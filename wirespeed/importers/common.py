@@ -5,6 +5,9 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from decimal import Decimal
 from typing import Any
 
@@ -95,9 +98,28 @@ def cell(value: float | int, unit: str) -> Cell:
     return Cell(fig, u, Figure(fig.text, fig.value * u.factor, fig.decimals - u.factor.adjusted(), fig.qualifier))
 
 
+_ROWS_LEFT: ContextVar[list[int] | None] = ContextVar("rows_left", default=None)
+
+
+@contextmanager
+def row_budget(rows: int) -> Iterator[None]:
+    """Within this block, row() makes at most `rows` rows (the gate opens one of table_rows per file converted)."""
+    token = _ROWS_LEFT.set([rows])
+    try:
+        yield
+    finally:
+        _ROWS_LEFT.reset(token)
+
+
 def row(kind: str, file: str, line: int, keys: dict[str, Any], values: dict[str, tuple[float, str]]) -> Row:
     """A row from keys and {metric: (value, unit)}, skipping absent values. A value that is not a
-    finite number (inf, nan) raises InputError: the importer gate reports it and keeps no row of the file."""
+    finite number (inf, nan), or a row past the budget of the file being converted (row_budget),
+    raises InputError before the row is made: the importer gate reports it and keeps no row of the file."""
+    left = _ROWS_LEFT.get()
+    if left is not None:
+        left[0] -= 1
+        if left[0] < 0:
+            raise InputError([Problem(file, None, "", f"more than the limit of {limits.describe('table_rows')} in one file", "limit.rows")])
     cells = {}
     for m, (v, u) in values.items():
         if v is None:

@@ -11,7 +11,8 @@ same rules without a line of its own:
 - every string key of a row (port, stream, component, variant names) passes the text rules of a CSV
   cell and its length limit (`row_problems`, called by wirespeed.importers.checked);
 - an InputError raised by a shared parsing layer (a table past its limits, a CSV the parser cannot
-  read, a value that is not a finite number) becomes the file's problems: no row of that file is kept.
+  read, a value that is not a finite number, a row past the row limit of one file, counted by
+  common.row as rows are made) becomes the file's problems: no row of that file is kept.
 """
 
 from __future__ import annotations
@@ -89,8 +90,11 @@ def _describe(fn):
 
 def _convert(fn):
     def convert_checked(data: bytes, file: str, spec: dict, test) -> tuple[list, list[Problem], int]:
+        from wirespeed.importers.common import row_budget
+
         try:
-            rows, problems, n = fn(data, file, spec, test)
+            with row_budget(limits.value("table_rows")):  # counted as rows are made, not after
+                rows, problems, n = fn(data, file, spec, test)
         except InputError as exc:
             return [], _filled(exc.problems, file), 0
         return rows, _filled(problems, file), n
