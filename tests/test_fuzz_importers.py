@@ -118,3 +118,12 @@ def test_parse_json_returns_a_document_or_one_problem(text):
     doc, problems = common.parse_json(text.encode("utf-8", "surrogatepass"), "f.json")
     assert (doc is None) == bool(problems) or (doc is None and not problems and text.strip() == "null")
     assert all("\n" not in str(p) and p.rule != "internal" for p in problems)
+
+
+@given(st.text(max_size=30))
+@settings(FUZZ)
+def test_skeletons_are_stable_and_ignore_case_only_in_the_group_key(name):
+    from wirespeed.resultset.text import group_key, skeleton
+
+    assert skeleton(skeleton(name)) == skeleton(name)
+    assert group_key(name) == group_key(name.upper()) == group_key(name.lower()) or not name.isascii()

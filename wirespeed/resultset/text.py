@@ -176,13 +176,13 @@ def skeleton(name: str) -> str:
     """The TR #39 skeleton of a name after NFKC, with runs of spaces as one space: equal for names that
     look alike (`Сіѕсо`, `Ｃｉｓｃｏ`, `Cisco`), different for names a reader can tell apart (`Cisco`, `CISCO`)."""
     protos = _prototypes()
-    s = unicodedata.normalize("NFD", unicodedata.normalize("NFKC", name))
-    s = "".join(ch for ch in s if unicodedata.category(ch) != "Cf")
-    for _ in range(3):  # a multi-character prototype's own characters map too (to themselves, or to their class's stand-in)
-        mapped = "".join(protos.get(ch, ch) for ch in s)
-        if mapped == s:
+    s = name
+    for _ in range(4):  # to a fixed point: a prototype may hold characters NFKC or the table map again (% → º/₀ → o/0)
+        step = unicodedata.normalize("NFD", unicodedata.normalize("NFKC", s))
+        step = "".join(protos.get(ch, ch) for ch in step if unicodedata.category(ch) != "Cf")
+        if step == s:
             break
-        s = mapped
+        s = step
     return " ".join(unicodedata.normalize("NFD", s).split())
 
 
