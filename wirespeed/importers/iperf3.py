@@ -183,7 +183,11 @@ def describe(data: bytes, name: str) -> ImportPlan:
         plan.instrument["software"] = [{"name": "iperf3", "version": version.removeprefix("iperf ").strip()}]
     secs = number(_obj(start.get("timestamp")), "timesecs")
     if secs:
-        day = datetime.datetime.fromtimestamp(secs, datetime.timezone.utc).date().isoformat()
+        try:
+            day = datetime.datetime.fromtimestamp(secs, datetime.timezone.utc).date().isoformat()
+        except (OverflowError, OSError, ValueError):  # beyond the dates a clock can hold
+            plan.problems.append(Problem(name, None, "start.timestamp.timesecs", f"{secs!r} is not a time a run could start at", RULE))
+            return plan
         plan.campaign = {"start": day, "end": day}
         plan.source = {"published": day, "publication_kind": "test-run"}
     return plan
