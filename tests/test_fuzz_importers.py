@@ -53,8 +53,8 @@ def test_the_whole_corpus_stays_within_a_gibibyte(outcome):
 
 
 def test_mutations_cover_what_the_issue_names():
-    data = (ROOT / "docs" / "importers" / "examples" / "spirent" / "basic-counters.csv").read_bytes()
-    names = {m for m, _ in importer_fuzz.mutations(data, "basic-counters.csv")}
+    data = (ROOT / "docs" / "importers" / "examples" / "spirent" / "basic-counters.txt").read_bytes()
+    names = {m for m, _ in importer_fuzz.mutations(data, "basic-counters.txt")}
     for wanted in ("cr-only", "huge-field", "number-1e999", "number-digits", "number--nan", "number-inf", "deep-json",
                    "invalid-utf8", "name-bidi", "name-zero-width", "name-c1", "empty", "truncated-1", "xml-entities", "unterminated-tags"):
         assert wanted in names, wanted

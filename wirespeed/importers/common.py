@@ -86,14 +86,23 @@ def parse_json(data: bytes, file: str) -> tuple[Any, list[Problem]]:
     return doc, []
 
 
-def cell(value: float | int, unit: str) -> Cell:
-    """A Cell for an instrument-reported value (full precision, as the tool wrote it); ValueError for a
-    value that is not a finite number (row() turns it into a problem)."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or (isinstance(value, float) and not math.isfinite(value)):
+def cell(value: float | int | str, unit: str) -> Cell:
+    """A Cell for an instrument-reported value (full precision, as the tool wrote it), a number or a
+    qualified figure's text ('<0.5', '>770'); ValueError for a value that is not a finite number
+    (row() turns it into a problem)."""
+    if isinstance(value, str):
+        if len(value) > limits.value("number_digits") + 4:
+            raise ValueError(f"a number of more than {limits.describe('number_digits')}")
+        try:
+            fig = Figure.parse(value)
+        except ValueError:
+            raise ValueError(f"{value!r} is not a finite number") from None
+    elif isinstance(value, bool) or not isinstance(value, (int, float)) or (isinstance(value, float) and not math.isfinite(value)):
         raise ValueError(f"{value!r} is not a finite number")
-    if isinstance(value, int) and value.bit_length() > 3.33 * limits.value("number_digits"):
+    elif isinstance(value, int) and value.bit_length() > 3.33 * limits.value("number_digits"):
         raise ValueError(f"a number of more than {limits.describe('number_digits')}")
-    fig = Figure.parse(repr(float(value)) if isinstance(value, float) else str(value))
+    else:
+        fig = Figure.parse(repr(float(value)) if isinstance(value, float) else str(value))
     u = UNITS[unit]
     return Cell(fig, u, Figure(fig.text, fig.value * u.factor, fig.decimals - u.factor.adjusted(), fig.qualifier))
 

@@ -315,7 +315,8 @@ def _importer():
     from wirespeed.importers.records import converter
 
     return Importer(summary="trex-loadtest-viz HTML reports (data-ltdata/data-errdata series) → per-second ramps per device × direction × profile, kept as extracted JSON",
-                    sniff=sniff, describe=describe, convert=converter(_read), examples=("docs/importers/examples/trex-loadtest-viz/report.html",))
+                    sniff=sniff, describe=describe, convert=converter(_read), converts=("html",),
+                    examples=("docs/importers/examples/trex-loadtest-viz/report.html",))
 
 
 IMPORTER = _importer()

@@ -91,7 +91,7 @@ def number(text: str | None, unit: str | None = None) -> int | float | None:
     return value
 
 
-def _lines(text: str) -> str:
+def lines(text: str) -> str:
     """The text with every line ending read as LF (a lone CR too); InputError for a line over the limit."""
     limit = limits.value("line_bytes")
     if len(text) > limit:  # a long text: look for a line longer than the limit (a cheap test first)
@@ -114,7 +114,7 @@ def csv_rows(text: str) -> list[tuple[int, list[str]]]:
     Any line ending is read; InputError (one problem) for a line, a table or a field over its limit
     or a record the CSV parser cannot read."""
     out = []
-    reader = csv.reader(io.StringIO(_lines(text)))
+    reader = csv.reader(io.StringIO(lines(text)))
     line = 1
     try:
         for cells in reader:
@@ -132,7 +132,7 @@ def csv_rows(text: str) -> list[tuple[int, list[str]]]:
 def fixed_width_rows(text: str) -> list[tuple[int, list[str]]]:
     """(line number, cells) of a fixed-width text table: the header line is the one above a rule of
     dashes, whose runs give the column extents (so names with single spaces and slashes survive)."""
-    lines = _lines(text).split("\n")
+    lines = lines(text).split("\n")
     for i, ln in enumerate(lines):
         if i and re.fullmatch(r"\s*-{3,}(\s+-{3,})+\s*", ln):
             spans = [(m.start(), m.end()) for m in re.finditer(r"-+", ln)]
@@ -158,7 +158,7 @@ def fixed_width_rows(text: str) -> list[tuple[int, list[str]]]:
 def preamble(text: str, upto: int) -> dict[str, str]:
     """'Key: value' or 'Key,value' lines before line `upto` (report title, date, software version)."""
     meta = {}
-    for ln in _lines(text).split("\n")[: max(upto - 1, 0)]:
+    for ln in lines(text).split("\n")[: max(upto - 1, 0)]:
         k, sep, v = ln.partition(":") if ":" in ln else ln.partition(",")
         if sep and k.strip() and v.strip():
             meta[k.strip().strip('"').lower()] = v.strip().strip('"').strip(",").strip()
