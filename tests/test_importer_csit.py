@@ -79,7 +79,7 @@ def test_bad_input_is_one_line_each():
     doc["tags"].remove("64B")
     assert [str(p) for p in _rows(json.dumps(doc).encode(), "t.json")[1]] == [
         "t.json: tags: no frame size: expected a tag such as 64B (or an IMIX tag with the test's methodology.imix declared) [import.csit]"]
-    nfv = (ROOT / "docs" / "importers" / "examples" / "nfvbench" / "ndr-pdr.json").read_bytes()
+    nfv = (ROOT / "docs" / "importers" / "examples" / "nfvbench" / "ndr-64b-generator-short.json").read_bytes()
     assert [str(p) for p in _rows(nfv, "n.json")[1]] == ["n.json: expected a CSIT test-case info.json: an object with 'test_id', 'tags' and 'result' [import.csit]"]
     doc = json.loads(MRR)
     doc["result"]["receive_rate"]["rate"]["values"][4] = "N/A"

@@ -227,7 +227,9 @@ def _load(setdir: SetFolder) -> tuple[ResultSet | None, list[Problem]]:
     hashes = {RESULT_FILE: hashlib.sha256(raw).hexdigest()}
     rows: list[Row] = []
     counts = {"read": 0, "loaded": 0}
-    natives = {spec["path"]: spec for spec in doc["files"].get("native", [])}
+    natives: dict[str, list[dict]] = {}  # a file holding several tests is declared once per test
+    for spec in doc["files"].get("native", []):
+        natives.setdefault(spec["path"], []).append(spec)
     for path, (role, _field) in declared.items():
         if role in TABLE_KINDS:
             def consume(stream, hasher, shown, _ftype, role=role):
@@ -236,10 +238,13 @@ def _load(setdir: SetFolder) -> tuple[ResultSet | None, list[Problem]]:
                 counts["read"] += n
                 return probs
         elif role == "native":
-            def consume(stream, hasher, shown, ftype, spec=natives[path]):
+            def consume(stream, hasher, shown, ftype, specs=natives[path]):
                 data = stream.read(value(ftype.size_limit) + 1)
                 hasher.update(data)
-                got, probs, n = run_importer(spec, setdir.path / spec["path"], tests, data)
+                probs, n, got = [], 0, []
+                for spec in specs:
+                    more, p, k = run_importer(spec, setdir.path / spec["path"], tests, data)
+                    got, probs, n = got + more, probs + p, n + k
                 if n > value("table_rows"):
                     return [Problem(shown, None, "", f"{n:,} rows: more than the limit of {describe('table_rows')} in one file", "limit.rows")]
                 rows.extend(got)

@@ -67,20 +67,34 @@ def declared_paths(doc: Any) -> Iterator[tuple[str, Any]]:
                     yield f"files.{kind}[{i}].pair", item["pair"]
 
 
+def _native_entries(doc: Any) -> dict[str, tuple]:
+    """files.native[i].path → what the entry imports (test, part, frame size, variant, direction)."""
+    items = doc.get("files", {}).get("native") if isinstance(doc, dict) and isinstance(doc.get("files"), dict) else None
+    return {f"files.native[{i}].path": tuple(str(item.get(k)) for k in ("test", "part", "frame_size", "variant", "direction"))
+            for i, item in enumerate(items if isinstance(items, list) else []) if isinstance(item, dict)}
+
+
 def path_problems(doc: Any, file: str) -> list[Problem]:
-    """One problem per declared path that breaks the rule, or is declared twice."""
+    """One problem per declared path that breaks the rule, or is declared twice. A native file that
+    holds several tests is declared once per test (or part): the same path in native entries that
+    import different things is read once for each."""
     problems: list[Problem] = []
     seen: dict[str, str] = {}
+    natives = _native_entries(doc)
+    imports: dict[str, set[tuple]] = {}
     for field, path in declared_paths(doc):
         err = path_error(path)
         if err:
             problems.append(Problem(file, None, field, err[0], err[1]))
         elif isinstance(path, str):
             folded = path.casefold()
-            if folded in seen:
+            if folded in seen and field in natives and seen[folded] in natives and natives[field] not in imports[folded]:
+                imports[folded].add(natives[field])
+            elif folded in seen:
                 problems.append(Problem(file, None, field, f"{path!r} is already declared as {seen[folded]}", "layout.duplicate-path"))
             else:
                 seen[folded] = field
+                imports[folded] = {natives[field]} if field in natives else set()
     return problems
 
 
