@@ -208,6 +208,11 @@ def test_characterization_page_1_two_records_and_the_bare_files_cut_from_it():
     ext = t["2022-04-25-ext-128-flows-ndr"]["rows"]
     # results[0]…throughput[1] (128 bytes): total_tx_rate 18016784 of rate_pps 42229728 asked (warning): at least
     assert ext[(128, "ndr", None)]["throughput"] == "≥18016784"
+    # results[0]…throughput[13] (512 bytes, 10k flows): total_tx_rate 11105755 of rate_pps 11748120 (94.5 %: no warning), but
+    # load_percent_per_direction 100.0: the search's ceiling, so at least; throughput[14] (768 bytes) ended at 95.60546875 %: exact
+    ext10k = t["2022-04-25-ext-10k-flows-ndr"]
+    assert (ext10k["rows"][(512, "ndr", None)]["throughput"], ext10k["rows"][(768, "ndr", None)]["throughput"]) == ("≥11105755", "7537043")
+    assert "ended at its ceiling, line rate in each direction, without losing more than the threshold at: 512 bytes (NDR);" in ext10k["fields"]["notes"]
     # results[1]…throughput[9] (9000 bytes, PVP, 128 flows): total_tx_rate 265611, no warning
     assert t["2022-03-29-pvp-128-flows-ndr"]["rows"][(9000, "ndr", None)]["throughput"] == "265611"
     # the three bare files are results[0]'s throughput[0], throughput[8] and latency[1] (tests/real/SOURCES.md): the same rows
@@ -395,3 +400,38 @@ def test_a_page_is_one_native_file_declared_once_per_test(tmp_path):
     check = run_cli("validate", str(folder), cwd=tmp_path)
     assert check.returncode == 1 and "files.native[2].path: 'native/testapi_nfvbench_characterization_page2.json' is already declared as " \
                                       "files.native[0].path [layout.duplicate-path]" in check.stdout
+
+
+def test_a_unidirectional_run_is_one_row_of_its_one_direction():
+    """No real unidirectional NFVbench file was found: these are the real 64-byte runs with the chain's
+    `bidirectional` flag turned off, to hold the rule: one row, port 0's frames to port 1, port 0's
+    latency, the load of direction-forward (NFVbench's `overall` is port 0's own counters there)."""
+    doc = json.loads(_data(NDR_64))
+    chain = doc["benchmarks"]["network"]["service_chain"]["EXT"]["result"]
+    chain["bidirectional"] = False
+    rows, problems, _ = _rows(json.dumps(doc).encode())
+    # stats["0"].tx_pkts 83760820 ÷ duration_sec 10.0; stats["1"].rx_pkts 83760820; stats["0"] delays 6 / 42 / 92
+    assert problems == [] and _table(rows) == {(64, "ndr", None): {"throughput": "≥8376082.0", "duration": "10.0", "tx": "83760820", "rx": "83760820",
+                                                                  "latency_min": "6", "latency_avg": "42", "latency_max": "92"}}
+    assert describe(json.dumps(doc).encode(), "u.json").tests[0].id == "ext-128-flows-unidirectional-ndr"
+    doc = json.loads(_data(FIXED_64))
+    doc["benchmarks"]["network"]["service_chain"]["EXT"]["result"]["bidirectional"] = False
+    rows, problems, _ = _rows(json.dumps(doc).encode())
+    # run_config.direction-forward.tx.rate_percent 20.20257792, tx/rx rate_pps 7515840; stats["0"].tx.total_pkts 75158400 → stats["1"].rx 75158400
+    assert problems == [] and _table(rows) == {(64, "20.20257792", None): {"tx": "75158400", "rx": "75158400", "duration": "10.0", "tx_rate": "7515840",
+                                                                          "rx_rate": "7515840", "latency_min": "5", "latency_avg": "18", "latency_max": "41"}}
+
+
+def test_files_of_one_test_unite_their_notes(tmp_path):
+    """The 64-byte and the IMIX NDR runs are one test (EXT, 128 flows): imported together, the test keeps
+    both warnings and both frame sizes, and NFVbench's IMIX."""
+    files = []
+    for name in (NDR_64, NDR_IMIX):
+        (tmp_path / name).write_bytes(_data(name))
+        files.append(tmp_path / name)
+    _out, rs = import_and_validate(tmp_path, "nfvbench", files, "ext-ndr")
+    test = rs.tests["ext-128-flows-ndr"]
+    assert test.methodology["frame_sizes"] == [64, "imix"] and list(test.imixes) == ["imix"]
+    assert "NFVbench warned at 64 bytes (NDR)" in test.meta["notes"] and "NFVbench warned at IMIX (NDR)" in test.meta["notes"]
+    assert test.meta["notes"].count("NFVbench warns when") == 1
+    assert len(rs.measurements()) == 6

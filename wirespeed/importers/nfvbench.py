@@ -11,7 +11,8 @@ Read as NFVbench writes them (opnfv/nfvbench: traffic_client.py, chain_runner.py
   90 % of the rate asked, NFVbench writes a `warning` (in the block's stats, and a copy beside the
   frame sizes): the device lost no more than the threshold at the rate sent and the generator could
   not offer more, so the throughput is published as at least (`>=`) that rate, and the warning is
-  carried into the test's notes (`describe`). A search that found no rate (every load lost too
+  carried into the test's notes (`describe`). So is a search that ended at its ceiling, line rate in
+  each direction (`load_percent_per_direction` 100), as the device never lost too much. A search that found no rate (every load lost too
   much: NFVbench writes rates of 0) gives no row and a note.
 - A fixed-rate run (`run_config`, `stats`, `packet_path_stats`): `run_config.direction-*.orig` is the
   rate asked, `.tx`/`.rx` the rates sent and received. The row's load is the rate SENT in percent of
@@ -39,7 +40,7 @@ import re
 from wirespeed.engine.figures import Figure
 from wirespeed.importers import hdr
 from wirespeed.importers import nfvbench_layout as layout
-from wirespeed.importers.common import json_head_has, keyed, lenient, number, parse_json, row
+from wirespeed.importers.common import json_head_has, keyed, lenient, number, row
 from wirespeed.importers.contract import Importer
 from wirespeed.importers.nfvbench_plan import describe
 from wirespeed.problems import Problem
@@ -129,7 +130,7 @@ def search_rows(entry: layout.Entry, variant: str, keys: dict, file: str) -> tup
     overall = _counters(stats.get("overall"))
     if layout.found_nothing(block):
         return [], []  # every load tried lost too much (describe notes it)
-    warned = variant in layout.warnings_of(entry)
+    at_least = variant in layout.warnings_of(entry) or layout.at_ceiling(block)  # the generator, not the device, set the limit
     if not entry.bidirectional:
         sender, receiver = _counters(stats.get("0")), _counters(stats.get("1"))
         rate = sender["tx"] / duration if sender.get("tx") is not None and duration else None
@@ -147,7 +148,7 @@ def search_rows(entry: layout.Entry, variant: str, keys: dict, file: str) -> tup
     if rate is None:
         return [], [Problem(file, None, f"{at}.stats.total_tx_rate", "expected the rate the generator sent: stats.total_tx_rate, or frames sent (tx_pkts) and duration_sec", RULE)]
     agg = row("measurements", file, 0, keys, {"throughput": (rate, "pps"), "duration": (duration, "s"), **values})
-    if warned:
+    if at_least:
         agg.cells["throughput"] = _at_least(agg.cells["throughput"])
     return [agg, *rows], problems
 
@@ -178,14 +179,10 @@ def fixed_rows(entry: layout.Entry, keys: dict, file: str) -> tuple[list, list[P
     return [row("measurements", file, 0, keys, values), *per_dir], problems + probs
 
 
-def selected(doc, file: str, part: str) -> tuple[list[layout.Entry], list[Problem]]:
+def selected(data: bytes, file: str, part: str) -> tuple[list[layout.Entry], list[Problem]]:
     """The entries of the test `part` names (every entry when the file holds one test)."""
-    found, problems, _failed = layout.runs(doc, file)
-    everything = []
-    for run in found:
-        got, probs = layout.entries(run, file)
-        everything += got
-        problems += probs
+    reading = layout.read(data, file)
+    everything, problems = list(reading.entries), list(reading.problems)
     parts = list(dict.fromkeys(e.part for e in everything))
     if part:
         chosen = [e for e in everything if e.part == part]
@@ -200,10 +197,7 @@ def selected(doc, file: str, part: str) -> tuple[list[layout.Entry], list[Proble
 
 def import_nfvbench(data: bytes, file: str, spec: dict, test) -> tuple[list, list[Problem], int]:
     """NFVbench results (bare, server reply, TestAPI record or page) → the rows of one test."""
-    doc, problems = parse_json(data, file)
-    if doc is None:
-        return [], problems, 0
-    chosen, problems = selected(doc, file, str(spec.get("part", "")).strip())
+    chosen, problems = selected(data, file, str(spec.get("part", "")).strip())
     rows, n, seen = [], 0, {}
     for entry in chosen:
         frame, prob = frame_of(entry, test, file)

@@ -23,9 +23,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
+from functools import lru_cache
 
 from wirespeed.engine.figures import Figure
-from wirespeed.importers.common import keyed
+from wirespeed.importers.common import keyed, parse_json
 from wirespeed.problems import Problem
 
 RULE = "import.nfvbench"
@@ -220,6 +221,13 @@ def found_nothing(block: dict) -> bool:
     return block.get("rate_pps") == 0 and not keyed(block, "stats", "overall", "tx_pkts")
 
 
+def at_ceiling(block: dict) -> bool:
+    """Whether an NDR/PDR search ended at its ceiling, line rate in each direction: the device lost no
+    more than the threshold at any load tried (traffic_client.__range_search stops at 100 %)."""
+    load = block.get("load_percent_per_direction")
+    return isinstance(load, (int, float)) and not isinstance(load, bool) and load >= 100
+
+
 def load_of(entry: Entry) -> Figure | None:
     """A fixed-rate run's load: the rate SENT in percent of line rate per direction (NFVbench's
     run_config tx rate_percent: both directions added, halved for the aggregate of two)."""
@@ -229,3 +237,29 @@ def load_of(entry: Entry) -> Figure | None:
         return None
     load = Decimal(repr(pct)) / (2 if entry.bidirectional else 1)
     return Figure.parse(format(load.normalize(), "f"))
+
+
+@dataclass(frozen=True)
+class Reading:
+    """A whole file read once: its runs, their entries, the problems, and the notes on failed runs."""
+
+    runs: tuple[Run, ...]
+    entries: tuple[Entry, ...]
+    problems: tuple[Problem, ...]
+    failed: tuple[str, ...]
+
+
+@lru_cache(maxsize=2)
+def read(data: bytes, file: str) -> Reading:
+    """The file's runs and entries. Loading a set converts one file once per test it holds: the file is
+    parsed once (nothing here is changed by its readers)."""
+    doc, problems = parse_json(data, file)
+    if doc is None:
+        return Reading((), (), tuple(problems), ())
+    found, problems, failed = runs(doc, file)
+    everything = []
+    for run in found:
+        got, probs = entries(run, file)
+        everything += got
+        problems += probs
+    return Reading(tuple(found), tuple(everything), tuple(problems), tuple(failed))

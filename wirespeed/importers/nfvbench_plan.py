@@ -18,7 +18,7 @@ import re
 from wirespeed.engine.imix import PROFILES
 from wirespeed.engine.linerate import ETHERNET_MAX_FRAME, parse_speed
 from wirespeed.importers import nfvbench_layout as layout
-from wirespeed.importers.common import keyed, number, parse_json
+from wirespeed.importers.common import keyed, number
 from wirespeed.importers.contract import ImportPlan, TestPlan
 from wirespeed.problems import Problem
 
@@ -99,9 +99,11 @@ def _common(values: list) -> float | int | None:
 
 def _notes(ents: list[layout.Entry], name: str, thresholds: dict) -> tuple[list[str], list[Problem]]:
     """The test's notes (NFVbench's warnings, searches that found nothing) and a warning for each."""
-    warned, missing, problems = [], [], []
+    warned, missing, ceiling, problems = [], [], [], []
     for e in ents:
-        for block, message in layout.warnings_of(e).items():
+        warned_blocks = layout.warnings_of(e)
+        ceiling += [f"{_size(e)} ({b.upper()})" for b in ("ndr", "pdr") if isinstance(e.body.get(b), dict) and b not in warned_blocks and layout.at_ceiling(e.body[b])]
+        for block, message in warned_blocks.items():
             if block == "run_config":
                 load = layout.load_of(e)
                 warned.append(f"{_size(e)}" + (f", {load.text} % load" if load else "") + f": {_sent(message)}")
@@ -123,6 +125,9 @@ def _notes(ents: list[layout.Entry], name: str, thresholds: dict) -> tuple[list[
                      "sufficient CPU to achieve the requested TX rate\"): the figures are the rates sent"
                      + (", and a throughput so measured is published as at least that rate (≥), as the device lost no more than the threshold and the "
                         "generator could not offer more." if ents[0].kind == layout.SEARCH else "."))
+    if ceiling:
+        notes.append("NFVbench's search ended at its ceiling, line rate in each direction, without losing more than the threshold at: " + ", ".join(ceiling)
+                     + "; the throughput is published as at least the rate the generator sent (≥).")
     if missing:
         notes.append("NFVbench found no rate meeting the loss threshold (every load it tried lost more) at: " + ", ".join(missing) + "; these have no row.")
     return notes, problems
@@ -215,17 +220,11 @@ def describe(data: bytes, name: str) -> ImportPlan:
     """One test per group of runs (record, chain, flows, direction, kind); NFVbench and T-Rex
     versions; the run dates (and the TestAPI records' dates)."""
     plan = ImportPlan("nfvbench")
-    doc, plan.problems = parse_json(data, name)
-    if doc is None:
-        return plan
-    found, problems, failed = layout.runs(doc, name)
-    plan.problems += problems
+    reading = layout.read(data, name)
+    plan.problems, found, failed = list(reading.problems), reading.runs, reading.failed
     groups: dict[str, list[layout.Entry]] = {}
-    for run in found:
-        got, probs = layout.entries(run, name)
-        plan.problems += probs
-        for e in got:
-            groups.setdefault(e.part, []).append(e)
+    for e in reading.entries:
+        groups.setdefault(e.part, []).append(e)
     records = {e.run.record_where: e.run.record for ents in groups.values() for e in ents}
     prefixes = {}
     if len(records) > 1:
@@ -259,7 +258,7 @@ def describe(data: bytes, name: str) -> ImportPlan:
     return plan
 
 
-def _instrument(plan: ImportPlan, found: list[layout.Run]) -> None:
+def _instrument(plan: ImportPlan, found: tuple[layout.Run, ...]) -> None:
     versions = [v for v in dict.fromkeys(str(r.result.get("nfvbench_version", "")).strip() for r in found) if v]
     tgs = [v for v in dict.fromkeys(str(keyed(r.result, "benchmarks", "network", "versions", "Traffic_Generator", "version") or "").strip() for r in found) if v]
     if not found:
