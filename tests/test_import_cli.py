@@ -20,7 +20,7 @@ from wirespeed.resultset import writer
 
 EX = ROOT / "docs" / "importers" / "examples"
 UDP, TCP = EX / "iperf3" / "udp.json", EX / "iperf3" / "tcp.json"
-NFV = EX / "nfvbench" / "ndr-pdr.json"
+NFV = EX / "nfvbench" / "ndr-64b-generator-short.json"
 CSIT, SOAK = EX / "csit" / "ndrpdr-64b-2t1c-l3fwd.info.json", EX / "csit" / "soak-64b-2t1c-l3fwd.info.json"
 
 
@@ -138,7 +138,7 @@ def test_bad_input_leaves_the_set_as_it_was(tmp_path):
     cut = tmp_path / "cut.json"
     cut.write_bytes(UDP.read_bytes()[:1500])
     cases = [
-        ((str(NFV),), "auto", [f"{NFV}: duplicated run: the same file is already imported as native/ndr-pdr.json [import.duplicate]"]),
+        ((str(NFV),), "auto", [f"{NFV}: duplicated run: the same file is already imported as native/ndr-64b-generator-short.json [import.duplicate]"]),
         ((str(TCP), str(cut)), "iperf3", None),
         ((str(UDP),), "csit", [f"{UDP}: expected a CSIT test-case JSON (UTI model): an object with 'result' (1.x), 'results' (0.2.0) or "
                                "'test' (0.1.0 draft); found keys end, intervals, start [import.csit]"]),
@@ -183,7 +183,7 @@ SETS = {"lo-iperf3-2026": [UDP, TCP], "pvp-nfvbench-2024": [NFV], "vpp-csit-2024
         "stc-2024": [EX / "spirent" / "basic-counters.txt", EX / "spirent" / "rx-stream-block-results.txt"],
         "ixn-2024": [EX / "ixnetwork" / "traffic-item-statistics.csv", EX / "ixnetwork" / "rest-statistics-page.json"]}
 # figure as the file states it → as the page and the PDF print it
-FIGURES = {"lo-iperf3-2026": "9,928,371.18033359", "pvp-nfvbench-2024": "11,904,762", "vpp-csit-2024": "36,247,378.970451966",
+FIGURES = {"lo-iperf3-2026": "9,928,371.18033359", "pvp-nfvbench-2024": "16,701,232", "vpp-csit-2024": "36,247,378.970451966",
            "trex-2024": "19,886,363.6", "stc-2024": "40,431,090", "ixn-2024": "115,052,349"}
 
 
@@ -278,13 +278,13 @@ def test_importers_never_raise_on_damaged_input(name, example):
 
 def test_rows_are_checked_before_anything_is_written(tmp_path):
     doc = json.loads(NFV.read_bytes())
-    doc["benchmarks"]["network"]["service_chain"]["PVP"]["result"]["result"]["1518"]["ndr"]["stats"]["overall"]["drop_percentage"] = 180.5
+    doc["benchmarks"]["network"]["service_chain"]["EXT"]["result"]["result"]["64"]["ndr"]["stats"]["overall"]["drop_percentage"] = 180.5
     bad = tmp_path / "nfv.json"
     bad.write_text(json.dumps(doc))
     proc = _import(tmp_path, "nfvbench", str(bad), "--into", "pvp-2024")
     assert proc.returncode == 1
-    assert proc.stderr.splitlines() == ["nfv.json: loss: 180.5 % is above the possible maximum of 100 (test pvp, frame_size 1518, variant ndr) [csv.range]",
+    assert proc.stderr.splitlines() == ["nfv.json: loss: 180.5 % is above the possible maximum of 100 (test ext-128-flows-ndr, frame_size 64, variant ndr) [csv.range]",
                                         "nothing written"]
     assert not (tmp_path / "results").exists()
     ok = _import(tmp_path, "nfvbench", str(NFV), "--into", "pvp-2024")
-    assert ok.returncode == 0 and "  native/ndr-pdr.json: 12 rows" in ok.stdout.splitlines()
+    assert ok.returncode == 0 and "  native/ndr-64b-generator-short.json: 3 rows" in ok.stdout.splitlines()
