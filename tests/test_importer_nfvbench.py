@@ -398,8 +398,8 @@ def test_a_page_is_one_native_file_declared_once_per_test(tmp_path):
     line = next(ln for ln in text.splitlines() if "pvp-10k-flows-ndr" in ln and "native/" in ln)
     (folder / "result.toml").write_text(text.replace(line, f"{line}\n{line}"))
     check = run_cli("validate", str(folder), cwd=tmp_path)
-    assert check.returncode == 1 and "files.native[2].path: 'native/testapi_nfvbench_characterization_page2.json' is already declared as " \
-                                      "files.native[0].path [layout.duplicate-path]" in check.stdout
+    assert check.returncode == 1 and "files.native[2]: the same entry as files.native[1] ('native/testapi_nfvbench_characterization_page2.json', " \
+                                      "test 'pvp-10k-flows-ndr'): its rows would be read twice [layout.duplicate-path]" in check.stdout
 
 
 def test_a_unidirectional_run_is_one_row_of_its_one_direction():
