@@ -63,13 +63,16 @@ def test_iperf_3_0_7_tcp_one_line():
 
 
 def test_iperf_3_0_7_udp_end_sum_only():
-    """yardstick iperf3_sample_output_udp.json: iperf 3.0.7 client, UDP, `end` holds only `sum`."""
+    """yardstick iperf3_sample_output_udp.json: iperf 3.0.7 client, UDP, `end` holds only `sum`. Its
+    datagrams are 8192 bytes (test_start.blksize): six fragments each, so their counts are not frames."""
     rows, problems, _ = _rows((REAL / "yardstick_iperf3.0.7_iperf3_sample_output_udp.json").read_bytes())
     assert problems == []
-    # end.sum: packets 3022, lost_packets 0, jitter_ms 0.0113579, bits_per_second 19804500.0, seconds 10.0002
-    assert _summary(rows) == {"tx": "3022", "rx": "3022", "lost": "0", "goodput": "19804500.0", "interarrival_jitter": "0.0113579", "duration": "10.0002"}
-    first = _samples(rows)[0]  # the client sent: 275 datagrams in 1.00022 s; no loss or jitter on the sending side
-    assert first.value("tx_rate") == 275 / 1.00022 and "lost" not in first.cells and "interarrival_jitter" not in first.cells
+    # end.sum: bits_per_second 19804500.0, jitter_ms 0.0113579, seconds 10.0002 (packets 3022, lost 0: not frames)
+    assert _summary(rows) == {"goodput": "19804500.0", "interarrival_jitter": "0.0113579", "duration": "10.0002"}
+    first = _samples(rows)[0]  # intervals[0].sum: 18018400.0 bit/s sent; no datagram rate, loss or jitter
+    assert {m: c.figure.text for m, c in first.cells.items()} == {"goodput": "18018400.0"}
+    plan = describe((REAL / "yardstick_iperf3.0.7_iperf3_sample_output_udp.json").read_bytes(), "x")
+    assert "8192-byte datagrams are not one frame each" in plan.tests[0].fields["description"]
 
 
 def test_describe_real_files():
@@ -119,23 +122,25 @@ def test_server_side_keeps_only_its_own_figures():
     """The server of a -P 2 TCP run received: its sum_sent is all zeros (not measured)."""
     rows, problems, _ = _rows((EXAMPLES / "tcp-p2-server.json").read_bytes())
     assert problems == [] and _summary(rows) == {"goodput": "100656182.96307062", "duration": "3.000212"}
-    # UDP server: sum_sent zeros (packets 0) and end.sum with bits_per_second 0 are not taken; the
-    # server received 458 datagrams (sum_received.packets 458, lost 0) and measured jitter and order
+    # UDP server (-P 2 -l 1400): sum_sent all zeros is not taken; the server received 10712 datagrams
+    # (sum_received.packets 10712, lost 0) and measured jitter and order itself
     rows, problems, _ = _rows((EXAMPLES / "udp-p2-server.json").read_bytes())
     assert problems == []
-    assert _summary(rows) == {"rx": "458", "lost": "0", "goodput": "40016288.89117753", "interarrival_jitter": "0.013442772390246912",
-                              "out_of_sequence": "0", "duration": "3.000327"}
-    first = _samples(rows)[0]  # intervals[0].sum: 154 datagrams, 0 lost, in 1.000080943107605 s
-    assert first.value("rx_rate") == 154 / 1.000080943107605 and first.cells["lost"].figure.text == "0"
+    assert _summary(rows) == {"rx": "10712", "lost": "0", "goodput": "39989014.0071409", "interarrival_jitter": "0.008031458257996404",
+                              "out_of_sequence": "0", "duration": "3.000184"}
+    first = _samples(rows)[0]  # intervals[0].sum: 3570 datagrams, 0 lost, in 1.0000890493392944 s
+    assert first.value("rx_rate") == 3570 / 1.0000890493392944 and first.cells["lost"].figure.text == "0"
     plan = describe((EXAMPLES / "udp-p2-server.json").read_bytes(), "x")
     assert [t.id for t in plan.tests] == ["udp-20m-server"] and "measured by the server" in plan.tests[0].fields["description"]
 
 
 def test_udp_reverse_client_received():
+    """-R -l 1400: the client received (sum_received: packets 2679, lost 0, jitter 0.007153930551541192);
+    the server's 2679 sent came in the results exchange."""
     rows, problems, _ = _rows((EXAMPLES / "udp-reverse.json").read_bytes())
     assert problems == []
-    assert _summary(rows) == {"tx": "115", "rx": "115", "lost": "0", "goodput": "10048176.756098423", "interarrival_jitter": "0.01912122781782898",
-                              "out_of_sequence": "0", "duration": "3.000304"}
+    assert _summary(rows) == {"tx": "2679", "rx": "2679", "lost": "0", "goodput": "10001569.995290015", "interarrival_jitter": "0.007153930551541192",
+                              "out_of_sequence": "0", "duration": "3.000176"}
 
 
 def test_bidir_one_row_per_direction():

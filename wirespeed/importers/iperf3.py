@@ -99,13 +99,14 @@ def _udp_sample(run: Run, direction: str, s: dict) -> dict:
     packets, seconds = number(s, "packets"), number(s, "seconds")
     if packets is None or not seconds:
         return {}
+    frames = run.datagrams_are_frames()
     if run.sends(direction):
         rate = packets / seconds
-        return {"tx_rate": (rate if plausible(rate) else None, "pps")}
+        return {"tx_rate": (rate if plausible(rate) and frames else None, "pps")}
     lost = number(s, "lost_packets")
     got = packets - lost if lost is not None and lost <= packets else None
     rate = got / seconds if got is not None else None
-    return {"rx_rate": (rate if plausible(rate) else None, "pps"), "lost": (_int(lost), "frames"),
+    return {"rx_rate": (rate if plausible(rate) and frames else None, "pps"), "lost": (_int(lost) if frames else None, "frames"),
             "interarrival_jitter": (number(s, "jitter_ms"), "ms")}
 
 
@@ -123,6 +124,9 @@ def _udp_summary(run: Run, direction: str, sent: dict, received: dict, file: str
                                 "the loss count is left out", RULE, severity="warning"))
         lost = None
     ooo = [number(s, "out_of_order") for s in udp_streams(run, direction) if number(s, "out_of_order") is not None]
+    if not run.datagrams_are_frames():  # fragmented datagrams: their counts are not frame counts
+        tx = rx = lost = None
+        ooo, problems = [], []
     return {
         "tx": (_int(tx), "frames"), "rx": (_int(rx), "frames"), "lost": (_int(lost), "frames"),
         "goodput": (number(received, "bits_per_second") if received else None, "bps"),
@@ -192,6 +196,8 @@ def _test(run: Run) -> tuple[str, dict]:
     what = f"{proto} with {int(streams or 1)} stream(s)" + (f", {int(blksize)}-byte {'datagrams' if proto == 'UDP' else 'writes'}" if blksize else "")
     mode_text = "; both directions at once (--bidir)" if run.bidir else "; reverse mode (the server sent)" if run.reverse else ""
     side = "" if run.client else "; as measured by the server (its file holds only the server's own figures)"
+    if run.udp and not run.datagrams_are_frames():
+        side += f"; {int(blksize) if blksize else 'unknown-size'}-byte datagrams are not one frame each, so their counts are not published as frames"
     fields["description"] = f"iperf3 {what}" + (f", target {text}" if text else "") + mode_text + side + "."
     fields["methodology"] = methodology
     return test_id, fields

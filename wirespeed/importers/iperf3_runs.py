@@ -10,10 +10,12 @@ sums differ between versions and protocols, so only the per-stream and per-inter
 
 from __future__ import annotations
 
+import ipaddress
 import json
 from dataclasses import dataclass
 
 from wirespeed.importers.common import NAN, number, parse_json
+from wirespeed.importers.datagrams import one_frame
 from wirespeed.problems import Problem
 from wirespeed.resultset.csvtable import decode_utf8
 from wirespeed.resultset.nesting import json_depth_problem
@@ -48,6 +50,20 @@ class Run:
     @property
     def test_start(self) -> dict:
         return obj(self.start.get("test_start"))
+
+    def family(self) -> str | None:
+        """ipv4 or ipv6, from the addresses the run connected (None when they are names)."""
+        hosts = [obj(self.start.get("connecting_to")).get("host")] + [obj(c).get("local_host") for c in seq(self.start.get("connected"))]
+        for host in hosts:
+            try:
+                return f"ipv{ipaddress.ip_address(str(host).split('%')[0]).version}"
+            except ValueError:
+                continue
+        return None
+
+    def datagrams_are_frames(self) -> bool:
+        """Whether each UDP datagram (test_start.blksize bytes) is one frame (wirespeed.importers.datagrams)."""
+        return one_frame(number(self.test_start, "blksize"), self.family())
 
     def forward(self) -> str:
         """The direction of the run's main flow (end.sum_sent/sum_received, interval.sum)."""

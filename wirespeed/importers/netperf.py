@@ -7,7 +7,7 @@ What the figures are (netperf's doc/netperf.texi and src/netlib.c):
   10^Nbits/sec (-f k/m/g) or K/M/GBytes/sec (-f K/M/G, 1024-based); never a layer-1/2 rate;
 - UDP_STREAM prints the sender's line (messages sent okay) and the receiver's (messages received,
   receive throughput): goodput is the receiver's; datagrams count as frames only when a message fits
-  one Ethernet frame (at most 1472 bytes), otherwise the counts are left out;
+  one Ethernet frame (wirespeed.importers.datagrams), otherwise the counts are left out;
 - a request/response test's rate is transactions per second (transaction_rate); omni's
   MIN/MEAN/MAX/P50/P90/P99_LATENCY of such a test are round-trip times in µs (rtt_*);
 - `-D` interim results become samples (goodput per interval).
@@ -23,6 +23,7 @@ from decimal import Decimal
 from wirespeed.engine.figures import Figure
 from wirespeed.importers.common import base_keys, row
 from wirespeed.importers.contract import Importer, ImportPlan, TestPlan
+from wirespeed.importers.datagrams import one_frame
 from wirespeed.problems import Problem
 from wirespeed.resultset.csvtable import decode_utf8
 
@@ -32,7 +33,6 @@ BANNER = re.compile(r"^(?P<migrated>MIGRATED )?(?P<what>[A-Za-z_/ ]+?) TEST from
 NUMBER = re.compile(r"^-?\d+(?:\.\d+)?$")
 UNIT = re.compile(r"(10\^[0369]bits|[KMG]?Bytes|Trans)/s(?:ec)?\b")
 INTERIM = re.compile(r"^Interim result:\s+(?P<v>\d+(?:\.\d+)?) (?P<u>\S+) over (?P<d>\d+(?:\.\d+)?) seconds ending at (?P<t>\d+(?:\.\d+)?)")
-MAX_ONE_FRAME = 1472  # the largest UDP payload in one standard Ethernet frame (1500-byte IPv4 packet)
 
 # what the banner says → (test name, kind)
 KINDS = {"TCP STREAM": ("TCP_STREAM", "stream"), "TCP MAERTS": ("TCP_MAERTS", "stream"), "TCP SENDFILE": ("TCP_SENDFILE", "stream"),
@@ -127,9 +127,9 @@ def _classic(block: Block, file: str) -> tuple[dict, list[tuple[str, dict]], lis
             return {}, samples, [Problem(file, n, "", "UDP_STREAM: expected the sender's line (socket, message size, elapsed, messages okay, errors, "
                                                    "throughput) and the receiver's (socket, elapsed, messages, throughput)", RULE)]
         remote = data[1][1]
-        one_frame = int(float(first[1])) <= MAX_ONE_FRAME
+        single = one_frame(float(first[1]), "ipv6" if block.banner.group("af") == "AF_INET6" else "ipv4")
         values = {"goodput": _bits(remote[3], unit.group(1)), "duration": (first[2], "s"),
-                  "tx": (first[3], "frames") if one_frame else None, "rx": (remote[2], "frames") if one_frame else None}
+                  "tx": (first[3], "frames") if single else None, "rx": (remote[2], "frames") if single else None}
     elif block.kind == "rr":
         if len(first) < 6:
             return {}, samples, [Problem(file, n, "", f"{block.name}: expected socket sizes, request and response sizes, elapsed time and transaction rate", RULE)]
