@@ -62,7 +62,9 @@ def test_auto_refuses_an_unrelated_file_and_names_the_formats(tmp_path):
     proc = _import(tmp_path, "auto", str(other), "--into", "x-set")
     assert proc.returncode == 1
     formats = ", ".join(importers())
-    assert proc.stderr.splitlines() == [f"baseline.csv: no importer recognises this file (formats: {formats}) [import.unknown-format]", "nothing written"]
+    assert proc.stderr.splitlines() == [f"baseline.csv: no importer recognises this file: it holds text whose first line is "
+                                        f"'test,frame_size,throughput_mpps,throughput_max_theoretical_pct'; expected one of the formats {formats} "
+                                        "(wirespeed import --help says what each reads) [import.unknown-format]", "nothing written"]
     assert not (tmp_path / "results").exists()
     proc = _import(tmp_path, "spirent-9000", str(UDP), "--into", "x-set")
     assert proc.returncode == 1 and f"no such importer (formats: auto, {formats})" in proc.stderr

@@ -32,7 +32,14 @@ def run_importer(spec: dict, path: Path, tests: dict, data: bytes | None = None)
     test = tests.get(spec["test"])
     if test is None:
         return [], [Problem(file, None, "test", f"unknown test id {spec['test']!r}", "import.unknown-test")], 0
-    rows, problems, n = importer(path.read_bytes() if data is None else data, file, spec, test)
+    if not isinstance(importer, Importer):
+        return [], [Problem(file, None, "importer", f"{spec['importer']!r} is not an importer (wirespeed.importers.contract.Importer)", "import.unknown-importer")], 0
+    from wirespeed.importers.kinds import opened
+
+    data, problems = opened(spec["path"], path.read_bytes() if data is None else data, file, importer, spec["importer"])
+    if data is None:
+        return [], problems, 0
+    rows, problems, n = importer(data, file, spec, test)
     return checked(rows, problems, file) + (n,)
 
 

@@ -128,6 +128,12 @@ class Importer:
     examples: tuple[str, ...] = ()
     """Example files of the format (repository-relative paths, under docs/importers/examples/):
     its documentation, and the test input of `wirespeed import auto`."""
+    kinds: tuple[str, ...] = ("json",)
+    """The kinds of file it reads (names of wirespeed.resultset.attachments.KINDS: json, csv, text,
+    xml, parquet, pcap, pcapng, …), checked against a file's content: `wirespeed import` keeps a
+    native file under a name ending in its kind's extension (`run.res` holding JSON becomes
+    `run.res.json`) and loading refuses a native file of a kind its importer does not read. Any of
+    them may arrive compressed (gzip, Zstandard): importers always see the decompressed bytes."""
 
     def __call__(self, data: bytes, file: str, spec: dict, test: TestSpec) -> tuple[list[Row], list[Problem], int]:
         """Same as convert: what `wirespeed.importers.run_importer` calls at load time."""

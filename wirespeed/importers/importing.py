@@ -16,6 +16,7 @@ from pathlib import Path
 
 from wirespeed.importers import importers
 from wirespeed.importers.contract import HEAD_BYTES, Importer, ImportPlan
+from wirespeed.importers.kinds import kept_name
 from wirespeed.importers import plan as planning
 from wirespeed.problems import InputError, Problem, display_path
 from wirespeed.resultset.methodology import merged
@@ -31,6 +32,9 @@ class Outcome:
     created: bool
     chosen: list[tuple[str, str]] = field(default_factory=list)  # (file, format) picked by auto
     rows: dict[str, int] = field(default_factory=dict)  # native path → rows it yields
+    loaded: dict[str, list] = field(default_factory=dict)  # native path → the rows themselves (wirespeed.resultset.model.Row)
+    kept: dict[str, str] = field(default_factory=dict)  # native path → the format that reads it
+    sources: dict[str, str] = field(default_factory=dict)  # native path → the file it was imported from
     tests: list[str] = field(default_factory=list)
     native: list[str] = field(default_factory=list)
     unstated: list[str] = field(default_factory=list)
@@ -39,39 +43,42 @@ class Outcome:
     warnings: list[Problem] = field(default_factory=list)  # the importers' warnings (one line each)
 
 
-def _convertible():
-    from wirespeed.resultset.attachments import FileType
+def read_limit() -> int:
+    """The most `wirespeed import` reads of one file: the largest limit of any kind a set keeps (the
+    importer, and so the kind's own limit, is known only once the content is recognised)."""
+    from wirespeed.resultset.attachments import TYPES
+    from wirespeed.resultset.limits import value
 
-    return FileType("html", (".html", ".htm"), "", "file_size.text", "an HTML report", text=True)
-
-
-CONVERTIBLE = _convertible()
-"""Read for an importer that converts it (ImportPlan.converted), never kept in a set: HTML reports."""
+    return max(value(t.size_limit) for t in TYPES)
 
 
 def read_native(path: Path) -> tuple[bytes | None, list[Problem]]:
-    """A native file's bytes: a plain file of an allowed type, within that type's size limit."""
-    from wirespeed.resultset.attachments import ALLOWED, file_type
-    from wirespeed.resultset.limits import describe, value
+    """A native file's bytes as stored: any regular file, whatever its name, within the read limit.
+    Its content decides what it is (`unpack`, `detect`, wirespeed.importers.kinds)."""
+    from wirespeed.resultset.limits import human
 
     shown = display_path(path)
-    ftype = file_type(path.name) or (CONVERTIBLE if path.suffix.lower() in CONVERTIBLE.extensions else None)
-    if ftype is None:
-        return None, [Problem(shown, None, "", f"not a file type a result set may keep (allowed: {ALLOWED})", "import.file-type")]
     try:
         st = os.stat(path)
     except OSError as exc:
         return None, [Problem(shown, None, "", f"cannot be read: {exc.strerror}", "import.read")]
     if not stat.S_ISREG(st.st_mode):
         return None, [Problem(shown, None, "", "not a regular file", "import.read")]
-    limit = value(ftype.size_limit)
+    limit = read_limit()
     if st.st_size > limit:
-        return None, [Problem(shown, None, "", f"{st.st_size:,} bytes: more than the limit of {describe(ftype.size_limit)} for {ftype.what}", "limit.file-size")]
+        return None, [Problem(shown, None, "", f"{st.st_size:,} bytes: more than the limit of {human(limit)} for any file a result set keeps", "limit.file-size")]
     with open(path, "rb") as f:
         data = f.read(limit + 1)
     if len(data) > limit:
-        return None, [Problem(shown, None, "", f"more than the limit of {describe(ftype.size_limit)} for {ftype.what}", "limit.file-size")]
+        return None, [Problem(shown, None, "", f"more than the limit of {human(limit)} for any file a result set keeps", "limit.file-size")]
     return data, []
+
+
+def unpacked(data: bytes, shown: str) -> tuple[bytes | None, str | None, list[Problem]]:
+    """The bytes the file holds (decompressed, within the limit), its compression, problems."""
+    from wirespeed.resultset.compressed import unpack
+
+    return unpack(data, shown)
 
 
 def detect(data: bytes, name: str, shown: str, found: dict[str, Importer]) -> tuple[str | None, list[Problem]]:
@@ -87,7 +94,10 @@ def detect(data: bytes, name: str, shown: str, found: dict[str, Importer]) -> tu
             scores.append((score, fmt))
     scores.sort(reverse=True)
     if not scores:
-        return None, [Problem(shown, None, "", f"no importer recognises this file (formats: {', '.join(found)})", "import.unknown-format")]
+        from wirespeed.importers.kinds import found as holding
+
+        return None, [Problem(shown, None, "", f"no importer recognises this file: it holds {holding(data)}; expected one of the formats "
+                              f"{', '.join(found)} (wirespeed import --help says what each reads)", "import.unknown-format")]
     if len(scores) > 1 and scores[0][0] == scores[1][0]:
         tied = ", ".join(f for s, f in scores if s == scores[0][0])
         return None, [Problem(shown, None, "", f"ambiguous: equally likely {tied}; name the format instead of auto", "import.ambiguous-format")]
@@ -127,22 +137,26 @@ def import_files(fmt: str, paths: list[Path], root: Path, slug: str, dry_run: bo
     doc = existing if existing is not None else planning.new_document(slug)
     out = Outcome(folder, existing is None)
     problems: list[Problem] = []
-    described: list[tuple[Path, bytes, ImportPlan]] = []
+    described: list[tuple] = []  # (shown, (kept name, kept bytes), plan, pair's (name, bytes, shown) or None)
     seen = _existing_natives(folder, doc) if existing is not None else {}
     paired = fmt != AUTO and len(paths) == 2 and found[fmt].describe_pair is not None
     if outside is not None:
         described += _outside(fmt, paths, outside, seen, problems)
     for path in [] if outside is not None else paths[:1] if paired else paths:
         shown = display_path(path)
-        data, probs = read_native(path)
-        if data is None:
+        raw, probs = read_native(path)
+        if raw is None:
             problems += probs
             continue
-        digest = hashlib.sha256(data).hexdigest()
+        digest = hashlib.sha256(raw).hexdigest()
         if digest in seen:
             problems.append(Problem(shown, None, "", f"duplicated run: the same file is already imported as {seen[digest]}", "import.duplicate"))
             continue
         seen[digest] = shown
+        data, compression, probs = unpacked(raw, shown)
+        if data is None:
+            problems += probs
+            continue
         chosen = fmt
         if fmt == AUTO:
             chosen, probs = detect(data, path.name, shown, found)
@@ -152,11 +166,12 @@ def import_files(fmt: str, paths: list[Path], root: Path, slug: str, dry_run: bo
             out.chosen.append((shown, chosen))
         second = None
         if paired:
-            data2, probs = read_native(paths[1])
+            raw2, probs = read_native(paths[1])
+            data2, compression2, more = unpacked(raw2, display_path(paths[1])) if raw2 is not None else (None, None, [])
             if data2 is None:
-                problems += probs
+                problems += probs + more
                 continue
-            second = (paths[1], data2)
+            second = (paths[1], raw2, data2, compression2)
             plan = found[chosen].describe_pair(data, shown, data2, display_path(paths[1]))
         else:
             plan = found[chosen].describe(data, shown)
@@ -165,16 +180,24 @@ def import_files(fmt: str, paths: list[Path], root: Path, slug: str, dry_run: bo
             if not plan.tests:
                 problems.append(Problem(shown, None, "", f"{chosen}: the file holds no test", f"import.{chosen}"))
                 continue
-            if plan.converted is None and path.suffix.lower() in CONVERTIBLE.extensions:
-                problems.append(Problem(shown, None, "", f"{chosen} does not convert {CONVERTIBLE.what}, and a result set may not keep one", "import.file-type"))
-                continue
-            if plan.converted is not None:
+            if plan.converted is not None:  # kept instead of the original, under the importer's name for it
                 kept = hashlib.sha256(plan.converted[1]).hexdigest()
                 if kept in seen:
                     problems.append(Problem(shown, None, "", f"duplicated run: the same file is already imported as {seen[kept]}", "import.duplicate"))
                     continue
                 seen[kept] = shown
-            described.append((path, data, plan, second))
+                name, probs = kept_name(plan.converted[0], plan.converted[1], None, found[chosen], chosen, shown)
+                keep = (name, plan.converted[1])
+            else:
+                name, probs = kept_name(path.name, data, compression, found[chosen], chosen, shown)
+                keep = (name, raw)
+            if second is not None and name is not None:
+                name2, more = kept_name(second[0].name, second[2], second[3], found[chosen], chosen, display_path(second[0]))
+                probs += more
+                second = (name2, second[1], display_path(second[0]))
+            problems += probs + _size_problems(keep, shown) + (_size_problems(second[:2], second[2]) if second and second[0] else [])
+            if name is not None and not probs:
+                described.append((shown, keep, plan, second))
     if any(p.severity == "error" for p in problems):
         raise InputError(problems)
     out.warnings = [p for p in problems if p.severity == "warning"]
@@ -184,19 +207,20 @@ def import_files(fmt: str, paths: list[Path], root: Path, slug: str, dry_run: bo
         taken |= {p.relative_to(folder).as_posix() for p in folder.rglob("*")}
     wanted: list[str] = []
     sources: dict[str, str] = {}
-    for path, data, plan, second in described:
-        name, data = plan.converted or (path.name, data)  # a converted file is kept instead of the original
+    for shown, (name, data), plan, second in described:
         rel = planning.native_name(name, taken)
         taken.add(rel)
         files[rel] = data
-        sources[rel] = display_path(path)
+        sources[rel] = shown
+        out.sources[rel] = shown
         out.native.append(rel)
+        out.kept[rel] = plan.format
         ids = planning.merge(doc, plan, rel)
         if second is not None:  # a pair: one entry reads both files
-            rel2 = planning.native_name(second[0].name, taken)
+            rel2 = planning.native_name(second[0], taken)
             taken.add(rel2)
             files[rel2] = second[1]
-            sources[rel2] = display_path(second[0])
+            sources[rel2] = second[2]
             out.native.append(rel2)
             for entry in doc["files"]["native"]:
                 if entry.get("path") == rel:
@@ -223,6 +247,17 @@ def import_files(fmt: str, paths: list[Path], root: Path, slug: str, dry_run: bo
     return out
 
 
+def _size_problems(keep: tuple[str, bytes], shown: str) -> list[Problem]:
+    """The kept file within its type's size limit (the one loading the set will check)."""
+    from wirespeed.resultset.attachments import native_type
+    from wirespeed.resultset.limits import describe, value
+
+    ftype = native_type(keep[0])
+    if ftype is not None and len(keep[1]) > value(ftype.size_limit):
+        return [Problem(shown, None, "", f"{len(keep[1]):,} bytes: more than the limit of {describe(ftype.size_limit)} for {ftype.what}", "limit.file-size")]
+    return []
+
+
 def _outside(fmt: str, paths: list[Path], location: str, seen: dict[str, str], problems: list[Problem]) -> list:
     """Captures kept outside the set: analysed from the local files, their figures kept instead."""
     from wirespeed.importers.pcap_outside import describe_outside
@@ -240,7 +275,7 @@ def _outside(fmt: str, paths: list[Path], location: str, seen: dict[str, str], p
         problems.append(Problem(shown[0], None, "", f"duplicated run: the same captures are already imported as {seen[kept]}", "import.duplicate"))
         return []
     seen[kept] = shown[0]
-    return [(paths[0], plan.converted[1], plan, None)]
+    return [(shown[0], plan.converted, plan, None)]
 
 
 def _named(doc, names: list[str]) -> list[str]:
@@ -287,6 +322,7 @@ def _converted(doc, files: dict[str, bytes], sources: dict[str, str], found: dic
     """Run each new native entry's conversion on its file, as loading the set will: its problems
     stop the import; its row count is reported."""
     from wirespeed.importers import checked
+    from wirespeed.importers.kinds import opened
 
     plain = planning._plain(doc)
     defaults = plain.get("methodology", {})
@@ -301,8 +337,14 @@ def _converted(doc, files: dict[str, bytes], sources: dict[str, str], found: dic
         shown = sources[spec["path"]]
         if spec.get("pair") in files:  # a pair's second file, not written yet: handed over in memory
             spec = {**spec, "pair_data": files[spec["pair"]], "pair_shown": sources[spec["pair"]]}
-        rows, probs, _n = found[spec["importer"]].convert(files[spec["path"]], shown, spec, draft)
+        imp = found[spec["importer"]]
+        data, probs = opened(spec["path"], files[spec["path"]], shown, imp, spec["importer"])
+        if data is None:
+            problems += probs
+            continue
+        rows, probs, _n = imp.convert(data, shown, spec, draft)
         rows, probs = checked(rows, probs, shown)
         problems += probs
         out.rows[spec["path"]] = out.rows.get(spec["path"], 0) + len(rows)
+        out.loaded.setdefault(spec["path"], []).extend(rows)
     return problems

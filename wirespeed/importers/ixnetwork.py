@@ -181,7 +181,8 @@ def _importer():
 
     return Importer(summary="Keysight IxNetwork statistics CSV (Traffic Item, Flow and Port Statistics; totals rows skipped, latency unit from the header)",
                     sniff=sniff, describe=describe, convert=converter(_read),
-                    examples=tuple(f"docs/importers/examples/ixnetwork/{n}" for n in ("traffic-item-statistics.csv", "flow-statistics.csv", "port-statistics.csv")))
+                    examples=tuple(f"docs/importers/examples/ixnetwork/{n}" for n in ("traffic-item-statistics.csv", "flow-statistics.csv", "port-statistics.csv")),
+                    kinds=("csv", "text", "json"))
 
 
 IMPORTER = _importer()

@@ -215,4 +215,5 @@ IMPORTER = Importer(
     convert=convert,
     describe_pair=describe_pair,
     examples=("docs/importers/examples/pcap/signature-rx.pcap",),
+    kinds=("pcap", "pcapng", "json"),  # json: the figures of captures kept outside the set (pcap_outside.py)
 )

@@ -183,9 +183,11 @@ def unstated(doc: TOMLDocument, schema: dict[str, Any]) -> list[str]:
 
 def invalid(doc: TOMLDocument, schema: dict[str, Any]) -> list[str]:
     """Schema errors other than missing fields: stated values that break the schema (never written)."""
+    from wirespeed.resultset.load import _schema_problem  # the one wording of schema errors (never a raw pattern)
+
     plain = _plain(doc)
-    return [f"{'.'.join(map(str, e.absolute_path)) or '(top)'}: {e.message}" for e in jsonschema.Draft202012Validator(schema).iter_errors(plain)
-            if e.validator != "required"]
+    return [f"{p.field or '(top)'}: {p.message}" for e in jsonschema.Draft202012Validator(schema).iter_errors(plain)
+            if e.validator != "required" for p in [_schema_problem(e, "")]]
 
 
 SAFE = re.compile(r"[^A-Za-z0-9._-]+")
@@ -193,10 +195,15 @@ SAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
 def native_name(name: str, taken: set[str]) -> str:
     """A path under native/ for an imported file: its own name made safe, numbered if taken."""
+    from wirespeed.resultset.attachments import inner_kind, native_type
+
     base = SAFE.sub("-", name.rsplit("/", 1)[-1]).lstrip("._-") or "file"
     stem, dot, ext = base.rpartition(".")
     if not dot:
         stem, ext = base, ""
+    if native_type(base) is not None and native_type(base).compression and inner_kind(base) is not None:
+        stem, _dot, inner = stem.rpartition(".")  # run.json.gz: numbered run-2.json.gz
+        ext = f"{inner}.{ext}"
     stem = stem[:80] or "file"
     for n in range(1, 10000):
         candidate = f"native/{stem}{'' if n == 1 else f'-{n}'}{'.' + ext if ext else ''}"

@@ -205,7 +205,8 @@ def _importer():
 
     return Importer(summary="Spirent TestCenter result views (Basic Counters, Advanced Sequencing, RFC 2544 summaries) as CSV or fixed-width text exports",
                     sniff=sniff, describe=describe, convert=converter(_read),
-                    examples=tuple(f"docs/importers/examples/spirent/{n}" for n in ("basic-counters.csv", "advanced-sequencing.csv", "rfc2544-throughput.csv", "basic-counters.txt")))
+                    examples=tuple(f"docs/importers/examples/spirent/{n}" for n in ("basic-counters.csv", "advanced-sequencing.csv", "rfc2544-throughput.csv", "basic-counters.txt")),
+                    kinds=("csv", "text"))
 
 
 IMPORTER = _importer()

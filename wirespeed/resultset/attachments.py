@@ -2,8 +2,15 @@
 
 One place for the types: loading checks every attachment and native file against it (extension,
 then a cheap content check: a magic number, or UTF-8 text without NUL), and publishing imports
-it to re-check files and to choose a safe Content-Type. Everything else (HTML, SVG, XML,
-scripts, executables, archives, unknown) is refused: nothing a browser would run is published.
+it to re-check files and to choose a safe Content-Type. Everything else (HTML, SVG, scripts,
+executables, archives, unknown) is refused: nothing a browser would run is published.
+
+Some kinds are kept only as native files, for an importer that declares it reads them
+(`Importer.kinds`): XML (published as plain text), Parquet, and a native file compressed with gzip
+or Zstandard (`run.json.gz`: the name before the compression's extension gives the kind inside).
+A set keeps a native file under a name ending in its kind's extension, which `wirespeed import`
+chooses from the content (`run.res` holding JSON is kept as `run.res.json`); loading checks that
+the importer reads that kind and that the content, decompressed within its limit, is that kind.
 """
 
 from __future__ import annotations
@@ -26,6 +33,8 @@ class FileType:
     what: str
     magic: tuple[bytes, ...] = ()  # the file starts with one of these
     text: bool = False  # UTF-8 without NUL
+    native: bool = False  # kept only as a native file an importer reads, never as an attachment
+    compression: bool = False  # wraps a file of another kind (its name before the extension says which)
 
 
 TYPES: tuple[FileType, ...] = (
@@ -38,10 +47,17 @@ TYPES: tuple[FileType, ...] = (
     FileType("pcap", (".pcap",), "application/vnd.tcpdump.pcap", "file_size.pcap", "a pcap capture",
              magic=(b"\xd4\xc3\xb2\xa1", b"\xa1\xb2\xc3\xd4", b"\x4d\x3c\xb2\xa1", b"\xa1\xb2\x3c\x4d")),
     FileType("pcapng", (".pcapng",), "application/x-pcapng", "file_size.pcap", "a pcapng capture", magic=(b"\x0a\x0d\x0d\x0a",)),
+    FileType("xml", (".xml",), "text/plain; charset=utf-8", "file_size.xml", "an XML file", text=True, native=True),
+    FileType("parquet", (".parquet",), "application/vnd.apache.parquet", "file_size.parquet", "a Parquet file", magic=(b"PAR1",), native=True),
+    FileType("gzip", (".gz",), "application/gzip", "file_size.compressed", "a gzip-compressed file", magic=(b"\x1f\x8b",), native=True, compression=True),
+    FileType("zstd", (".zst",), "application/zstd", "file_size.compressed", "a Zstandard-compressed file", magic=(b"\x28\xb5\x2f\xfd",), native=True, compression=True),
 )
 
-BY_EXTENSION: dict[str, FileType] = {ext: t for t in TYPES for ext in t.extensions}
-ALLOWED = ", ".join(ext for t in TYPES for ext in t.extensions)
+BY_EXTENSION: dict[str, FileType] = {ext: t for t in TYPES for ext in t.extensions if not t.native}
+NATIVE_BY_EXTENSION: dict[str, FileType] = {ext: t for t in TYPES for ext in t.extensions}
+KINDS: dict[str, FileType] = {t.name: t for t in TYPES if not t.compression}
+ALLOWED = ", ".join(ext for t in TYPES if not t.native for ext in t.extensions)
+NATIVE_ALLOWED = ", ".join(ext for t in TYPES if not t.compression for ext in t.extensions)
 
 
 def file_type(path: str) -> FileType | None:
@@ -50,6 +66,38 @@ def file_type(path: str) -> FileType | None:
     if "." not in name:
         return None
     return BY_EXTENSION.get("." + name.rsplit(".", 1)[1].lower())
+
+
+def _suffix(name: str) -> str:
+    return "." + name.rsplit(".", 1)[1].lower() if "." in name else ""
+
+
+def native_type(path: str) -> FileType | None:
+    """The type of a native file by its name: any kind, native-only ones too, or its compression
+    (`run.json.gz` is gzip) when the name before the compression's extension is of a kind."""
+    name = path.rsplit("/", 1)[-1]
+    ftype = NATIVE_BY_EXTENSION.get(_suffix(name))
+    if ftype is not None and ftype.compression:
+        return ftype if inner_kind(path) is not None else None
+    return ftype
+
+
+def inner_kind(path: str) -> FileType | None:
+    """The kind of a native file's content: `run.json.gz` -> json, `run.csv` -> csv."""
+    name = path.rsplit("/", 1)[-1]
+    ftype = NATIVE_BY_EXTENSION.get(_suffix(name))
+    if ftype is not None and ftype.compression:
+        name = name[: -len(_suffix(name))]
+        ftype = NATIVE_BY_EXTENSION.get(_suffix(name))
+    return None if ftype is None or ftype.compression else ftype
+
+
+def native_type_problem(path: str, file: str, field: str) -> Problem | None:
+    """One problem when a declared native file's name ends in the extension of no kind."""
+    if native_type(path) is not None:
+        return None
+    return Problem(file, None, field, f"{path!r}: the name ends in no file kind a set keeps: expected one of {NATIVE_ALLOWED}, "
+                   "optionally followed by .gz or .zst (wirespeed import names a file after its content)", "layout.native-type")
 
 
 def type_problem(path: str, file: str, field: str) -> Problem | None:
@@ -95,3 +143,15 @@ def content_problem(stream: BinaryIO, ftype: FileType, file: str, hasher) -> Pro
         except UnicodeDecodeError:
             problem = Problem(file, line, "", f"not UTF-8: the file ends inside a character ({ftype.what} must be UTF-8 text)", "encoding.utf8")
     return problem
+
+
+class _NoHash:
+    def update(self, _chunk: bytes) -> None:
+        pass
+
+
+def is_of(data: bytes, ftype: FileType) -> bool:
+    """True when the bytes pass the content check of a kind (its magic number, or UTF-8 text without NUL)."""
+    import io
+
+    return content_problem(io.BytesIO(data), ftype, "", _NoHash()) is None

@@ -13,7 +13,7 @@ import os
 from pathlib import Path
 
 from wirespeed.problems import Problem, display_path
-from wirespeed.resultset.attachments import content_problem, file_type, type_problem
+from wirespeed.resultset.attachments import content_problem, file_type, native_type, native_type_problem, type_problem
 from wirespeed.resultset.paths import TABLE_KINDS
 from wirespeed.resultset.setfolder import SetFolder, UnsafeFile, check_size
 
@@ -44,7 +44,7 @@ def layout_problems(folder: Path, present: dict[str, os.stat_result], declared: 
     problems: list[Problem] = []
     for path, (role, field) in declared.items():
         if role in ("native", "attachment"):
-            bad = type_problem(path, file, field)
+            bad = native_type_problem(path, file, field) if role == "native" else type_problem(path, file, field)
             if bad:
                 problems.append(bad)
                 continue
@@ -52,7 +52,7 @@ def layout_problems(folder: Path, present: dict[str, os.stat_result], declared: 
         if st is None:
             problems.append(Problem(file, None, field, f"declared file {path!r} does not exist", "layout.missing-file"))
             continue
-        ftype = file_type(path)
+        ftype = native_type(path) if role == "native" else file_type(path)
         try:
             check_size(path, st.st_size, ftype.size_limit, ftype.what)  # tables end in .csv (schema and path rule)
         except UnsafeFile as exc:
@@ -68,7 +68,7 @@ def read_file(setdir: SetFolder, path: str, consume) -> tuple[str | None, list[P
     consume(stream, hasher) reads the file (a table reader or a content check) and returns
     problems; the rest of the file is hashed after it. Returns (sha256 or None, problems)."""
     full = setdir.path / path
-    ftype = file_type(path)
+    ftype = file_type(path) or native_type(path)
     try:
         stream, st = setdir.open(path)
     except UnsafeFile as exc:

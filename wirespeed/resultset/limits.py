@@ -41,6 +41,15 @@ _TABLE = (
           "A full-resolution screenshot of a test tool."),
     Limit("file_size.pcap", 32 * MiB, "bytes", "limit.file-size", "a packet capture attachment (.pcap, .pcapng)",
           "A sample capture, not a full run: GitHub warns above 50 MB a file."),
+    Limit("file_size.xml", 16 * MiB, "bytes", "limit.file-size", "a native XML file read by an importer (a Robot Framework output.xml)",
+          "As a native JSON file: a test run's log of a few thousand keywords."),
+    Limit("file_size.parquet", 32 * MiB, "bytes", "limit.file-size", "a native Parquet file read by an importer",
+          "A trending export of many tests; GitHub warns above 50 MB a file."),
+    Limit("file_size.compressed", 16 * MiB, "bytes", "limit.file-size", "a native file compressed with gzip or Zstandard (.gz, .zst), as stored",
+          "The native JSON limit: a compressed file is smaller than what it holds."),
+    Limit("decompressed_size", 32 * MiB, "bytes", "limit.decompressed-size", "a compressed native file once decompressed "
+          "(checked while decompressing: reading stops at the limit)",
+          "Twice the native JSON limit, for a long flent or CSIT run; a compression bomb stops here, not in memory."),
     Limit("set_size", 128 * MiB, "bytes", "limit.set-size", "all files of one result set together",
           "Four times the largest single file; GitHub Pages publishes at most 1 GB a site."),
     Limit("set_files", 256, "files", "limit.files", "files and folders in one result set",
@@ -113,7 +122,8 @@ def markdown() -> str:
         "Besides these numbers, a result set is refused when it contains a symbolic link anywhere (`[layout.symlink]`,",
         "never followed), a file that is not a regular file or folder, or is a hard link (`[layout.file-type]`), a declared path that",
         "leaves the folder or is not made of plain names (`[layout.path]`), or an attachment whose type is not on the",
-        "allowlist in `wirespeed/resultset/attachments.py` (`[layout.attachment-type]`).",
+        "allowlist in `wirespeed/resultset/attachments.py` (`[layout.attachment-type]`), or a native file whose name ends in no",
+        "kind of that table (`[layout.native-type]`) or whose content is not the kind (and compression) its name states.",
         "",
     ]
     return "\n".join(lines)

@@ -24,9 +24,9 @@ from wirespeed.resultset.attachments import TYPES
 
 # The types come from the one allowlist that validation also uses (wirespeed.resultset.attachments).
 # Published as they are: data, metadata, documents, captures, and the Parquet export the site adds.
-AS_IS = {ext for t in TYPES for ext in t.extensions if t.name != "text"} | {".txt", ".parquet"}
-# Plain text under another name (.log, .cfg, .conf): published with ".txt" appended, so no host serves it as code.
-AS_TEXT = {ext for t in TYPES if t.name == "text" for ext in t.extensions} - {".txt"}
+AS_IS = {ext for t in TYPES for ext in t.extensions if not t.media_type.startswith("text/plain")} | {".txt", ".parquet"}
+# Plain text under another name (.log, .cfg, .conf, a native .xml): published with ".txt" appended, so no host serves it as code.
+AS_TEXT = {ext for t in TYPES if t.media_type.startswith("text/plain") for ext in t.extensions} - {".txt"}
 SAFE_SLUG = re.compile(r"^[a-z0-9][a-z0-9._-]{0,127}$")
 SAFE_PART = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.+-]{0,199}$")
 

@@ -1,0 +1,106 @@
+"""`wirespeed import auto` on every real tool output in tests/real/: the importer it picks, from the
+content alone. The table below has one row per file (a test fails when a file is added without
+one), so it grows with the corpus: a new real file gets its row, a new importer turns its pending
+rows into checked ones.
+
+A row is (path under tests/real/, expected format, pending): expected None means the file holds no
+results (a schema, a header without rows, a suite summary) and `import auto` must refuse it in one
+line; `pending` names what is not built yet, and the row is an expected failure that must start to
+fail (strict) as soon as it passes, so that the row is then made a checked one.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT
+from wirespeed.importers import importers
+from wirespeed.importers.importing import detect, read_native, unpacked
+
+REAL = ROOT / "tests" / "real"
+CSIT = "the csit importer of UTI 0.1/0.2/1.0, Parquet and output.xml (issue 21, csit)"
+NETPERF = "the netperf importer (issue 21, newformats)"
+
+TABLE: list[tuple[str, str | None, str | None]] = [
+    ("fdio-csit/64b-1c-ethip4-ip4base-frouter-mrr.info.json.gz", "csit", None),
+    ("fdio-csit/imix-4c-ethip4-ip4scale100k-frouter-mrr.info.json.gz", "csit", None),
+    ("fdio-csit/dpdk_64b-1c-ethip4-ip4base-l3fwd-mrr.info.json", "csit", CSIT),
+    ("fdio-csit/dpdk_64b-1c-ethip4-ip4base-l3fwd-ndrpdr.info.json", "csit", CSIT),
+    ("fdio-csit/dpdk_64b-1c-ethip4-ip4base-l3fwd-soak.info.json", "csit", CSIT),
+    ("fdio-csit/trex_64b-eth-l2bdscale1mmaclrn-tg-ndrpdr.info.json", "csit", CSIT),
+    ("fdio-csit/uti-0.2.0_storage_test_mrr.info.json", "csit", CSIT),
+    ("fdio-csit/uti-draft-0.1.0_2101-3n-hsw.63_64b-1t1c-eth-l2patch-mrr.json", "csit", CSIT),
+    ("fdio-csit/uti-draft-0.1.0_2101-3n-hsw.64_64b-1t1c-eth-l2patch-ndrpdr.json", "csit", CSIT),
+    ("fdio-csit/glue_ndrpdr_2021-12-06_part-00000.snappy.parquet", "csit", CSIT),
+    ("fdio-csit/robot_output2_2n-10ge2p1x710-vhost-ndrpdr.xml", "csit", CSIT),
+    ("fdio-csit/dpdk_l3fwd-ndrpdr_suite.info.json", None, None),  # the suite's summary: no test result
+    ("fdio-csit/parquet_metadata_trending_mrr.parquet", None, None),  # a Parquet footer: schema, no rows
+    ("fdio-csit/parquet_metadata_trending_ndrpdr.parquet", None, None),
+    ("fdio-csit/spark_schema_trending_mrr.json", None, None),  # Spark schemas
+    ("fdio-csit/spark_schema_trending_ndrpdr.json", None, None),
+    ("fdio-csit/uti_test_case.schema.yaml", None, None),  # the UTI JSON Schema
+    ("iperf3/ekfoury_iperf3.6_tcp_P4_60s_mininet.json", "iperf3", None),
+    ("iperf3/yardstick_iperf3.0.7_iperf3_sample_output.json", "iperf3", None),
+    ("iperf3/yardstick_iperf3.0.7_iperf3_sample_output_udp.json", "iperf3", None),
+    ("ixia-ixnetwork/jundong_traffic_results.csv", "ixnetwork", None),
+    ("ixia-ixnetwork/sonicpins_ixnetwork_rest_traffic_item_stats_view9_data.json", "ixnetwork", "the IxNetwork REST statistics page (issue 21, formats part B)"),
+    ("k8s-netperf/loss-rt-result-1739968774.csv", None, None),  # the header alone
+    ("k8s-netperf/loss-rt-result-1766863308.csv", "netperf", NETPERF),
+    ("k8s-netperf/result-1739968774.csv", "netperf", NETPERF),
+    ("k8s-netperf/result-1768505168.csv", "netperf", NETPERF),
+    ("k8s-netperf/vswitch-result-1739968774.csv", "netperf", NETPERF),
+    ("nfvbench/amical_2022-04-25_nfvbench-latency-fs_64-fc_100k-rate_90pct.json", "nfvbench", None),
+    ("nfvbench/amical_2022-04-25_nfvbench-throughput-fs_64-fc_128-rate_ndr-2.json", "nfvbench", None),
+    ("nfvbench/amical_2022-04-25_nfvbench-throughput-fs_IMIX-fc_128-rate_ndr-2.json", "nfvbench", None),
+    ("nfvbench/testapi_nfvbench_characterization_page2.json", "nfvbench", None),
+    ("nfvbench/testapi_nfvbench_non-regression_page1.json", "nfvbench", None),
+    ("pktgen-pcap/pktgen-20190203-135615-0.pcap", "pcap", None),
+    ("spirent-testcenter/stc_DetailedStreamResults_Basic_Counters.txt", "spirent", "Spirent's detailed stream view (issue 21, formats part B)"),
+    ("spirent-testcenter/stc_StreamBlockResults_Advanced_Sequencing_1.txt", "spirent", None),
+    ("spirent-testcenter/stc_StreamBlockResults__Basic_Counters__1.txt", "spirent", None),
+    ("spirent-testcenter/stc_TxStreamBlockResults.txt", "spirent", "Spirent's raw result attributes (issue 21, formats part B)"),
+    ("spirent-testcenter/stc_drv_aggregate_streamblock.txt", "spirent", "Spirent's dynamic result view (issue 21, formats part B)"),
+    ("spirent-testcenter/stc_show_streamblock_results.txt", "spirent", "Spirent's raw result attributes (issue 21, formats part B)"),
+    ("trex-capture/basic_imix_golden.cap", "pcap", None),
+    ("trex-capture/sim_astf-http_manual_commands_delay.pcap", "pcap", None),
+    ("trex-capture/stl_vm_enable1_flow_stat-0-ex.erf", "pcap", "an ERF capture reader"),
+    ("trex-loadtest-viz/index_generated_apu4_d12cce7.html", "trex-loadtest-viz", None),
+    ("trex-pcap/flow_stats.pcap", "pcap", None),
+    ("trex-pcap/flow_stats_latency.pcap", "pcap", None),
+    ("trex-pcap/imix.pcap", "pcap", None),
+    ("trex-pcap/udp_64B.pcap", "pcap", None),
+]
+
+
+def _params():
+    for rel, fmt, pending in TABLE:
+        marks = [pytest.mark.xfail(strict=True, reason=f"pending: {pending}")] if pending else []
+        yield pytest.param(rel, fmt, id=rel, marks=marks)
+
+
+def test_every_real_file_has_a_row():
+    files = {p.relative_to(REAL).as_posix() for p in REAL.rglob("*") if p.is_file() and p.name != "SOURCES.md"}
+    rows = [rel for rel, _f, _p in TABLE]
+    assert len(rows) == len(set(rows))
+    assert files == set(rows), f"without a row: {sorted(files - set(rows))}; a row without a file: {sorted(set(rows) - files)}"
+
+
+@pytest.mark.parametrize("rel,fmt", _params())
+def test_auto_picks_the_importer_from_the_content(rel, fmt):
+    found = importers()
+    raw, problems = read_native(REAL / rel)
+    assert raw is not None and not problems, problems
+    data, _compression, problems = unpacked(raw, rel)
+    assert data is not None and not problems, problems
+    chosen, problems = detect(data, Path(rel).name, rel, found)
+    if fmt is None:  # no results in it: no importer may take it as a run, or its importer refuses it in one line
+        if chosen is not None:
+            plan = found[chosen].describe(data, rel)
+            assert [p for p in plan.problems if p.severity == "error"] or not plan.tests, (chosen, plan.tests)
+        else:
+            assert len(problems) == 1 and problems[0].rule == "import.unknown-format"
+        return
+    assert fmt in found, f"no {fmt} importer"
+    assert (chosen, problems) == (fmt, [])
