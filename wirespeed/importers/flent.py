@@ -141,6 +141,9 @@ def describe(data: bytes, name: str) -> ImportPlan:
     fields: dict = {"title": f"flent {test}" + (f": {title}" if title else ""), "rfc": ["vendor"],
                     "description": f"flent {test} test to {meta.get('HOST') or 'a host it does not name'}: {what}. Every series is a time series (port = the series).",
                     "methodology": {}}
+    ways = {w for s in flows for w in ("download", "upload") if w in s.lower()}
+    if ways:
+        fields["direction"] = "bidirectional" if len(ways) == 2 else "unidirectional"
     length = number(meta, "LENGTH")
     if length:
         fields["methodology"]["trial_duration_s"] = length
@@ -164,5 +167,5 @@ def describe(data: bytes, name: str) -> ImportPlan:
 IMPORTER = Importer(
     summary="flent data files (.flent.gz, formats 1–4): TCP flows' goodput and ping round-trip times as time series, latency under load (RRUL and the like)",
     sniff=sniff, describe=describe, convert=convert,
-    examples=("docs/importers/examples/flent/rrul_be-socket-stats.flent.json",),
+    examples=("docs/importers/examples/flent/rrul_icmp.flent.gz",),
 )

@@ -172,7 +172,8 @@ def describe(data: bytes, name: str) -> ImportPlan:
         fields = {"title": f"k8s-netperf {cells['Driver']} {cells['Profile']}, {cells['Message Size']}-byte messages ({what})", "rfc": ["vendor"],
                   "description": f"k8s-netperf runs {cells['Driver']} {cells['Profile']} between pods with {cells['Message Size']}-byte messages; "
                                  f"each figure is the mean over the samples (trials). From its {kind} CSV: {what}.",
-                  "variants": t["variants"], "methodology": methodology}
+                  "variants": t["variants"], "methodology": methodology,
+                  "direction": "unidirectional" if "STREAM" in cells["Profile"].upper() else "bidirectional"}
         plan.tests.append(TestPlan(test_id + suffix, fields, [{"part": test_id}]))
     plan.instrument = {"vendor": "Red Hat cloud-bulldozer (open source)", "product": "k8s-netperf"}
     plan.unstated = ["instrument.software"]
@@ -186,6 +187,6 @@ def sniff(head: bytes, name: str) -> float:
 
 IMPORTER = Importer(
     summary="k8s-netperf CSV archives (result, loss-rt and vswitch files, every schema version): goodput or transactions/s, 99th percentile RTT, UDP loss, retransmits, vswitch CPU per scenario",
-    sniff=sniff, describe=describe, convert=convert,
+    sniff=sniff, describe=describe, convert=convert, kinds=("csv",),
     examples=("docs/importers/examples/k8s-netperf/result.csv", "docs/importers/examples/k8s-netperf/loss-rt-result.csv"),
 )

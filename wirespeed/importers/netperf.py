@@ -259,7 +259,7 @@ def describe(data: bytes, name: str) -> ImportPlan:
         dst = b.banner.group("dst") or b.banner.group("dstip")
         what = {"stream": "a stream of data", "udp": "a stream of UDP datagrams", "rr": "request/response transactions", "omni": "the omni test"}[b.kind]
         direction = " from netserver to netperf" if b.name == "TCP_MAERTS" else ""
-        fields = {"title": f"netperf {b.name}", "rfc": ["vendor"], "direction": "unidirectional",
+        fields = {"title": f"netperf {b.name}", "rfc": ["vendor"], "direction": "bidirectional" if b.kind == "rr" or "transaction_rate" in values else "unidirectional",
                   "description": f"netperf {b.name}: {what}{direction} to {dst} ({b.banner.group('af')}); the banner's options: {b.banner.group('opts') or 'none'}.",
                   "methodology": {"search": "fixed-rate", "trials": 1}}
         if b.banner.group("af") in ("AF_INET", "AF_INET6"):
@@ -272,6 +272,6 @@ def describe(data: bytes, name: str) -> ImportPlan:
 
 IMPORTER = Importer(
     summary="netperf output (TCP_STREAM, TCP_MAERTS, UDP_STREAM, TCP_RR, UDP_RR, TCP_CRR, TCP_CC with banner and headers; omni -o CSV and -k keyval): goodput, transactions/s, round-trip times",
-    sniff=sniff, describe=describe, convert=convert,
+    sniff=sniff, describe=describe, convert=convert, kinds=("text",),
     examples=("docs/importers/examples/netperf/tcp-stream.txt", "docs/importers/examples/netperf/udp-rr.txt", "docs/importers/examples/netperf/omni-keyval.txt"),
 )
