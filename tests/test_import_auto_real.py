@@ -71,6 +71,7 @@ TABLE: list[tuple[str, str | None, str | None]] = [
     ("flent/test-rrul_be-socket_stats.flent.gz", "flent", None),
     ("flent/test-tcp_1up_noping-cpu_stats.flent.gz", "flent", None),
     ("flent/test-tcp_nup.flent.gz", "flent", None),
+    ("moongen/opennetvm_moongen_md_L146_quality-of-service-test.log", "moongen", None),
     ("nfvbench/amical_2022-04-25_nfvbench-latency-fs_64-fc_100k-rate_90pct.json", "nfvbench", None),
     ("nfvbench/amical_2022-04-25_nfvbench-throughput-fs_64-fc_128-rate_ndr-2.json", "nfvbench", None),
     ("nfvbench/amical_2022-04-25_nfvbench-throughput-fs_IMIX-fc_128-rate_ndr-2.json", "nfvbench", None),
