@@ -179,10 +179,18 @@ SITE_SOURCES = ["config.toml", "layouts", "static", "assets", "notebooks", "repo
 SETS = {"lo-iperf3-2026": [UDP, TCP], "pvp-nfvbench-2024": [NFV], "vpp-csit-2024": [CSIT],
         "trex-2024": [EX / "trex" / "ndr-bench.json", EX / "trex" / "stl-stats.json", EX / "trex-sweep" / "sweep.json", EX / "trex-loadtest-viz" / "report.html"],
         "stc-2024": [EX / "spirent" / "rfc2544-throughput.csv", EX / "spirent" / "basic-counters.txt"],
-        "ixn-2024": [EX / "ixnetwork" / "traffic-item-statistics.csv", EX / "ixnetwork" / "flow-statistics.csv"]}
+        "ixn-2024": [EX / "ixnetwork" / "traffic-item-statistics.csv", EX / "ixnetwork" / "flow-statistics.csv"],
+        "netperf-2011": [EX / "netperf" / "tcp-stream.txt", EX / "netperf" / "udp-rr.txt"],
+        "k8s-netperf-2025": [EX / "k8s-netperf" / "result.csv"],
+        "flent-2015": [EX / "flent" / "rrul_icmp.flent.gz"],
+        "iperf2-2026": [EX / "iperf2" / "udp-server.csv"],
+        "moongen-2019": [EX / "moongen" / "quality-of-service-test.log"],
+        "lo-iperf3-bidir-2026": [EX / "iperf3" / "tcp-bidir.json"]}
 # figure as the file states it → as the page and the PDF print it
 FIGURES = {"lo-iperf3-2026": "9,928,371.18033359", "pvp-nfvbench-2024": "11,904,762", "vpp-csit-2024": "18,500,000.0",
-           "trex-2024": "19,886,363.6", "stc-2024": "8,127,401", "ixn-2024": "74,404,758"}
+           "trex-2024": "19,886,363.6", "stc-2024": "8,127,401", "ixn-2024": "74,404,758",
+           "netperf-2011": "15,262.48", "k8s-netperf-2025": "698.866667", "flent-2015": "49.856", "iperf2-2026": "10,492,942",
+           "moongen-2019": "15,327,522", "lo-iperf3-bidir-2026": "100,304,977.2636599"}
 
 
 def _fill(toml: Path) -> None:
