@@ -71,7 +71,7 @@ def test_libmoon_csv_layout():
 def test_histogram_layout():
     # FORMAT: histogram:save writes ("%s,%s\n"):format(latency, count), sorted by latency (ns)
     rows, problems, n = _rows(b"1208.0,3\n1214.4,5\n1220.8,2\n", "h.csv")
-    assert problems == [] and n == 3
+    assert problems == [] and n == 4  # three buckets and the min/avg/max row
     hist = [(r.keys["bucket_low_us"].text, r.keys["bucket_high_us"].text, r.cells["count"].figure.text) for r in rows if r.kind == "histograms"]
     assert hist == [("1.208", "1.2144", "3"), ("1.2144", "1.2208", "5"), ("1.2208", "1.2272", "2")]  # buckets 6.4 ns wide
     (m,) = [r for r in rows if r.kind == "measurements"]

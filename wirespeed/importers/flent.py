@@ -82,7 +82,7 @@ def convert(data: bytes, file: str, spec: dict, test) -> tuple[list, list[Proble
     picked = series(doc)
     if not picked:
         return [], [_nothing(doc, file)], 0
-    rows, n = [], 0
+    rows = []
     xs = doc["x_values"]
     for name, kind in picked:
         values = doc["results"].get(name)
@@ -91,7 +91,6 @@ def convert(data: bytes, file: str, spec: dict, test) -> tuple[list, list[Proble
             continue
         metric, unit = ("goodput", "mbps") if kind == "goodput" else ("rtt_avg", "ms")
         for x, v in zip(xs, values):
-            n += 1
             x = x if isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) and x >= 0 else None
             if x is None or number({"v": v}, "v") is None:
                 continue
@@ -106,7 +105,7 @@ def convert(data: bytes, file: str, spec: dict, test) -> tuple[list, list[Proble
                       "rtt_avg": (mean if mean is not None else sum(raw) / len(raw) if raw else None, "ms")}
         if any(v is not None for v, _ in values.values()):
             rows.append(row("measurements", file, 0, {**keys, "port": name}, values))
-    return rows, problems, n
+    return rows, problems, len(rows)  # points without a value (null) are not records
 
 
 def _nothing(doc: dict, file: str) -> Problem:

@@ -58,9 +58,8 @@ def import_iperf3(data: bytes, file: str, spec: dict, test) -> tuple[list, list[
     if run is None:
         return [], problems, 0
     keys = base_keys(spec, test.id)
-    rows, n = [], 0
+    rows = []
     for i, interval in enumerate(run.doc["intervals"]):
-        n += 1
         for direction, s, streams in interval_sums(run, obj(interval)):
             if s.get("omitted") is True:
                 continue
@@ -75,11 +74,10 @@ def import_iperf3(data: bytes, file: str, spec: dict, test) -> tuple[list, list[
         summary, probs = (_udp_summary if run.udp else _tcp_summary)(run, direction, sent, received, file)
         problems += probs
         if summary and any(v is not None for v, _ in summary.values()):
-            n += 1
             rows.append(row("measurements", file, 0, {**keys, **_port(run, direction), "trial": 1}, summary))
     if not any(r.kind == "measurements" for r in rows) and not problems:
         problems.append(Problem(file, None, f"{run.where}.end".lstrip("."), "no figure the file's host measured in the summary", RULE))
-    return rows, problems, n
+    return rows, problems, len(rows)  # every record read became a row (omitted intervals are left out by design)
 
 
 def _port(run: Run, direction: str) -> dict:

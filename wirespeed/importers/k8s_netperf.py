@@ -144,7 +144,7 @@ def convert(data: bytes, file: str, spec: dict, test) -> tuple[list, list[Proble
         if kind == "vswitch":
             keys["component"] = f"ovs-vswitchd on the {cells['Role'].strip().lower()} node"
         rows.append(row("measurements", file, n, keys, values))
-    return rows, problems, len(found)
+    return rows, problems, len(rows)  # the rows of this entry's scenario
 
 
 def describe(data: bytes, name: str) -> ImportPlan:

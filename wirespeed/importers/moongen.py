@@ -158,13 +158,13 @@ def convert(data: bytes, file: str, spec: dict, test) -> tuple[list, list[Proble
         mean = sum(v * c for v, c in parsed) / total
         rows.append(row("measurements", file, 0, keys, {"latency_min": (f"{values[0]:f}", "ns"), "latency_avg": (repr(float(mean)), "ns"),
                                                          "latency_max": (f"{values[-1]:f}", "ns")}))
-        return rows, problems, len(parsed)
+        return rows, problems, len(rows)
     finals, samples = parsed if kind == "csv" else (parsed, {})
     for name, values in finals.items():
         rows.append(row("measurements", file, 0, {**keys, "port": name}, values))
     for (name, t), values in sorted(samples.items()):
         rows.append(row("samples", file, 0, {**keys, "port": name, "t_s": Figure.parse(str(t))}, values))
-    return rows, problems, len(finals) + len(samples)
+    return rows, problems, len(rows)
 
 
 def sniff(head: bytes, name: str) -> float:

@@ -236,7 +236,7 @@ def convert(data: bytes, file: str, spec: dict, test) -> tuple[list, list[Proble
     keys = base_keys(spec, test.id)
     rows = [row("samples", file, 0, {**keys, "t_s": _figure(t)}, v) for t, v in samples]
     rows.append(row("measurements", file, 0, {**keys, "trial": 1}, values))
-    return rows, problems, len(found)
+    return rows, problems, len(rows)
 
 
 def sniff(head: bytes, name: str) -> float:
