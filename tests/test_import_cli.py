@@ -15,7 +15,7 @@ import tomlkit
 
 from conftest import ARCHIVE, ROOT, WIRESPEED, run_cli
 from wirespeed.importers import importers
-from wirespeed.importers.importing import detect
+from wirespeed.importers.importing import detect, unpacked
 from wirespeed.resultset import writer
 
 EX = ROOT / "docs" / "importers" / "examples"
@@ -46,7 +46,8 @@ def test_every_importer_declares_example_files_that_exist():
 @pytest.mark.parametrize("name,example", _examples())
 def test_auto_picks_the_right_importer_for_every_example(name, example):
     path = ROOT / example
-    assert detect(path.read_bytes(), path.name, example, importers()) == (name, [])
+    data, _compression, problems = unpacked(path.read_bytes(), example)  # a .flent.gz is read as its JSON
+    assert problems == [] and detect(data, path.name, example, importers()) == (name, [])
 
 
 def test_auto_says_which_importer_it_chose(tmp_path):
@@ -181,10 +182,18 @@ SITE_SOURCES = ["config.toml", "layouts", "static", "assets", "notebooks", "repo
 SETS = {"lo-iperf3-2026": [UDP, TCP], "pvp-nfvbench-2024": [NFV], "vpp-csit-2024": [CSIT],
         "trex-2024": [EX / "trex" / "ndr-bench.json", EX / "trex" / "stl-stats.json", EX / "trex-sweep" / "sweep.json", EX / "trex-loadtest-viz" / "report.html"],
         "stc-2024": [EX / "spirent" / "basic-counters.txt", EX / "spirent" / "rx-stream-block-results.txt"],
-        "ixn-2024": [EX / "ixnetwork" / "traffic-item-statistics.csv", EX / "ixnetwork" / "rest-statistics-page.json"]}
+        "ixn-2024": [EX / "ixnetwork" / "traffic-item-statistics.csv", EX / "ixnetwork" / "rest-statistics-page.json"],
+        "netperf-2011": [EX / "netperf" / "tcp-stream.txt", EX / "netperf" / "udp-rr.txt"],
+        "k8s-netperf-2025": [EX / "k8s-netperf" / "result.csv"],
+        "flent-2015": [EX / "flent" / "rrul_icmp.flent.gz"],
+        "iperf2-2026": [EX / "iperf2" / "udp-server.csv"],
+        "moongen-2019": [EX / "moongen" / "quality-of-service-test.log"],
+        "lo-iperf3-bidir-2026": [EX / "iperf3" / "tcp-bidir.json"]}
 # figure as the file states it → as the page and the PDF print it
 FIGURES = {"lo-iperf3-2026": "9,928,371.18033359", "pvp-nfvbench-2024": "16,701,232", "vpp-csit-2024": "36,247,378.970451966",
-           "trex-2024": "19,886,363.6", "stc-2024": "40,431,090", "ixn-2024": "115,052,349"}
+           "trex-2024": "19,886,363.6", "stc-2024": "40,431,090", "ixn-2024": "115,052,349",
+           "netperf-2011": "15,262.48", "k8s-netperf-2025": "698.866667", "flent-2015": "49.856", "iperf2-2026": "10,492,942",
+           "moongen-2019": "15,327,522", "lo-iperf3-bidir-2026": "100,304,977.2636599"}
 
 
 def _fill(toml: Path) -> None:
