@@ -85,6 +85,7 @@ TABLE: list[tuple[str, str | None, str | None]] = [
     ("nfvbench/amical_2022-04-25_nfvbench-latency-fs_64-fc_100k-rate_90pct.json", "nfvbench", None),
     ("nfvbench/amical_2022-04-25_nfvbench-throughput-fs_64-fc_128-rate_ndr-2.json", "nfvbench", None),
     ("nfvbench/amical_2022-04-25_nfvbench-throughput-fs_IMIX-fc_128-rate_ndr-2.json", "nfvbench", None),
+    ("nfvbench/testapi_nfvbench_characterization_page1.json", "nfvbench", None),
     ("nfvbench/testapi_nfvbench_characterization_page2.json", "nfvbench", None),
     ("nfvbench/testapi_nfvbench_non-regression_page1.json", "nfvbench", None),
     ("pktgen-pcap/pktgen-20190203-135615-0.pcap", "pcap", None),

@@ -57,6 +57,11 @@ def _long_key(doc: Any) -> str | None:
     return None
 
 
+def json_decoder() -> json.JSONDecoder:
+    """A decoder that bounds the digits of every number before converting it (ValueError past the limit)."""
+    return json.JSONDecoder(parse_int=_int, parse_float=_float)
+
+
 def parse_json(data: bytes, file: str) -> tuple[Any, list[Problem]]:
     """Decode UTF-8 JSON, or one problem naming the line (nesting is measured before parsing, the digits
     of every number before it is converted, the length of every key after parsing)."""

@@ -14,7 +14,7 @@ import ipaddress
 import json
 from dataclasses import dataclass
 
-from wirespeed.importers.common import NAN, number, parse_json
+from wirespeed.importers.common import NAN, json_decoder, number, parse_json
 from wirespeed.importers.datagrams import one_frame
 from wirespeed.problems import Problem
 from wirespeed.resultset.csvtable import decode_utf8
@@ -84,11 +84,13 @@ def _decode(data: bytes, file: str) -> tuple[list | None, list[Problem]]:
     doc, problems = parse_json(data, file)
     if doc is not None:
         return (doc if isinstance(doc, list) else [doc]), []
+    if problems and problems[0].rule != "import.json":  # a limit, not a sequence of values: said as it is
+        return None, problems
     text, _ = decode_utf8(data, file)
     if text is None or json_depth_problem(text, file):
         return None, problems
     text = NAN.sub(r"\1null", text) if NAN.search(text) else text
-    decoder, values, pos = json.JSONDecoder(), [], 0
+    decoder, values, pos = json_decoder(), [], 0
     while True:
         while pos < len(text) and text[pos] in " \t\r\n":
             pos += 1
@@ -98,6 +100,8 @@ def _decode(data: bytes, file: str) -> tuple[list | None, list[Problem]]:
             value, pos = decoder.raw_decode(text, pos)
         except json.JSONDecodeError as exc:
             return None, [Problem(file, exc.lineno, "", f"not valid JSON: {exc.msg} (column {exc.colno})", "import.json")]
+        except ValueError as exc:  # a number past the digit limit
+            return None, [Problem(file, None, "", str(exc), "limit.number")]
         values.append(value)
 
 
