@@ -35,7 +35,7 @@ def _shown(row: dict[str, Any], metric: str) -> str:
 
 
 def _pct(value: float) -> str:
-    return formatting.published(f"{value:g}") + " %"
+    return formatting.plain(value) + " %"
 
 
 def _series_name(row: dict[str, Any], multi_dir: bool, multi_var: bool) -> str:
@@ -98,11 +98,11 @@ def throughput_chart(summary: dict[str, Any], test_id: str, view: str = "percent
     limits = []
     cap = summary["meta"]["dut"].get("forwarding_cap_pps")
     capped = [r for r in rows if r.get("max_theoretical_fps") is not None and r["max_theoretical_fps"] < r["line_rate_fps"]]
-    cap_text = f"{formatting.group_thousands(format(cap, 'g'))} frames/s" if cap else ""
+    cap_text = f"{formatting.plain(cap)} frames/s" if cap else ""
     cap_ref = None
     if cap and capped:
         if absolute:
-            limits.append({"value": cap / factor, "label": f"forwarding limit {formatting.group_thousands(format(cap / factor, 'g'))} {sym}"})
+            limits.append({"value": cap / factor, "label": f"forwarding limit {formatting.plain(cap / factor)} {sym}"})
         else:  # the cap as a share of each frame size's line rate (catalog columns), where it binds
             cap_ref = {"data": [{"frame": frame_label(r), "cap": min(100.0, r["max_theoretical_fps"] / r["line_rate_fps"] * 100),
                                  "cap_text": f"forwarding limit {cap_text}"} for r in rows if r.get("max_theoretical_fps")],
@@ -160,7 +160,7 @@ def latency_chart(summary: dict[str, Any], test_id: str) -> dict[str, Any] | Non
                 data.append({"frame": frame_label(r), "series": f"{name}, {who}" if who else name, "value": r["cells"][m]["value"] / factor, "printed": _shown(r, m)})
     loads = sorted({r["load_pct"] for r in rows if r.get("load_pct") is not None})
     at = ("at the throughput rate" if not loads else  # fixed-rate runs say the load they ran at
-          f"at {', '.join(formatting.published(format(v, 'g')) for v in loads)} % load")
+          f"at {', '.join(formatting.plain(v) for v in loads)} % load")
     return {"id": f"{test_id}-latency", "test": test_id, "type": "lines", "title": f"{test['title']}: latency {at}",
             "caption": f"Minimum, average and maximum latency per frame size, {at}.",
             "alt": f"{test['title']}: latency per frame size. " + "; ".join(f"{d['frame']} bytes {d['series']} {d['printed']}" for d in data),
@@ -188,7 +188,7 @@ def load_chart(summary: dict[str, Any], test_id: str, metric: str) -> dict[str, 
     loads = sorted({r["load_pct"] for r in rows})
     label = metric_label(metric)
     return {"id": f"{test_id}-{metric.replace('_', '-')}-vs-load", "test": test_id, "type": "lines", "title": f"{test['title']}: {label.lower()} vs load",
-            "caption": f"{label} at {', '.join(formatting.published(f'{l:g}') for l in loads)} % of line rate, one line per frame size.",
+            "caption": f"{label} at {', '.join(formatting.plain(l) for l in loads)} % of line rate, one line per frame size.",
             "alt": f"{test['title']}: {label.lower()} against offered load for frame sizes {', '.join(order)} bytes. "
                    + "; ".join(f"{d['series']} bytes at {d['load_text']}: {d['printed']}" for d in data),
             "data": data, "x": {"field": "load", "title": "Offered load (% of line rate)", "ticks": loads, "zero": True},
@@ -267,7 +267,7 @@ def ramp_chart(samples: list[dict[str, Any]], test: dict[str, Any], onset_s: flo
         if s.get("offered_rate_fps") is not None and not multi:
             offered.append({"t": s["t_s"], "offered": s["offered_rate_fps"] / factor,
                             "offered_text": f"{formatting.derived(s['offered_rate_fps'] / factor, rate_dec)} {sym}"})
-    marks = [{"x_field": "t", "t": onset_s, "label": f"loss onset {formatting.published(format(onset_s, 'g'))} s"}] if onset_s is not None else []
+    marks = [{"x_field": "t", "t": onset_s, "label": f"loss onset {formatting.plain(onset_s)} s"}] if onset_s is not None else []
     refs = []
     if offered:
         refs.append({"data": offered, "x": "t", "y": "offered", "label_field": "offered_text", "title": "Offered load", "label": "offered load", "label_at": 0.65, "label_dy": 16})
@@ -283,7 +283,7 @@ def ramp_chart(samples: list[dict[str, Any]], test: dict[str, Any], onset_s: flo
                        "the rule marks the first second with loss above 0.1 %; the lower panel is each second's loss.",
             "alt": f"{test['title']}: sent and received {sym} over {n} one-second samples"
                    + (f", against a line rate of {formatting.derived(line_rate_fps / factor, line_dec)} {sym}" if line_rate_fps else "")
-                   + (f"; loss starts at {onset_s:g} s" if onset_s is not None else "; no loss")
+                   + (f"; loss starts at {formatting.plain(onset_s)} s" if onset_s is not None else "; no loss")
                    + (f", peaking at {formatting.derived(max(d['value'] for d in loss), loss_dec)} %." if loss else "."),
             "data": data, "x": {"field": "t", "title": "Time since ramp start (s)", "zero": True}, "y": {"field": "value", "title": f"Rate ({sym})"},
             "series": {"field": "series", "title": ""}, "series_order": order, "marks": marks, "references": refs, "limits": limits,
@@ -305,7 +305,7 @@ def ramp_latency_chart(samples: list[dict[str, Any]], test: dict[str, Any]) -> d
             for s in sorted(pts, key=lambda s: (_ramp_series(s, multi), s["t_s"]))]
     return {"id": f"{test['id']}-ramp-latency", "test": test["id"], "type": "lines", "title": f"{test['title']}: latency over the ramp",
             "caption": "Average latency each second of the ramp and hold.",
-            "alt": f"{test['title']}: average latency in {sym} over {len(pts)} samples, from {min(d['value'] for d in data):g} to {max(d['value'] for d in data):g} {sym}.",
+            "alt": f"{test['title']}: average latency in {sym} over {len(pts)} samples, from {formatting.plain(min(d['value'] for d in data), 4)} to {formatting.plain(max(d['value'] for d in data), 4)} {sym}.",
             "data": data, "x": {"field": "t", "title": "Time since ramp start (s)", "zero": True}, "y": {"field": "value", "title": f"Latency ({sym})"},
             "series": {"field": "series", "title": ""},
             "tooltip": [{"field": "t", "title": "Second", "type": "Q"}, {"field": "series", "title": ""}, {"field": "printed", "title": "Latency"}]}
@@ -325,7 +325,7 @@ def histogram_chart(buckets: list[dict[str, Any]], test: dict[str, Any], frame: 
     ident = f"{test['id']}-{frame}" + (f"-{format(load, 'g').replace('.', '_')}pct" if load is not None else "")
     return {"id": f"{ident}-latency-histogram", "test": test["id"], "type": "histogram", "title": f"{test['title']}: latency distribution ({frame}-byte frames{at})",
             "caption": "Frames per latency bucket (bars) and the cumulative share of frames (dashed line).",
-            "alt": f"Latency histogram of {int(total):,} frames from {data[0]['low']:g} to {data[-1]['high']:g} {sym}.",
+            "alt": f"Latency histogram of {int(total):,} frames from {formatting.plain(data[0]['low'])} to {formatting.plain(data[-1]['high'])} {sym}.",
             "data": data, "x_title": f"Latency ({sym})", "y_title": "Frames"}
 
 
@@ -348,7 +348,7 @@ def samples_chart(samples: list[dict[str, Any]], test: dict[str, Any], metric: s
     series = list(dict.fromkeys(d["series"] for d in data))
     return {"id": f"{test['id']}-{metric.replace('_', '-')}-samples", "test": test["id"], "type": "lines", "title": f"{test['title']}: {m.label.lower()} per interval",
             "caption": f"{m.description} One point per interval the instrument reported, at the interval's start.",
-            "alt": f"{test['title']}: {m.label.lower()} in {sym} over {len(pts)} intervals, from {min(d['value'] for d in data):g} to {max(d['value'] for d in data):g} {sym}.",
+            "alt": f"{test['title']}: {m.label.lower()} in {sym} over {len(pts)} intervals, from {formatting.plain(min(d['value'] for d in data), 4)} to {formatting.plain(max(d['value'] for d in data), 4)} {sym}.",
             "data": data, "x": {"field": "t", "title": "Time since the start (s)", "zero": True}, "y": {"field": "value", "title": f"{m.label} ({sym})"},
             "series": {"field": "series", "title": ""}, "series_order": series, "marks": [],
             "tooltip": [{"field": "t", "title": "Second", "type": "Q"}, {"field": "series", "title": ""}, {"field": "printed", "title": m.label}]}

@@ -124,8 +124,6 @@ class _Builder:
         else:
             unit = formatting.pick_unit(dim, [r["value"] for r in present])
         factor = float(UNITS[unit].factor)
-        derived_values = [r["value"] / factor for r in present if not r["published"]]
-        decimals = derived_decimals(metric, derived_values)
         cells = []
         for r in raws:
             if r is None:
@@ -136,7 +134,8 @@ class _Builder:
                 cells.append(Cell(qualified.published_converted(r["value"] / factor, r), r["value"] / factor, r["flag"]))
             else:  # engine-derived: its inputs' qualifier and significance (wirespeed.engine.qualified)
                 q = r.get("qualified") or qualified.Qualified()
-                cells.append(Cell(qualified.text(r["value"] / factor, q, decimals), r["value"] / factor, None, True))
+                shown = r["value"] / factor  # the number rule per figure: one value, one text in every table, card and sentence
+                cells.append(Cell(qualified.text(shown, q, derived_decimals(metric, [shown])), shown, None, True))
         return UNITS[unit].symbol, derived_only, cells
 
 
@@ -263,7 +262,7 @@ def load_phrase(rows: list[dict[str, Any]]) -> str:
     loads = sorted({r["load_pct"] for r in rows if r.get("load_pct") is not None})
     if not loads:
         return ""
-    text = ", ".join(formatting.published(format(v, "g")) for v in loads)
+    text = ", ".join(formatting.plain(v) for v in loads)
     if len(loads) == len(rows) or all(r.get("load_pct") is not None for r in rows):
         return f"; at {text} % of line rate"
     return f"; rows without a load at the throughput rate, the others at {text} % of line rate"
@@ -282,5 +281,5 @@ def _key_text(key: str, value: Any) -> str:
     if value is None:
         return ""
     if key == "load_pct":
-        return formatting.published(f"{value:g}")
+        return formatting.plain(value)
     return str(value)
