@@ -111,7 +111,9 @@ def _printed(text: str, unit: str) -> Printed | None:
     return p
 
 
-def _compare_cells(page: str, where: str, shown: str, p: Printed, cells: list[rows.Cell], relative: float = 0.0) -> Iterator[Problem]:
+def _compare_cells(page: str, where: str, shown: str, p: Printed, cells: list[rows.Cell], relative: float = 0.0, same_text: bool = True) -> Iterator[Problem]:
+    """The figure p agrees with one of the named cells; with same_text, a figure in the cell's unit prints its text
+    (a card rounds to four digits in human units by design, so only its value must agree)."""
     if p.qualifier or any(c.figure.qualifier for c in cells):
         same = [c for c in cells if rows.agrees(p.canonical, p.half_step, c, max(relative, 0.05))]
     else:
@@ -121,7 +123,7 @@ def _compare_cells(page: str, where: str, shown: str, p: Printed, cells: list[ro
         yield Problem(page, None, where, f"{shown} differs from the row it names: {c.text} {c.table.columns[c.col].unit} in {c.where}", RULE)
         return
     c = same[0]
-    if c.unit == p.unit and c.figure.number != p.number and not (p.qualifier or c.figure.qualifier):
+    if same_text and c.unit == p.unit and c.figure.number != p.number and not (p.qualifier or c.figure.qualifier):
         yield Problem(page, None, where, f"{shown} is printed {c.text} {c.table.columns[c.col].unit} in {c.where}: one figure, two texts", RULE)
 
 
@@ -142,7 +144,8 @@ def _cards(data: dict[str, Any], idx, page: str) -> Iterator[Problem]:
                 cells = rows.named(idx.get((test, metric), []), **where)
                 if cells:
                     yield from _compare_cells(page, f"ul.headlines > li.headline:nth-of-type({i + 1}) ({card.get('title')}: {card.get('context')}; "
-                                                    "also in the PDF, the feed and the link preview)", f"{f['text']} {f.get('unit', '')}".strip(), p, cells)
+                                                    "also in the PDF, the feed and the link preview)", f"{f['text']} {f.get('unit', '')}".strip(), p, cells,
+                                              same_text=False)
 
 
 def _card_keys(card: dict[str, Any], data: dict[str, Any]) -> dict[str, Any] | None:
@@ -189,7 +192,7 @@ def _prose(text: str, data: dict[str, Any], idx, page: str, where: str) -> Itera
     names = _test_names(tests)
     variants = sorted({v for t in tests for v in (t.get("variants") or {})}, key=len, reverse=True)
     for sentence in SENTENCE.split(text):
-        test_at: list[tuple[int, str]] = _mentions(sentence, names)
+        test_at = _mentions(sentence, names)
         variant_at = [(m.start(), v) for v in variants for m in re.finditer(rf"\b{re.escape(v)}\b", sentence, re.I)]
         for clause_start, clause in _clauses(sentence):
             frames = [m.group(1) or m.group(2).lower() for m in FRAME.finditer(clause)]
@@ -198,11 +201,10 @@ def _prose(text: str, data: dict[str, Any], idx, page: str, where: str) -> Itera
             figs = [p for p in parse(clause) if p.dimension == "frame_rate"]
             for p in figs:
                 at = clause_start + p.start
-                named_tests = [tid for pos, tid in test_at if pos < at]
-                test_ids = [named_tests[-1]] if named_tests else [t["id"] for t in tests]
+                test_ids = _tests_named(sentence, at + len(p.text), test_at) or [t["id"] for t in tests]
                 variant = next((v for pos, v in reversed(variant_at) if pos < at), None)
                 cells = [c for tid in test_ids for c in rows.named(idx.get((tid, "throughput"), []), frame=frames[0],
-                                                                      variant=variant if variant in (tests_variants(tests, tid)) else None)]
+                                                                      variant=variant if variant in tests_variants(tests, tid) else None)]
                 if not cells:
                     continue
                 low = _range_start(clause, p)
@@ -225,26 +227,41 @@ def tests_variants(tests: list[dict[str, Any]], tid: str) -> set[str]:
     return {v for t in tests if t["id"] == tid for v in (t.get("variants") or {})}
 
 
-def _test_names(tests: list[dict[str, Any]]) -> list[tuple[str, str]]:
-    """(name, test id): each test's title, and its title up to the first comma or parenthesis, longest first."""
-    out = []
+def _test_names(tests: list[dict[str, Any]]) -> list[tuple[str, list[str]]]:
+    """(name, test ids): each test's title, its id, and its title up to the first comma or parenthesis (which several
+    tests may share: "IPv4 routing" names both IPv4 routing tests), longest first."""
+    names: dict[str, list[str]] = {}
     for t in tests:
         title = t.get("title") or ""
         short = re.split(r"[,(:]", title)[0].strip()
         for name in {title, short, t["id"]}:
             if len(name) >= 4:
-                out.append((name, t["id"]))
-    return sorted(out, key=lambda x: -len(x[0]))
+                names.setdefault(name.lower(), []).append(t["id"])
+    return sorted(((n, sorted(set(ids))) for n, ids in names.items()), key=lambda x: -len(x[0]))
 
 
-def _mentions(sentence: str, names: list[tuple[str, str]]) -> list[tuple[int, str]]:
-    """Where the sentence names a test (longest name wins at a position)."""
-    found: list[tuple[int, int, str]] = []
-    for name, tid in names:
+def _mentions(sentence: str, names: list[tuple[str, list[str]]]) -> list[tuple[int, int, list[str]]]:
+    """Where the sentence names tests: (start, end, test ids), the longest name winning at a position."""
+    found: list[tuple[int, int, list[str]]] = []
+    for name, ids in names:
         for m in re.finditer(re.escape(name), sentence, re.I):
             if not any(s <= m.start() < e for s, e, _ in found):
-                found.append((m.start(), m.end(), tid))
-    return sorted((s, tid) for s, _, tid in found)
+                found.append((m.start(), m.end(), ids))
+    return sorted(found)
+
+
+def _tests_named(sentence: str, end: int, mentions: list[tuple[int, int, list[str]]]) -> list[str]:
+    """The tests a figure ending at `end` belongs to: those named in a parenthesis right after it ("5.14 Mpps (IPv4
+    routing …)"), else the last ones named before it in the sentence; none when the sentence names none."""
+    after = re.match(r"\s*\(", sentence[end:])
+    if after:
+        inside = end + after.end()
+        close = sentence.find(")", inside)
+        named = [ids for s, _, ids in mentions if inside <= s < (close if close >= 0 else len(sentence))]
+        if named:
+            return named[0]
+    before = [ids for s, _, ids in mentions if s < end]
+    return before[-1] if before else []
 
 
 def _clauses(sentence: str) -> Iterator[tuple[int, str]]:

@@ -250,9 +250,10 @@ def ramp_chart(samples: list[dict[str, Any]], test: dict[str, Any], onset_s: flo
     sym, factor = _unit("frame_rate", [s["tx_rate_fps"] for s in rated if s["tx_rate_fps"]] + ([line_rate_fps] if line_rate_fps else []))
     multi = len({(s.get("variant"), s.get("direction"), s.get("port")) for s in rated}) > 1
     data, loss, offered = [], [], []
-    # one number rule (formatting.derived_decimals): every rate of the chart in its unit, loss as a loss share
-    rate_dec = formatting.derived_decimals("throughput", [v / factor for s in rated for f in ("tx_rate_fps", "rx_rate_fps", "offered_rate_fps")
-                                                         if (v := s.get(f)) is not None])
+    # one number rule (formatting.derived_decimals), per figure: every rate of the chart in its unit, loss as a loss share
+    def rate_text(v: float) -> str:
+        return formatting.derived(v, formatting.derived_decimals("throughput", [v]))
+
     loss_dec = formatting.derived_decimals("loss", [])
     line_dec = formatting.derived_decimals("line_rate", [line_rate_fps / factor]) if line_rate_fps else 0
     for s in sorted(rated, key=lambda s: (_ramp_series(s, multi), s["t_s"])):
@@ -260,13 +261,13 @@ def ramp_chart(samples: list[dict[str, Any]], test: dict[str, Any], onset_s: flo
         for name, field in (("sent", "tx_rate_fps"), ("received", "rx_rate_fps")):
             if s.get(field) is not None:
                 data.append({"t": s["t_s"], "series": f"{who} {name}".strip(), "value": s[field] / factor,
-                             "printed": f"{formatting.derived(s[field] / factor, rate_dec)} {sym}"})
+                             "printed": f"{rate_text(s[field] / factor)} {sym}"})
         if s.get("rx_rate_fps") is not None and s["tx_rate_fps"]:
             pct = s["loss_pct"] if s.get("loss_pct") is not None else ramp.loss_pct(s["tx_rate_fps"], s["rx_rate_fps"])
             loss.append({"t": s["t_s"], "series": f"{who} loss".strip(), "value": pct, "printed": f"{formatting.derived(pct, loss_dec)} %"})
         if s.get("offered_rate_fps") is not None and not multi:
             offered.append({"t": s["t_s"], "offered": s["offered_rate_fps"] / factor,
-                            "offered_text": f"{formatting.derived(s['offered_rate_fps'] / factor, rate_dec)} {sym}"})
+                            "offered_text": f"{rate_text(s['offered_rate_fps'] / factor)} {sym}"})
     marks = [{"x_field": "t", "t": onset_s, "label": f"loss onset {formatting.plain(onset_s)} s"}] if onset_s is not None else []
     refs = []
     if offered:

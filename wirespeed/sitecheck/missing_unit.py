@@ -38,8 +38,10 @@ def check_units(site: Site) -> Iterator[Problem]:
 
 
 def _unitless(label: str) -> bool:
+    """A label that is its own unit: a count ("Frames"), a ratio ("×N", "copies per frame sent")."""
     low = label.strip().lower()
-    return any(low == w or low.endswith(" " + w) or low.startswith(w) for w in UNITLESS_LABELS) or low.startswith(("frames ", "number of"))
+    return (any(low == w or low.endswith(" " + w) or low.startswith(w) for w in UNITLESS_LABELS) or low.startswith(("frames ", "number of", "×"))
+            or " per " in low)
 
 
 def _has_unit(title: str) -> bool:
