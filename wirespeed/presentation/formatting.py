@@ -13,6 +13,8 @@ import math
 from wirespeed.engine.units import UNITS
 
 QUALIFIER_PREFIX = {"exact": "", "approx": "≈", "above": ">", "at-least": "≥", "below": "<", "at-most": "≤"}
+MACHINE_DIGITS = 6  # a tool's machine number prints at most this many significant digits (engine.qualified.MAX_DIGITS)
+WHOLE_RATES = ("fps", "pps", "bps")  # rates that print whole from 1,000 (as derived_decimals prints throughput)
 
 
 def group_thousands(text: str) -> str:
@@ -29,8 +31,15 @@ def group_thousands(text: str) -> str:
     return sign + ",".join(groups) + dot + frac
 
 
-def published(text: str, qualifier: str = "exact") -> str:
-    """Display text of a published cell: thousands grouped, qualifier as a symbol, ranges with an en dash."""
+def published(text: str, qualifier: str = "exact", machine_unit: str | None = None) -> str:
+    """Display text of a published cell: thousands grouped, qualifier as a symbol, ranges with an en dash.
+
+    With machine_unit (the cell's unit name), the cell is a machine's number, not a figure a lab printed (an imported
+    tool's "49.12281391197388", a collector's mean "8701.5"): it prints by the number rule instead of digit for digit, at most
+    MACHINE_DIGITS significant digits, the integer part never rounded, no trailing zero decimals, and a rate of
+    1,000 or more in frames/s, packets/s or bit/s whole."""
+    if machine_unit is not None and qualifier not in ("range",):
+        return QUALIFIER_PREFIX.get(qualifier, "") + machine(text.lstrip("~<>="), machine_unit)
     if qualifier == "range":
         lo, _, hi = text.partition("..")
         return f"{group_thousands(lo)}–{group_thousands(hi)}"
@@ -48,6 +57,24 @@ def plain(value: float | int | None, digits: int = 6) -> str:
     if "." in text:
         text = text.rstrip("0").rstrip(".")
     return group_thousands("0" if text in ("-0", "") else text)
+
+
+def machine(text: str, unit: str) -> str:
+    """A machine-written number (its text as the tool wrote it) by the number rule; see `published`."""
+    try:
+        value = float(text)
+    except ValueError:
+        return group_thousands(text)
+    if not math.isfinite(value):
+        return text
+    decimals = significant_decimals([value], MACHINE_DIGITS)
+    decimals = min(decimals, len(text.partition(".")[2]) if "e" not in text.lower() else decimals)  # never more digits than written
+    if unit in WHOLE_RATES and abs(value) >= 1000:
+        decimals = 0
+    out = f"{value:.{decimals}f}"
+    if "." in out:
+        out = out.rstrip("0").rstrip(".")
+    return group_thousands(out)
 
 
 def significant(value: float, digits: int) -> str:

@@ -5,6 +5,8 @@ four significant digits and never more than qualified.MAX_DIGITS; the integer pa
 rate of 1,000 or more in frames/s, packets/s or bit/s has no decimals; a headline shows at most
 headlines.DIGITS significant digits; one value prints the same text everywhere in a column. A figure
 printed with a fractional part and more digits than that is a raw float (5,337,161,395.8681555 bit/s).
+A transcribed set's published figures keep the digits the lab printed (formatting.published): those are
+exempt wherever they are quoted.
 """
 
 from __future__ import annotations
@@ -25,8 +27,13 @@ BASE_RATES = ("fps", "pps", "bps")  # units in which a rate of 1,000 or more pri
 
 def check_digits(site: Site) -> Iterator[Problem]:
     """No raw float: at most MAX_DIGITS significant digits, whole rates from 1,000 frames/s or bit/s, headlines at four digits, one text per value in a column."""
+    printed: dict[str | None, set[str]] = {}
     for t in site.texts():
+        if t.slug not in printed:
+            printed[t.slug] = as_printed_by_source(site, t.slug)
         for p in parse(t.text):
+            if p.number in printed[t.slug]:
+                continue
             why = too_many(p)
             if why:
                 yield Problem(t.page, None, t.where, f"{p.number}: {why} in “{snippet(t.text, p.start, p.end)}”", RULE)
@@ -40,6 +47,26 @@ def check_digits(site: Site) -> Iterator[Problem]:
                                       f"{f['text']} {f.get('unit', '')}: {p.digits} significant digits where a headline shows at most {HEADLINE_DIGITS}", RULE)
     for t in site.json_tables + site.html_tables:
         yield from _column_consistency(t)
+
+
+def as_printed_by_source(site: Site, slug: str | None) -> set[str]:
+    """The numbers a transcribed set's source printed (its tables' published cells), which keep their digits."""
+    data = site.sets.get(slug or "")
+    if not data or (data.get("source") or {}).get("kind") != "transcribed":
+        return set()
+    out = set()
+    for t in site.json_tables:
+        if t.slug != slug:
+            continue
+        for r, row in enumerate(t.rows):
+            for c, text in enumerate(row):
+                derived = t.columns[c].derived if c < len(t.columns) else False
+                if t.derived and r < len(t.derived) and c < len(t.derived[r]):
+                    derived = derived or t.derived[r][c]
+                p = None if derived else cell_number(text)
+                if p is not None:
+                    out.add(p.number)
+    return out
 
 
 def too_many(p) -> str | None:

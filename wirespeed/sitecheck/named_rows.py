@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from wirespeed.presentation.headlines import DIGITS as HEADLINE_DIGITS
 from wirespeed.problems import Problem
 from wirespeed.sitecheck import rows
 from wirespeed.sitecheck.numbers import SYMBOLS, Printed, parse, snippet
@@ -112,8 +113,8 @@ def _printed(text: str, unit: str) -> Printed | None:
 
 
 def _compare_cells(page: str, where: str, shown: str, p: Printed, cells: list[rows.Cell], relative: float = 0.0, same_text: bool = True) -> Iterator[Problem]:
-    """The figure p agrees with one of the named cells; with same_text, a figure in the cell's unit prints its text
-    (a card rounds to four digits in human units by design, so only its value must agree)."""
+    """The figure p agrees with one of the named cells and, in the cell's unit, prints its text (a card rounds a figure of
+    more than four digits to four by design: there, without same_text, only the value must agree)."""
     if p.qualifier or any(c.figure.qualifier for c in cells):
         same = [c for c in cells if rows.agrees(p.canonical, p.half_step, c, max(relative, 0.05))]
     else:
@@ -123,7 +124,7 @@ def _compare_cells(page: str, where: str, shown: str, p: Printed, cells: list[ro
         yield Problem(page, None, where, f"{shown} differs from the row it names: {c.text} {c.table.columns[c.col].unit} in {c.where}", RULE)
         return
     c = same[0]
-    if same_text and c.unit == p.unit and c.figure.number != p.number and not (p.qualifier or c.figure.qualifier):
+    if (same_text or c.figure.digits <= HEADLINE_DIGITS) and c.unit == p.unit and c.figure.number != p.number and not (p.qualifier or c.figure.qualifier):
         yield Problem(page, None, where, f"{shown} is printed {c.text} {c.table.columns[c.col].unit} in {c.where}: one figure, two texts", RULE)
 
 

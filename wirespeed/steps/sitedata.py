@@ -19,7 +19,7 @@ from wirespeed.presentation import formatting
 from wirespeed.steps import paths, status as setstatus
 from wirespeed.catalog.columns import METRICS
 from wirespeed.catalog.view import samples, set_summary
-from wirespeed.presentation.tables.results import DERIVED_FIELDS, frame_label, metric_label
+from wirespeed.presentation.tables.results import DERIVED_FIELDS, frame_label, machine_unit, metric_label
 from wirespeed.presentation.formatting import derived_decimals
 from wirespeed.presentation import methodology, testbed
 from wirespeed.resultset.methodology import merged
@@ -61,7 +61,7 @@ def figures(summary: dict[str, Any]) -> dict[str, dict[str, Any]]:
         base = tests[row["test_id"]]["title"]
         for metric, cell in row["cells"].items():
             a = agree.get((row["row_id"], metric))
-            out[figure_id(row, metric)] = {"text": formatting.published(cell["text"], cell["qualifier"]), "unit": cell["unit_symbol"], "value": cell["value"],
+            out[figure_id(row, metric)] = {"text": formatting.published(cell["text"], cell["qualifier"], machine_unit(summary, cell)), "unit": cell["unit_symbol"], "value": cell["value"],
                                            "label": f"{base}: {metric_label(metric).lower()}" + (f", {where}" if where else ""), "derived": False,
                                            "flag": None if a is None or a["agree"] else f"recomputed {a['recomputed_text']} {a['unit_symbol']}"}
         for metric, fieldname in DERIVED_FIELDS.items():

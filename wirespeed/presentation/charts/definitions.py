@@ -12,7 +12,7 @@ from wirespeed.presentation import formatting
 from wirespeed.engine import qualified
 from wirespeed.engine import ramp
 from wirespeed.presentation import chartstyle
-from wirespeed.presentation.tables.results import _row_order, _test_meta, _throughput_rows, frame_label
+from wirespeed.presentation.tables.results import _row_order, _test_meta, _throughput_rows, frame_label, machine_unit
 from wirespeed.presentation.tables.comparison import comparison_rows
 from wirespeed.engine.units import UNITS
 
@@ -29,9 +29,9 @@ def _published_unit(rows: list[dict[str, Any]], metric: str) -> str | None:
     return max(sorted(set(units)), key=units.count) if units else None
 
 
-def _shown(row: dict[str, Any], metric: str) -> str:
+def _shown(summary: dict[str, Any], row: dict[str, Any], metric: str) -> str:
     c = row["cells"].get(metric)
-    return f"{formatting.published(c['text'], c['qualifier'])} {c['unit_symbol']}" if c else ""
+    return f"{formatting.published(c['text'], c['qualifier'], machine_unit(summary, c))} {c['unit_symbol']}" if c else ""
 
 
 def _pct(value: float) -> str:
@@ -80,14 +80,14 @@ def throughput_chart(summary: dict[str, Any], test_id: str, view: str = "percent
         fs = frame_label(r)
         value = r["throughput_fps"] / factor if absolute else r["throughput_pct_line_rate"]
         data.append({"frame": fs, "series": _series_name(r, multi_dir, multi_var), "value": value,
-                     "printed": _shown(r, "throughput") or _shown(r, "throughput_l1") or _shown(r, "throughput_l2")
+                     "printed": _shown(summary, r, "throughput") or _shown(summary, r, "throughput_l1") or _shown(summary, r, "throughput_l2")
                      or f"{qualified.text(r['throughput_fps'] / (factor if absolute else 1), qualified.of_derived(r, 'throughput'))} {sym if absolute else 'frames/s'} (derived)",
-                     "pct": _shown(r, "throughput_line_rate")
+                     "pct": _shown(summary, r, "throughput_line_rate")
                      or f"{qualified.text(r['throughput_pct_line_rate'], qualified.of_derived(r, 'throughput_line_rate'))} % (derived)"})
         if spread and "throughput_min" in r["cells"] and "throughput_max" in r["cells"]:
             low, high = r["cells"]["throughput_min"]["value"], r["cells"]["throughput_max"]["value"]
             scale = (lambda v: v / factor) if absolute else (lambda v: v / r["line_rate_fps"] * 100)  # % from the catalog's line rate column
-            data[-1].update({"low": scale(low), "high": scale(high), "range": f"{_shown(r, 'throughput_min')} – {_shown(r, 'throughput_max')}"})
+            data[-1].update({"low": scale(low), "high": scale(high), "range": f"{_shown(summary, r, 'throughput_min')} – {_shown(summary, r, 'throughput_max')}"})
         if absolute:
             ref.append({"frame": fs, "line": r["line_rate_fps"] / factor, "line_text": f"{qualified.text(r['line_rate_fps'] / factor, qualified.Qualified())} {sym}"})
     frames = chartstyle.ascending_frames(d["frame"] for d in data)
@@ -157,7 +157,7 @@ def latency_chart(summary: dict[str, Any], test_id: str) -> dict[str, Any] | Non
         for m, name in names.items():
             if m in r["cells"]:
                 who = _series_name(r, multi_dir, multi_var) if multi_dir or multi_var else ""
-                data.append({"frame": frame_label(r), "series": f"{name}, {who}" if who else name, "value": r["cells"][m]["value"] / factor, "printed": _shown(r, m)})
+                data.append({"frame": frame_label(r), "series": f"{name}, {who}" if who else name, "value": r["cells"][m]["value"] / factor, "printed": _shown(summary, r, m)})
     loads = sorted({r["load_pct"] for r in rows if r.get("load_pct") is not None})
     at = ("at the throughput rate" if not loads else  # fixed-rate runs say the load they ran at
           f"at {', '.join(formatting.plain(v) for v in loads)} % load")
@@ -183,7 +183,7 @@ def load_chart(summary: dict[str, Any], test_id: str, metric: str) -> dict[str, 
     order = chartstyle.ascending_frames(frame_label(r) for r in rows)
     multi = len({(r["direction"], r["variant"]) for r in rows}) > 1
     data = [{"load": r["load_pct"], "series": frame_label(r) + (f" ({_series_name(r, True, True)})" if multi else ""),
-             "value": r["cells"][metric]["value"] / factor, "printed": _shown(r, metric), "load_text": _pct(r["load_pct"])} for r in rows]
+             "value": r["cells"][metric]["value"] / factor, "printed": _shown(summary, r, metric), "load_text": _pct(r["load_pct"])} for r in rows]
     order = sorted(dict.fromkeys(d["series"] for d in data), key=chartstyle.frame_key)
     loads = sorted({r["load_pct"] for r in rows})
     label = metric_label(metric)
@@ -225,7 +225,7 @@ def comparison_chart(summary: dict[str, Any], comparison: dict[str, Any]) -> dic
         if multi_dir:
             cat += f" {r['direction'][:3]}"
         data.append({"category": cat, "series": label, "value": v / factor,
-                     "printed": _shown(r, metric) or f"{qualified.text(v / factor, qualified.of_derived(r, metric))} {sym} (derived)"})
+                     "printed": _shown(summary, r, metric) or f"{qualified.text(v / factor, qualified.of_derived(r, metric))} {sym} (derived)"})
     has_frames = any(frame_label(r) for _, r, _ in rows)
     title = metric_label(metric)
     return {"id": f"{comparison['id']}-chart", "type": "bars", "title": comparison["title"],
@@ -344,8 +344,10 @@ def samples_chart(samples: list[dict[str, Any]], test: dict[str, Any], metric: s
     if not pts:
         return None
     sym, factor = _time_unit([s[field] for s in pts]) if m.dimension == "time" else _unit(m.dimension, [s[field] for s in pts])
-    data = [{"t": s["t_s"], "series": s.get("port") or m.label, "value": s[field] / factor,
-             "printed": f"{formatting.derived(s[field] / factor, formatting.significant_decimals([s[field] / factor]))} {sym}"} for s in pts]
+    def printed(v: float) -> str:  # a count (retransmitted segments) is whole; other figures by the number rule
+        return formatting.derived(v, 0 if m.dimension == "count" else formatting.significant_decimals([v]))
+
+    data = [{"t": s["t_s"], "series": s.get("port") or m.label, "value": s[field] / factor, "printed": f"{printed(s[field] / factor)} {sym}"} for s in pts]
     series = list(dict.fromkeys(d["series"] for d in data))
     return {"id": f"{test['id']}-{metric.replace('_', '-')}-samples", "test": test["id"], "type": "lines", "title": f"{test['title']}: {m.label.lower()} per interval",
             "caption": f"{m.description} One point per interval the instrument reported, at the interval's start.",
