@@ -92,3 +92,19 @@ def test_the_number_reader():
 @pytest.mark.parametrize("spec,kind", [(",", ""), (",.6~r", "r"), (".2f", "f"), (",~s", "s"), (".3g", "g"), (",d", "d"), (".1e", "e")])
 def test_d3_format_types(spec, kind):
     assert d3_type(spec) == kind
+
+
+def test_the_command_prints_one_line_per_failure_and_exits_1(tmp_path):
+    from conftest import run_cli
+
+    public, build = build_case(tmp_path, "negative-loss")
+    proc = run_cli("check-site", "--public", str(public), "--build", str(build))
+    lines = proc.stdout.splitlines()
+    assert proc.returncode == 1 and lines and all(line.endswith("[negative-loss]") for line in lines), proc.stdout + proc.stderr
+    assert f"{len(lines)} publication problems (negative-loss)" in proc.stderr
+    only = run_cli("check-site", "--public", str(public), "--build", str(build), "--rule", "e-notation")
+    assert only.returncode == 0 and only.stdout == ""
+    clean_public, clean_build = build_case(tmp_path / "clean", None)
+    assert run_cli("check-site", "--public", str(clean_public), "--build", str(clean_build)).returncode == 0
+    missing = run_cli("check-site", "--public", str(tmp_path / "nowhere"), "--build", str(build))
+    assert missing.returncode == 1 and "no built site" in missing.stderr and "Traceback" not in missing.stderr

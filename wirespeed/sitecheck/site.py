@@ -142,9 +142,16 @@ class Site:
         return self._soups[rel]
 
     # --- texts ------------------------------------------------------------------------------------------
-    def texts(self) -> Iterator[Text]:
+    def texts(self) -> list[Text]:
         """Every piece of published text: pages (by block element, alt and preview texts), SVG charts, PDFs,
-        table downloads, the feed and the compare data."""
+        table downloads and the feed (read once, shared by the rules)."""
+        return self._texts
+
+    @functools.cached_property
+    def _texts(self) -> list[Text]:
+        return list(self._read_texts())
+
+    def _read_texts(self) -> Iterator[Text]:
         for rel in self.html_pages:
             yield from self.page_texts(rel)
         for rel in self.svgs:
