@@ -178,7 +178,7 @@ CASES = [
     ("svg-attachment", lambda s: attach(s, "chart.svg", b'<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>'), "result.toml", "files.attachments[0].path", "layout.attachment-type"),
     ("js-attachment", lambda s: attach(s, "app.js", b"alert(1)"), "result.toml", "files.attachments[0].path", "layout.attachment-type"),
     ("no-extension", lambda s: attach(s, "README", b"hello"), "result.toml", "files.attachments[0].path", "layout.attachment-type"),
-    ("html-native", lambda s: native(s, "out.html", b"<script>alert(1)</script>"), "result.toml", "files.native[0].path", "layout.attachment-type"),
+    ("html-native", lambda s: native(s, "out.html", b"<script>alert(1)</script>"), "result.toml", "files.native[0].path", "layout.native-type"),
     ("pdf-wrong-magic", lambda s: attach(s, "report.pdf", b"<html><script>alert(1)</script></html>"), "report.pdf", "PDF", "layout.attachment-content"),
     ("png-wrong-magic", lambda s: attach(s, "shot.png", b"<svg onload='alert(1)'/>"), "shot.png", "PNG", "layout.attachment-content"),
     ("text-with-nul", lambda s: attach(s, "log.txt", b"line one\nline\x00two\n"), "log.txt:2:", "NUL", "encoding.text"),

@@ -35,7 +35,7 @@ from wirespeed.problems import Problem
 MAX_DEPTH = 128  # CSIT's keywords nest about 20 levels deep
 MAX_ELEMENTS = 5_000_000
 MAX_MESSAGE = 1 << 20  # characters of one test message kept
-NUMBER = r"(\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)"
+NUMBER = r"(\d{1,30}(?:\.\d{1,30})?(?:[eE][+-]?\d{1,3})?)"  # bounded digits (engine/numbers.py)
 BOUND = re.compile(rf"^(NDR|PDR)(?:_(LOWER|UPPER))?:\s*{NUMBER}\s*(pps|CPS|cps)\b,?\s*(?:{NUMBER}\s*Gbps)?", re.MULTILINE)
 PLR = re.compile(rf"^PLRsearch (lower|upper) bound::?\s*{NUMBER}\s*(pps|CPS|cps)\b,?\s*(?:{NUMBER}\s*Gbps)?", re.MULTILINE)
 LATENCY = re.compile(r"^(?:LATENCY[^\n\[]*per stream:|Latency at (\d+)%\s*(NDR|PDR)?:?)\s*\[([^\n\]]*)\]", re.MULTILINE)

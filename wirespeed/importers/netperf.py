@@ -24,13 +24,15 @@ from wirespeed.engine.figures import Figure
 from wirespeed.importers.common import base_keys, row
 from wirespeed.importers.contract import Importer, ImportPlan, TestPlan
 from wirespeed.importers.datagrams import one_frame
+from wirespeed.importers.tabular import digits
 from wirespeed.problems import Problem
+from wirespeed.resultset import limits
 from wirespeed.resultset.csvtable import decode_utf8
 
 RULE = "import.netperf"
 BANNER = re.compile(r"^(?P<migrated>MIGRATED )?(?P<what>[A-Za-z_/ ]+?) TEST from (?P<src>\S*) \((?P<srcip>[^)]*)\) port \d+ (?P<af>\S+) "
                     r"to (?P<dst>\S*) \((?P<dstip>[^)]*)\) port \d+ \S+(?: : (?P<opts>.*))?$")
-NUMBER = re.compile(r"^-?\d+(?:\.\d+)?$")
+NUMBER = re.compile(r"^-?\d{1,30}(?:\.\d{1,30})?$")  # at most 30 digits either side (engine/numbers.py): longer is no figure
 UNIT = re.compile(r"(10\^[0369]bits|[KMG]?Bytes|Trans)/s(?:ec)?\b")
 INTERIM = re.compile(r"^Interim result:\s+(?P<v>\d+(?:\.\d+)?) (?P<u>\S+) over (?P<d>\d+(?:\.\d+)?) seconds ending at (?P<t>\d+(?:\.\d+)?)")
 
@@ -93,6 +95,8 @@ def _bits(value: str, unit: str) -> tuple[str | float, str] | None:
     """A throughput as printed, in a wirespeed bit-rate unit: 10^6bits → mbps as printed; the
     1024-based bytes units of -f K/M/G are converted to bit/s."""
     scale = {"10^0bits": "bps", "10^3bits": "kbps", "10^6bits": "mbps", "10^9bits": "gbps"}
+    if digits(value) > limits.value("number_digits"):  # no figure: too many digits to be one (and int() would refuse it)
+        return None
     if unit in scale:
         return value, scale[unit]
     factor = {"Bytes": 8, "KBytes": 8 * 1024, "MBytes": 8 * 1024 ** 2, "GBytes": 8 * 1024 ** 3}.get(unit)

@@ -191,8 +191,14 @@ def _execute(job: Job, root: str) -> dict[str, Any]:
         executed = tmp / f"{job.name}.ipynb"
         try:
             params = {"slug": job.slug, "catalog": _relative(job.catalog, root), "output_dir": _relative(tmp, root)}
-            papermill.execute_notebook(str(source), str(executed), parameters=params,
-                                       kernel_name="python3", cwd=root, progress_bar=False, log_output=False)
+            for attempt in (1, 2):  # a kernel that dies while starting ran no cell: starting it once more is safe
+                try:
+                    papermill.execute_notebook(str(source), str(executed), parameters=params,
+                                               kernel_name="python3", cwd=root, progress_bar=False, log_output=False)
+                    break
+                except RuntimeError as exc:
+                    if attempt == 2 or "Kernel died before replying to kernel_info" not in str(exc):
+                        raise
         except papermill.PapermillExecutionError as exc:
             code = [c.source for c in nb.cells if c.cell_type == "code"]
             cell = code.index(exc.source) + 1 if exc.source in code else exc.exec_count

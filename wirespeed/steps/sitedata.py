@@ -155,7 +155,7 @@ def export_set(con: duckdb.DuckDBPyConnection, slug: str, analysis_root: Path, s
         downloads.append({"title": f"Executed analysis notebook “{nb['name']}”", "url": f"{url}/notebooks/{nb['name']}.ipynb"})
     attached = {a["path"]: a["title"] for a in meta.get("files", {}).get("attachments", []) if isinstance(a, dict) and a.get("title")}
     for path, role in con.execute("SELECT path, role FROM files WHERE slug = ? ORDER BY role = 'metadata' DESC, path", [slug]).fetchall():
-        name = publish.publish_set_file(slug, Path(meta_path(con, slug)), path, dest)
+        name = publish.publish_set_file(slug, Path(meta_path(con, slug)), path, dest, role)
         downloads.insert(0, {"title": dl.role_title(role, path, attached), "url": f"{url}/data/{name}"})
     parquet = publish.destination(slug, dest, f"data/{slug}-measurements.parquet")
     parquet.parent.mkdir(parents=True, exist_ok=True)

@@ -27,6 +27,8 @@ from wirespeed.resultset.attachments import TYPES
 AS_IS = {ext for t in TYPES for ext in t.extensions if not t.media_type.startswith("text/plain")} | {".txt", ".parquet"}
 # Plain text under another name (.log, .cfg, .conf, a native .xml): published with ".txt" appended, so no host serves it as code.
 AS_TEXT = {ext for t in TYPES if t.media_type.startswith("text/plain") for ext in t.extensions} - {".txt"}
+# Kept only as native files an importer reads (XML, Parquet, compressed): never published as an attachment.
+NATIVE_ONLY = {ext for t in TYPES if t.native for ext in t.extensions}
 SAFE_SLUG = re.compile(r"^[a-z0-9][a-z0-9._-]{0,127}$")
 SAFE_PART = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.+-]{0,199}$")
 
@@ -48,10 +50,14 @@ def _parts(slug: str, rel: str) -> tuple[str, ...]:
     return p.parts
 
 
-def published_name(slug: str, rel: str) -> str:
-    """The name a set file is published under (the same path, '.txt' appended to text-like types); refuses other types."""
+def published_name(slug: str, rel: str, native: bool = False) -> str:
+    """The name a set file is published under (the same path, '.txt' appended to text-like types); refuses other
+    types, and the native-only types (XML, Parquet, compressed) of a file that is not a native file."""
     _parts(slug, rel)
     suffix = PurePosixPath(rel).suffix.lower()
+    if suffix in NATIVE_ONLY and not native:
+        raise PublishRefused(f"{slug}: {rel}: not published: type {suffix} is kept only as a native file an importer reads, "
+                             "never as an attachment [publish.type]")
     if suffix in AS_IS:
         return rel
     if suffix in AS_TEXT:
@@ -135,9 +141,10 @@ def copy_contained(slug: str, src_root: Path, rel: str, out_root: Path, dest_rel
     return dst
 
 
-def publish_set_file(slug: str, set_dir: Path, rel: str, static_set_root: Path) -> str:
-    """Publish one file of a result set under static_set_root/data/; returns its published path (relative to data/)."""
-    name = published_name(slug, rel)
+def publish_set_file(slug: str, set_dir: Path, rel: str, static_set_root: Path, role: str = "attachment") -> str:
+    """Publish one file of a result set (its catalog role: native, attachment, …) under static_set_root/data/;
+    returns its published path (relative to data/)."""
+    name = published_name(slug, rel, native=role == "native")
     if set_dir.name != slug:
         raise PublishRefused(f"{slug}: {rel}: not published: the set's folder {set_dir} is not named after its slug [publish.folder]")
     copy_contained(slug, set_dir, rel, static_set_root, f"data/{name}")
