@@ -170,8 +170,9 @@ def _json(x: Any) -> str:
 def synthetic(doc: dict, simulator: str) -> None:
     """A set made by a simulator: source.kind = "synthetic" (never published), tagged, and its notes quote the declared device model."""
     doc["source"]["kind"] = "synthetic"
+    said = one_line(simulator, 1000).rstrip(".")
     doc["source"]["notes"] = one_line(f"Synthetic: made by a T-Rex API simulator, not measured on a device; it can never be published. "
-                                      f"The simulator declares: {simulator} " + doc["source"]["notes"], 4000)
+                                      f"The simulator declares: {said}. " + doc["source"]["notes"], 4000)
     doc["tags"] = [*doc.get("tags", []), *(["synthetic"] if "synthetic" not in doc.get("tags", []) else [])]
 
 

@@ -87,11 +87,11 @@ def build(cfg: Config, result: dict[str, Any], link: Link | None) -> tuple[dict,
     ramp, hold = steps[:plan.rampup_s], steps[plan.rampup_s:]
     test_id = cfg.raw["test"]["id"]
     pct = (lambda r: round(r / line * 100, 6)) if line else (lambda r: None)  # noqa: E731
-    rows = [[test_id, plan.frame_size, pct(rate), 1, round(rate, 3), t, r, round(d, 6)] for _k, rate, t, r, d in ramp]
-    rows.append([test_id, plan.frame_size, pct(hold[0][1]), 1, round(hold[0][1], 3), sum(h[2] for h in hold), sum(h[3] for h in hold),
+    rows = [[test_id, plan.frame_size, pct(rate), "ramp", 1, round(rate, 3), t, r, round(d, 6)] for _k, rate, t, r, d in ramp]
+    rows.append([test_id, plan.frame_size, pct(hold[0][1]), "hold", 1, round(hold[0][1], 3), sum(h[2] for h in hold), sum(h[3] for h in hold),
                  round(sum(h[4] for h in hold), 6)])
     short = [k for k, rate, t, _r, d in steps if t / d < (1 - SHORTFALL) * rate]
-    header = ["test", "frame_size", "load_pct", "trial", "offered_rate_fps", "tx_frames", "rx_frames", "duration_s"]
+    header = ["test", "frame_size", "load_pct", "variant", "trial", "offered_rate_fps", "tx_frames", "rx_frames", "duration_s"]
     if not line:
         header.remove("load_pct")
         rows = [r[:2] + r[3:] for r in rows]
@@ -108,7 +108,8 @@ def build(cfg: Config, result: dict[str, Any], link: Link | None) -> tuple[dict,
                                      "second's boundary; a sample's rates are its counter differences over the time between the readings. measurements.csv "
                                      f"has a row per ramp step and one for the hold. {len(short)} of {len(steps)} seconds T-Rex sent more than "
                                      f"{SHORTFALL:.0%} below the rate asked (the generator's limit). " + FRAME_NOTE}
-    test = test_fields(cfg, link, ["loadtest-ramp"], meth)
+    test = {**test_fields(cfg, link, ["loadtest-ramp"], meth),
+            "variants": {"ramp": "one second of the ramp, at the rate set at its start", "hold": f"the {plan.hold_s} s at the target, in all"}}
     section = {"measurements": ["measurements.csv"],
                "native": [{"path": NATIVE, "importer": "trex-ramp", "test": test_id, "frame_size": plan.frame_size}]}
     top = max(s[tx]["tx_pps"] for s in samples)

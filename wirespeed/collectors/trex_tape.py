@@ -158,10 +158,14 @@ class Replay(Tape):
         return event
 
     def rpc(self, request: dict, send: Callable[[dict], Any], failure: type[Exception] = TapeError) -> tuple[dict, Any]:
-        event = self._next("rpc")
+        try:
+            event = self._next("rpc")
+        except TapeError as exc:
+            raise failure(str(exc)) from None  # as a failed request: the collector still releases what it holds
         recorded = event["rpc"] if isinstance(event["rpc"], dict) else {}
         if why := _same(request, recorded):
-            raise TapeError(f"replay {self.path}: event {self.at}: {why}")
+            number, self.at = self.at, len(self.recorded)  # off the recording: every later request fails too, without masking this one
+            raise failure(f"replay {self.path}: event {number}: {why}")
         if "failed" in event:
             raise failure(str(event["failed"]))
         return recorded, event.get("reply")
