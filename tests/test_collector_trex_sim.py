@@ -174,6 +174,9 @@ def test_a_generator_that_cannot_send_the_load_marks_its_searches(tmp_path: Path
     assert all(r["throughput_fps"].startswith(">=") and r["throughput_upper_fps"] == "" for r in ndr), ndr
     assert all(int(float(r["throughput_fps"][2:])) <= 3_000_000 for r in ndr)
     assert "≥" in doc["summary"] and "limited by the generator" in doc["summary"]
+    trials = rows(folder, "raw/trials.csv")
+    assert {t["generator_short"] for t in trials if int(t["load_fps"]) > 3_000_000} == {"true"}  # each trial the generator could not send is marked
+    assert {t["generator_short"] for t in trials if int(t["load_fps"]) <= 3_000_000} <= {"false"}
     assert run_cli("validate", str(folder)).returncode == 0
 
 

@@ -221,7 +221,8 @@ class TrexSim:
         return {"multiplier": factor}
 
     def m_stop_traffic(self, p: dict) -> Any:
-        port, now = self._owned(p), self.clock()
+        self._owned(p)
+        now = self.clock()
         if (seg := self._running(p["port_id"], now)) is not None:
             seg.t1 = now
         return {}

@@ -143,7 +143,7 @@ def run(out_dir: Path, slug: str, *, config: Path | None = None, server: str | N
         lab = replace(lab, testbed=trex_set.server_testbed(cfg, system, server))
     prov.stamp(doc, lab, files)
     if cfg.quick:
-        prov.mark_quick(doc, doc["title"] if "title" in (cfg.raw.get("quick") or {}) else f"{doc['title']} (quick run)", "the configuration's [quick] table")
+        prov.mark_quick(doc, doc["title"] if "title" in (cfg.raw.get("quick") or {}) else f"{doc['title']} (quick run)", quick_what(cfg))
     if simulator:
         synthetic(doc, simulator)
     _write(Path(out_dir), slug, doc, files)
@@ -159,6 +159,19 @@ run.options = (  # type: ignore[attr-defined]
     CollectorOption("replay", "Run on a recorded session instead of a server: the same set again, no hardware needed.", "FILE", kind=Path),
     CollectorOption("quick", "Apply the configuration's [quick] table: a short run, titled and tagged as one.", flag=True),
 )
+
+
+def quick_what(cfg: Config) -> str:
+    """What a quick run measured, for its summary."""
+    def n(k: int, what: str) -> str:
+        return f"{k} {what}{'' if k == 1 else 'es' if what.endswith('h') else 's'}"
+    if cfg.search:
+        s, lat = cfg.search, cfg.latency
+        return (f"{n(len(s.frame_sizes), 'frame size')}, {n(s.repeats, 'search')} per size to {s.resolution * 100:g} %"
+                + (f", {n(len(lat.loads_pct), 'latency load')}" if lat else ""))
+    if cfg.loadtest:
+        return f"a {cfg.loadtest.rampup_s} s ramp and a {cfg.loadtest.hold_s} s hold"
+    return n(len(cfg.trials), "trial")
 
 
 def _json(x: Any) -> str:

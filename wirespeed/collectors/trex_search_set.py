@@ -28,7 +28,8 @@ from wirespeed.engine.linerate import Link
 HEADER = ["test", "frame_size", "variant", "trial", "offered_rate_fps", "tx_frames", "rx_frames", "duration_s", "throughput_fps",
           "throughput_upper_fps", "throughput_min_fps", "throughput_max_fps", "throughput_stdev_fps", "latency_min_us", "latency_avg_us",
           "latency_max_us", "jitter_avg_us"]
-TRIALS = ["test", "frame_size", "search", "search_no", "trial", "load_fps", "tx_frames", "rx_frames", "duration_s", "tx_rate_fps", "loss_ratio", "started_s"]
+TRIALS = ["test", "frame_size", "search", "search_no", "trial", "load_fps", "tx_frames", "rx_frames", "duration_s", "tx_rate_fps", "loss_ratio",
+          "generator_short", "started_s"]
 
 
 def num(v: float | None, digits: int = 3) -> str:
@@ -63,8 +64,9 @@ def limited(p: PointResult, ratio: float) -> bool:
     return any(b.generator_limited for s in p.searches for b in s.bounds if b.loss_ratio == ratio)
 
 
-def tables(test: str, points: list[PointResult], ratios: tuple[float, ...], of: str, loads: dict[float, float]) -> tuple[list, list, list]:
-    """(measurement rows, search trial rows, histogram rows); `loads` maps a latency fraction to its % of the basis."""
+def tables(test: str, points: list[PointResult], ratios: tuple[float, ...], of: str, loads: dict[float, float], shortfall: float) -> tuple[list, list, list]:
+    """(measurement rows, search trial rows, histogram rows); `loads` maps a latency fraction to its % of the basis; a search trial
+    T-Rex sent more than `shortfall` slower than asked is marked generator_short (the generator's limit, not the device's)."""
     rows, trials, hist = [], [], []
     for p in points:
         for i, s in enumerate(p.searches, 1):
@@ -74,7 +76,7 @@ def tables(test: str, points: list[PointResult], ratios: tuple[float, ...], of: 
             for t in s.trials:
                 r = t.result
                 trials.append([test, p.frame_bytes, s.algorithm, i, t.number, t.load_fps, r.tx_frames, r.rx_frames, num(r.duration_s, 4),
-                               num(r.tx_rate_fps, 1), num(r.loss_ratio, 6), t.started_s])
+                               num(r.tx_rate_fps, 1), num(r.loss_ratio, 6), str(r.tx_rate_fps < (1 - shortfall) * t.load_fps).lower(), t.started_s])
         for ratio in ratios:
             sp, lim = p.rates[ratio], limited(p, ratio)
             rows.append([test, p.frame_bytes, ratio_name(ratio), ""] + [""] * 4
@@ -98,7 +100,7 @@ def build(cfg: Config, points: list[PointResult], link: Link | None, readings: l
     test_id = cfg.raw["test"]["id"]
     of = "ndr" if basis == 0 else "pdr"
     loads = {pct / 100: pct for pct in (lat.loads_pct if lat else ())}
-    rows, trials, hist = tables(test_id, points, plan.loss_ratios, of, loads)
+    rows, trials, hist = tables(test_id, points, plan.loss_ratios, of, loads, plan.shortfall)
     variants = {ratio_name(r): ("NDR: highest rate without loss" if r == 0 else f"PDR: highest rate with at most {r * 100:g} % loss")
                 + " (the search's lower bound, >= where the generator stopped the search; the row without trial is the mean over the searches)"
                 for r in plan.loss_ratios}
@@ -120,14 +122,16 @@ def build(cfg: Config, points: list[PointResult], link: Link | None, readings: l
                  f"{stopped} of {len(searches)} searches ended there (their results are lower bounds, >=). " + FRAME_NOTE
                  + (f" Latency: {lat.repeats} trials of {lat.duration_s:g} s at each load, the load's stream plus a latency stream of "
                     f"{lat.rate_fps:,.0f} frames/s with T-Rex flow statistics of type latency (STLFlowLatencyStats), a new packet group per trial; "
-                    "minimum, average (T-Rex's running average), maximum and jitter in µs as get_pgid_stats reports them, the histogram in "
+                    "minimum, average (T-Rex's smoothed average: each reading period's mean folded in with weight 1/2, src/time_histogram.cpp), "
+                    "maximum and jitter (whole µs) as get_pgid_stats reports them, the histogram in "
                     "T-Rex's buckets (10 µs wide below 100 µs, 100 µs below 1 ms, …). The offered rate and the counts of a latency trial "
                     "include the latency stream." if lat else "")}
     test = {**test_fields(cfg, link, ["2544"], meth), "variants": variants}
     n_lat = sum(len(t) for p in points for t in p.latency.values())
     files = {"measurements.csv": _csv(rows, HEADER), "raw/trials.csv": _csv(trials, TRIALS)}
     section: dict[str, Any] = {"measurements": ["measurements.csv"], "attachments": [
-        {"path": "raw/trials.csv", "title": "Every search trial: load, frames sent and received, duration, sending rate, loss"}]}
+        {"path": "raw/trials.csv", "title": "Every search trial: load, frames sent and received, duration, sending rate, loss, "
+                                            "whether T-Rex sent slower than asked (generator_short)"}]}
     if hist:
         files["histograms.csv"] = _csv(hist, ["test", "frame_size", "variant", "bucket_low_us", "bucket_high_us", "count_frames"])
         section["histograms"] = ["histograms.csv"]
