@@ -14,7 +14,7 @@ DISTRO      := $(if $(filter ubuntu,$(OS_RELEASE)),ubuntu,$(if $(filter debian,$
 # shellcheck for the workflow lint. Chromium for the browser tests is a package on Debian only
 # (Ubuntu's is a snap, unusable on runners and in containers): see the browser target.
 APT_PACKAGES := python3-venv texlive-xetex texlive-latex-extra texlive-fonts-recommended lmodern latexmk \
-                poppler-utils iperf3 tcpdump tshark netsniff-ng nftables iproute2 fonts-dejavu-core shellcheck \
+                poppler-utils iperf3 tcpdump tshark netsniff-ng nftables iproute2 ethtool fonts-dejavu-core shellcheck \
                 $(if $(filter debian,$(DISTRO)),chromium)
 # actionlint checks .github/workflows (and runs shellcheck on their scripts) in `make test`; built
 # from its Go module into a repository-local folder (go 1.18 or later: Debian 12 has 1.19).

@@ -18,7 +18,9 @@ def test_the_example_loads_and_quick_shrinks_it() -> None:
     full, quick = load(EXAMPLE), load(EXAMPLE, quick=True)
     assert full.variants == ("bridge", "ipv4-forward", "ipv4-nftables") and full.nft_rules == 1000 and full.frame_sizes == (64, 512, 1518)
     assert quick.variants == ("ipv4-forward",) and quick.frame_sizes == (64,) and quick.repeats == 1
-    assert [h.when for h in full.hooks] == ["before-test", "after-test", "after-test"] and full.hooks[0].entry_point == "link-counters"
+    assert [h.when for h in full.hooks] == ["before-test", "after-test", "after-test", "before-test", "after-test"] and full.hooks[0].entry_point == "link-counters"
+    assert [(h.name, h.namespace, h.command[0]) for h in full.hooks if h.attach] == [("dut-ruleset", "wst-dut", "nft"), ("dut-links", "wst-dut", "ip")]
+    assert quick.title == "IPv4 forwarding in network namespaces, 64 bytes: NDR/PDR search (quick run)" and quick.quick and not full.quick
 
 
 @pytest.mark.parametrize("text, message", [

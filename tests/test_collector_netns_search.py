@@ -84,17 +84,38 @@ def test_a_search_through_a_real_device_converges_and_reconciles(variant, search
 
 
 def test_collect_quick_writes_a_valid_set(tmp_path: Path) -> None:
+    """The lab's provenance and the machine's facts, a draft, a quick run that says so, and the device's configuration and counters attached."""
+    import json
+    import tomllib
+
+    from wirespeed.collectors.provenance import describe_machine, machine
+
     started = time.monotonic()
     r = subprocess.run([sys.executable, "-m", "wirespeed", "collect", "netns", "--config", str(EXAMPLE), "--into", "netns-quick",
-                        "--quick", "--root", str(tmp_path)], capture_output=True, text=True, timeout=300, cwd=ROOT)
+                        "--quick", "--publisher", "Acme Test Lab", "--licence", "CC-BY-4.0", "--root", str(tmp_path)],
+                       capture_output=True, text=True, timeout=300, cwd=ROOT)
     assert r.returncode == 0, r.stderr[-2000:]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["netns-quick"], "no temporary folder beside the set"
-    v = subprocess.run([sys.executable, "-m", "wirespeed", "validate", str(tmp_path / "netns-quick")], capture_output=True, text=True, timeout=120, cwd=ROOT)
+    folder = tmp_path / "netns-quick"
+    v = subprocess.run([sys.executable, "-m", "wirespeed", "validate", str(folder)], capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert v.returncode == 0, v.stdout + v.stderr
-    rows = (tmp_path / "netns-quick" / "measurements.csv").read_text().splitlines()
+    rows = (folder / "measurements.csv").read_text().splitlines()
     assert rows[0].startswith("test,frame_size,variant,trial") and any(",ndr,," in r for r in rows) and any(",ndr-50,1," in r for r in rows)
-    hooks = (tmp_path / "netns-quick" / "raw" / "hooks.json").read_text()
+    hooks = (folder / "raw" / "hooks.json").read_text()
     assert '"name": "link-counters"' in hooks and '"name": "dut-qdisc"' in hooks
+
+    doc = tomllib.loads((folder / "result.toml").read_text())
+    facts = machine()
+    assert (doc["status"], doc["licence"], doc["source"]["publisher"]) == ("draft", "CC-BY-4.0", "Acme Test Lab")
+    assert doc["campaign"]["testbed"] == describe_machine(facts) and doc["campaign"]["location"] == f"host {facts['host']} ({facts['os']})"
+    assert doc["campaign"]["engineers"] == [facts["account"]] and json.loads((folder / "raw" / "machine.json").read_text())["host"] == facts["host"]
+    assert doc["title"] == "IPv4 forwarding in network namespaces, 64 bytes: NDR/PDR search (quick run)"
+    assert "quick-run" in doc["tags"] and doc["summary"].startswith("Quick run (1 device, 1 frame size, 1 search per point to 10 %; a short check, not for comparison).")
+    attached = {a["path"]: a["title"] for a in doc["files"]["attachments"]}
+    links = folder / "raw" / "hooks" / "after-test-dut-links-ipv4-forward.txt"
+    assert attached["raw/hooks/after-test-dut-links-ipv4-forward.txt"].startswith("The device's interface counters after the test (ip -s link)")
+    assert "wst-d0" in links.read_text() and "RX:" in links.read_text()
+    assert "raw/hooks/before-test-dut-ruleset-ipv4-forward.txt" in attached  # IPv4 forwarding has no rule set: the file says the hook printed nothing
     print(f"collect --quick took {time.monotonic() - started:.0f} s")
 
 

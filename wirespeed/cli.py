@@ -464,102 +464,119 @@ def why(slug: str, notebook: str | None, db: Path) -> None:
 
 
 class _CollectGroup(click.Group):
-    """`collect trex …` has its own options; any other name is a collector entry point, run as
-    `collect NAME [SLUG] [--into SLUG] [--config FILE] [--quick] [-p NAME=VALUE…] [--root DIR]`."""
+    """`wirespeed collect NAME`: one command per installed collector (entry point group wirespeed.collectors),
+    each with the options every collector shares (slug, --root, provenance) and its own (`run.options`)."""
+
+    def list_commands(self, ctx):
+        from wirespeed.extensions import registry
+
+        return sorted(registry("collectors"))
 
     def get_command(self, ctx, name):
-        cmd = super().get_command(ctx, name)
-        if cmd is not None:
-            return cmd
+        from wirespeed.extensions import registry
 
-        @click.command(name, help=f"Run the {name} collector and write the new result set ROOT/SLUG.")
-        @click.argument("slug", required=False)
-        @click.option("-p", "--param", "params", multiple=True, metavar="NAME=VALUE", help="A collector parameter, e.g. -p port_speed=500M (repeatable).")
-        @click.option("--config", "config", type=click.Path(path_type=Path, dir_okay=False), help="Collector config file (TOML), for collectors that take one (netns).")
-        @click.option("--into", "into", metavar="SLUG", help="The new result set's slug (instead of the SLUG argument).")
-        @click.option("--quick", is_flag=True, help="Apply the config's [quick] table: a short run (under a minute for the examples).")
-        @click.option("--root", type=click.Path(path_type=Path), default=ARCHIVE, show_default=True, help="Archive folder the new result set goes into.")
-        def run_entry_point(slug: str | None, params: tuple[str, ...], config: Path | None, into: str | None, quick: bool, root: Path) -> None:
-            _collect_entry_point(name, slug, params, config, into, quick, root)
+        run = registry("collectors").get(name)
+        return _collector_command(name, run) if run is not None else None
 
-        return run_entry_point
+    def resolve_command(self, ctx, args):
+        import difflib
+
+        from wirespeed.extensions import registry
+
+        name = args[0] if args else None
+        if name is not None and self.get_command(ctx, name) is None and not name.startswith("-"):
+            known = sorted(registry("collectors"))
+            close = difflib.get_close_matches(name, known, n=1, cutoff=0.5)
+            ctx.fail(f"no collector {name!r}{f'; did you mean {close[0]!r}?' if close else ''} (installed: {', '.join(known) or 'none'})")
+        return super().resolve_command(ctx, args)
+
+
+def _collector_params(run) -> list[str]:
+    """The collector's keyword parameters that --param sets: neither shared nor one of its own options."""
+    import inspect
+
+    own = {o.name for o in getattr(run, "options", ())}
+    return [n for n, p in inspect.signature(run).parameters.items()
+            if p.kind == p.KEYWORD_ONLY and n not in own | {"progress", "provenance"}]
+
+
+def _collector_command(name: str, run) -> click.Command:
+    """A click command for one collector: SLUG or --into, --root, the provenance flags, its own options, --param."""
+    import inspect
+
+    from wirespeed.collectors.provenance import FIELDS, FLAGS, STATUSES
+
+    doc = inspect.getdoc(run) or f"Run the {name} collector."
+    free = _collector_params(run)
+    params: list[click.Parameter] = [
+        click.Argument(["slug"], required=False),
+        click.Option(["--into", "into"], metavar="SLUG", help="The new result set's slug (instead of the SLUG argument)."),
+        click.Option(["--root"], type=click.Path(path_type=Path), default=ARCHIVE, show_default=True, help="Archive folder the new result set goes into."),
+    ]
+    for flag in FLAGS:
+        kind = click.Choice(STATUSES) if flag == "status" else None
+        params.append(click.Option([f"--{flag}", flag], type=kind, metavar=None if kind else "TEXT", help=FIELDS[flag]))
+    for o in getattr(run, "options", ()):
+        kind = click.Path(path_type=Path, dir_okay=False) if o.kind is Path else o.kind
+        params.append(click.Option([f"--{o.name.replace('_', '-')}", o.name], is_flag=o.flag, type=None if o.flag else kind, default=bool(o.default) if o.flag else o.default,
+                                   required=o.required, metavar=o.metavar, help=o.help, show_default=o.default is not None and not o.flag))
+    if free:
+        sig = inspect.signature(run).parameters
+        shown = ", ".join(f"{n} ({sig[n].default})" if sig[n].default is not inspect.Parameter.empty else n for n in free)
+        params.append(click.Option(["-p", "--param", "params"], multiple=True, metavar="NAME=VALUE", help=f"A collector parameter, repeatable: {shown}."))
+
+    def callback(slug, into, root, params=(), **kwargs):
+        _run_collector(name, run, slug, into, root, params, {f: kwargs.pop(f) for f in FLAGS}, kwargs)
+
+    return click.Command(name, params=params, callback=callback, help=doc, short_help=doc.splitlines()[0])
 
 
 @cli.group(cls=_CollectGroup)
 def collect() -> None:
     """Run a traffic generator through a collector and write a new result set.
 
-    \b
-    wirespeed collect trex --server HOST[:PORT] --config FILE --into SLUG
-    wirespeed collect netns --config FILE --into SLUG [--quick]   (NDR/PDR searches with live bounds; examples/collect/)
-    wirespeed collect netns-ramp SLUG [-p NAME=VALUE…]   (port_speed 500M, frame_size 1518, warmup_s 5, rampup_s 30, hold_s 10, dut_limit_pct 60)
+    Every collector takes the new set's slug (SLUG or --into SLUG), --root, and the provenance of the
+    set: --publisher, --licence, --location and --status (default: a draft, with what the collecting
+    machine states about itself). `wirespeed collect NAME --help` lists a collector's own options.
     """
 
 
-@collect.command("trex")
-@click.option("--server", required=True, metavar="HOST[:PORT]", help="The T-Rex server's RPC address (port 4501 unless given).")
-@click.option("--config", "config", required=True, type=click.Path(path_type=Path), help="The collector configuration (TOML, see docs/collectors.md).")
-@click.option("--into", "slug", required=True, metavar="SLUG", help="The new result set's slug (folder under --root).")
-@click.option("--root", type=click.Path(path_type=Path), default=ARCHIVE, show_default=True, help="Archive folder the new result set goes into.")
-@click.option("--force", is_flag=True, help="Take the ports even when another user owns them.")
-@click.option("--timeout", "timeout_s", type=click.FloatRange(0.1, 600), default=5.0, show_default=True, help="Seconds to wait for each reply.")
-def collect_trex(server: str, config: Path, slug: str, root: Path, force: bool, timeout_s: float) -> None:
-    """Run the configured trials on a T-Rex server (JSON-RPC over ZeroMQ) and write ROOT/SLUG."""
-    from rich.progress import Progress
-
-    from wirespeed.system import interrupts
-    from wirespeed.collectors.trex_collect import CollectorError, run
-
-    with interrupts.signals_exit(), Progress(console=err, transient=True) as progress:
-        task = progress.add_task(f"trex {server} → {slug}", total=None)
-        try:
-            folder = run(root, slug, server=server, config=str(config), force=force, timeout_s=timeout_s,
-                         progress=lambda done, total: progress.update(task, completed=done, total=total))
-        except CollectorError as exc:
-            progress.stop()
-            for line in str(exc).splitlines():
-                err.print(f"trex: {line}", markup=False)
-            sys.exit(1)
-    out.print(f"wrote {folder}; check it with: wirespeed validate {folder}", markup=False)
-
-
-def _collect_entry_point(collector: str, slug: str | None, params: tuple[str, ...], config: Path | None, into: str | None, quick: bool, root: Path) -> None:
+def _run_collector(name: str, run, slug: str | None, into: str | None, root: Path, params: tuple[str, ...],
+                   provenance: dict, options: dict) -> None:
     import inspect
 
     from rich.progress import Progress
 
-    from wirespeed.extensions import registry
     from wirespeed.system.interrupts import signals_exit
 
-    run = registry("collectors").get(collector)
-    if run is None:
-        raise click.ClickException(f"unknown collector {collector!r} (installed: {', '.join(registry('collectors')) or 'none'})")
     if bool(slug) == bool(into):
-        raise click.ClickException("give the new set's slug once: as SLUG or as --into SLUG")
+        raise click.UsageError("give the new set's slug once: as SLUG or as --into SLUG")
     slug = slug or into
-    sig = inspect.signature(run)
-    if (config is not None or quick) != ("config" in sig.parameters):
-        raise click.ClickException(f"{collector}: " + ("needs --config FILE" if config is None else "takes no --config or --quick"))
-    kwargs: dict = {"config": config, "quick": quick} if config is not None else {}
+    sig, free = inspect.signature(run).parameters, _collector_params(run)
     for p in params:
-        name, sep, value = p.partition("=")
-        if not sep or name not in sig.parameters or name in ("out_dir", "slug", "progress", "config", "quick"):
-            raise click.ClickException(f"--param {p!r}: expected NAME=VALUE with NAME one of {', '.join(n for n in sig.parameters if n not in ('out_dir', 'slug', 'progress', 'config', 'quick'))}")
-        default = sig.parameters[name].default
+        key, sep, value = p.partition("=")
+        if not sep or key not in free:
+            raise click.UsageError(f"--param {p!r}: expected NAME=VALUE with NAME one of {', '.join(free) or '(none)'}")
+        default = sig[key].default
         try:
-            kwargs[name] = type(default)(value) if default is not inspect.Parameter.empty and default is not None else value
+            options[key] = type(default)(value) if default is not inspect.Parameter.empty and default is not None else value
         except ValueError:
-            raise click.ClickException(f"--param {p!r}: {value!r} is not a {type(default).__name__}") from None
+            raise click.UsageError(f"--param {p!r}: {value!r} is not a {type(default).__name__}") from None
     with signals_exit(), Progress(console=err, transient=True) as progress:
-        task = progress.add_task(f"{collector} → {slug}", total=None)
+        task = progress.add_task(f"{name} → {slug}", total=None)
 
         def report(done: int, total: int, text: str | None = None) -> None:
             progress.update(task, completed=done, total=total, **({"description": text} if text else {}))
 
         try:
-            folder = run(root, slug, progress=report, **kwargs)
-        except Exception as exc:  # noqa: BLE001 - collectors raise their own one-line errors
-            raise click.ClickException(f"{collector}: {exc}") from None
+            folder = run(root, slug, progress=report, provenance=provenance, **options)
+        except Exception as exc:  # noqa: BLE001 - collectors raise their own one-line errors (config problems: one line each)
+            if os.environ.get("WIRESPEED_DEBUG"):
+                raise
+            progress.stop()
+            for line in str(exc).splitlines() or [type(exc).__name__]:
+                err.print(f"{name}: {line}", markup=False)
+            sys.exit(1)
     out.print(f"wrote {folder}; check it with: wirespeed validate {folder}", markup=False)
 
 

@@ -41,13 +41,28 @@ class ChartTypeHook(Protocol):
     def __call__(self, definition: dict[str, Any], /) -> Any: ...
 
 
+@dataclass(frozen=True)
+class CollectorOption:
+    """A command-line option of one collector, beyond the ones every collector takes (`run.options`)."""
+
+    name: str  # run()'s keyword argument; the flag is --name with hyphens
+    help: str
+    metavar: str | None = None
+    flag: bool = False  # an on/off switch
+    kind: type = str  # str, int, float or Path
+    default: Any = None
+    required: bool = False
+
+
 class CollectorHook(Protocol):
-    """`wirespeed.collectors`: `run(out_dir, slug, *, progress=None, **params) -> Path`, a traffic run.
+    """`wirespeed.collectors`: `run(out_dir, slug, *, progress=None, provenance=None, **params) -> Path`, a traffic run.
 
     Runs a traffic generator and writes the result set folder `out_dir/slug` atomically (through
-    `wirespeed.resultset.writer`); `wirespeed collect NAME --param KEY=VALUE` passes the keyword
-    parameters. Raises its own error with a one-line message when the run cannot be done; nothing is
-    written then."""
+    `wirespeed.resultset.writer`). Its docstring's first line is its `collect --help` entry; its
+    `options` attribute (CollectorOption, …) its own flags; `provenance` is what every collector takes
+    (--publisher, --licence, --location, --status: wirespeed.collectors.provenance); any other keyword
+    parameter is `--param KEY=VALUE`. Raises its own error with a one-line message when the run cannot
+    be done; nothing is written then."""
 
     def __call__(self, out_dir: Path, slug: str, *, progress: Callable[[int, int], None] | None = None, **params: Any) -> Path: ...
 

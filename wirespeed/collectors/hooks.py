@@ -13,16 +13,26 @@ Declared in the collector config:
     when = "after-test"
     entry_point = "link-counters"      # a callable in the entry point group wirespeed.collector_hooks
 
+    [[hooks]]
+    when = "after-test"
+    name = "dut-ruleset"
+    command = ["nft", "list", "ruleset"]
+    namespace = "wst-dut"
+    attach = "The device's nftables rule set after the test"   # keep the whole output as an attachment
+
 An entry point is called with one dict (when, variant, frame_bytes, trial, namespaces) and returns the
 text to record. Every call is recorded — when, name, context, start (seconds from the collection's
 start), duration, exit status and the output (first OUTPUT_LIMIT characters) — into the result set's
-raw/hooks.json. A hook that fails (non-zero exit, timeout, exception) stops the collection: nothing is
-written, the namespaces are removed.
+raw/hooks.json. A hook with `attach` (before-test and after-test only) also keeps its whole output (up
+to ATTACH_LIMIT bytes) as an attachment of the set, raw/hooks/WHEN-NAME[-VARIANT].txt, titled with the
+`attach` text, which the set's page lists with its other files. A hook that fails (non-zero exit,
+timeout, exception) stops the collection: nothing is written, the namespaces are removed.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import time
 from dataclasses import dataclass, field
@@ -34,6 +44,7 @@ from wirespeed.collectors.trial import TrafficGenerator, TrialResult
 WHEN = ("before-test", "after-test", "before-trial", "after-trial")
 GROUP = "wirespeed.collector_hooks"
 OUTPUT_LIMIT = 4000
+ATTACH_LIMIT = 1024 * 1024  # bytes of one attached output (a text attachment may hold 8 MiB: resultset/limits.py)
 MAX_RECORDS = 5000
 
 
@@ -49,13 +60,14 @@ class Hook:
     namespace: str | None = None
     entry_point: str | None = None
     timeout_s: float = 10.0
+    attach: str | None = None  # the attachment's title: keep the output as a file of the set
 
     @classmethod
     def from_config(cls, i: int, d: Any, where: str) -> "Hook":
         """One [[hooks]] table; HookError names its place (hooks[i].field) when it is wrong."""
         if not isinstance(d, dict):
             raise HookError(f"{where}: hooks[{i}]: expected a table")
-        unknown = set(d) - {"when", "name", "command", "namespace", "entry_point", "timeout_s"}
+        unknown = set(d) - {"when", "name", "command", "namespace", "entry_point", "timeout_s", "attach"}
         if unknown:
             raise HookError(f"{where}: hooks[{i}].{sorted(unknown)[0]}: unknown field")
         if d.get("when") not in WHEN:
@@ -70,7 +82,15 @@ class Hook:
         timeout = d.get("timeout_s", 10.0)
         if not isinstance(timeout, (int, float)) or not 0 < timeout <= 300:
             raise HookError(f"{where}: hooks[{i}].timeout_s: expected a number of seconds in (0, 300]")
-        return cls(d["when"], str(d.get("name") or ep or cmd[0]), tuple(cmd or ()), d.get("namespace"), ep, float(timeout))
+        attach = d.get("attach")
+        if attach is not None and (not isinstance(attach, str) or not attach.strip() or len(attach) > 300):
+            raise HookError(f"{where}: hooks[{i}].attach: expected the attachment's title (1 to 300 characters)")
+        if attach is not None and d["when"] not in ("before-test", "after-test"):
+            raise HookError(f"{where}: hooks[{i}].attach: only a before-test or after-test hook's output is attached (one file per test)")
+        name = str(d.get("name") or ep or cmd[0])
+        if attach is not None and not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,60}", name):
+            raise HookError(f"{where}: hooks[{i}].name: an attached hook's name names its file: letters, digits, '.', '_' and '-'")
+        return cls(d["when"], name, tuple(cmd or ()), d.get("namespace"), ep, float(timeout), " ".join(attach.split()) if attach else None)
 
 
 @dataclass
@@ -80,18 +100,46 @@ class HookRunner:
     hooks: tuple[Hook, ...]
     namespaces: tuple[str, ...] = ()
     records: list[dict[str, Any]] = field(default_factory=list)
-    t0: float = field(default_factory=time.monotonic)
+    clock: Callable[[], float] = time.monotonic
+    tape: Any = None  # a trex_tape.Tape: each call's result recorded, or replayed without running the hook
+    attachments: dict[str, tuple[str, str]] = field(default_factory=dict)  # path in the set -> (title, output)
+    t0: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.t0 is None:
+            self.t0 = self.clock()
 
     def run(self, when: str, **context: Any) -> None:
         for hook in (h for h in self.hooks if h.when == when):
-            started = time.monotonic()
-            status, output = self._call(hook, {"when": when, **context, "namespaces": list(self.namespaces)})
+            started = self.clock()
+            ctx = {"when": when, **context, "namespaces": list(self.namespaces)}
+            if self.tape is not None:
+                status, output = self.tape.fact(f"hook {hook.name} {when}", lambda hook=hook, ctx=ctx: self._call(hook, ctx))
+            else:
+                status, output = self._call(hook, ctx)
             if len(self.records) < MAX_RECORDS:
                 self.records.append({"when": when, "name": hook.name, **{k: v for k, v in context.items() if v is not None},
-                                     "started_s": round(started - self.t0, 3), "duration_s": round(time.monotonic() - started, 3),
+                                     "started_s": round(started - self.t0, 3), "duration_s": round(self.clock() - started, 3),
                                      "exit": status, "output": output[:OUTPUT_LIMIT]})
+            if hook.attach and status == 0:
+                self._attach(hook, when, context.get("variant"), output)
             if status != 0:
                 raise HookError(f"hook {hook.name!r} ({when}) failed: exit {status}: {(output.strip().splitlines() or [''])[-1][:200]}")
+
+    def _attach(self, hook: Hook, when: str, variant: Any, output: str) -> None:
+        suffix = f"-{variant}" if isinstance(variant, str) and re.fullmatch(r"[a-z0-9][a-z0-9-]{0,79}", variant) else ""
+        path = f"raw/hooks/{when}-{hook.name}{suffix}.txt"
+        data = output.encode("utf-8", "replace")
+        if len(data) > ATTACH_LIMIT:
+            output = data[:ATTACH_LIMIT].decode("utf-8", "ignore") + f"\n[cut: the output was {len(data):,} bytes, the first {ATTACH_LIMIT:,} are kept]\n"
+        output = output or "(the hook printed nothing)\n"
+        where = f"{when}{f', {variant}' if suffix else ''}"
+        self.attachments[path] = (f"{hook.attach} ({where}: hook {hook.name})", output)
+
+    def files(self) -> tuple[dict[str, bytes], list[dict[str, str]]]:
+        """The attached outputs: (files, attachment entries for result.toml's files.attachments)."""
+        return ({path: text.encode("utf-8") for path, (_t, text) in self.attachments.items()},
+                [{"path": path, "title": title} for path, (title, _o) in self.attachments.items()])
 
     def _call(self, hook: Hook, context: dict[str, Any]) -> tuple[int, str]:
         if hook.entry_point:

@@ -9,6 +9,10 @@
     frame_sizes = [64]
 
     [[hooks]]                      # see wirespeed.collectors.hooks
+
+    [set]                          # provenance (wirespeed.collectors.provenance): publisher, licence,
+    publisher = "Acme Test Lab"    # location, operator, testbed, status, embargo_until; the flags
+                                   # --publisher, --licence, --location, --status win over it
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from pathlib import Path
 
 from wirespeed.collectors.hooks import Hook, HookError
 from wirespeed.collectors.netns_trafgen import VARIANTS
+from wirespeed.collectors.provenance import CONFIG_KEYS as PROVENANCE_KEYS
 from wirespeed.collectors.search.repeat import ALGORITHMS
 
 
@@ -49,6 +54,8 @@ class CollectConfig:
     mtu: int = 1500
     nominal_port_speed: str = "10G"
     hooks: tuple[Hook, ...] = ()
+    provenance: tuple[tuple[str, object], ...] = ()  # the [set] table, checked by wirespeed.collectors.provenance
+    quick: bool = False  # loaded with --quick: the [quick] table applied
 
 
 def _coerce(name: str, value, default, where: str):
@@ -75,13 +82,29 @@ def _coerce(name: str, value, default, where: str):
 def _apply(cfg: CollectConfig, table, where: str) -> CollectConfig:
     if not isinstance(table, dict):
         raise ConfigError(f"{where}: expected a table")
-    known = {f.name: f for f in fields(CollectConfig) if f.name != "hooks"}
+    known = {f.name: f for f in fields(CollectConfig) if f.name not in ("hooks", "provenance", "quick")}
     changes = {}
     for k, v in table.items():
+        if k in PROVENANCE_KEYS:
+            raise ConfigError(f"{where}.{k}: provenance goes in the [set] table ({', '.join(PROVENANCE_KEYS)})")
         if k not in known:
             raise ConfigError(f"{where}.{k}: unknown field (known: {', '.join(known)})")
         changes[k] = _coerce(k, v, getattr(CollectConfig(), k), f"{where}")
     return replace(cfg, **changes)
+
+
+def quick_title(cfg: CollectConfig) -> str:
+    """A quick run's title: what it measured (its own devices and frame sizes), and that it was quick."""
+    from wirespeed.collectors.search_set import device_title
+
+    devices = " vs ".join(device_title(v, cfg.nft_rules) for v in cfg.variants)
+    return f"{devices} in network namespaces, {', '.join(map(str, cfg.frame_sizes))} bytes: NDR/PDR search (quick run)"
+
+
+def quick_what(cfg: CollectConfig) -> str:
+    """What a quick run left out, for its summary."""
+    return (f"{len(cfg.variants)} device{'s' if len(cfg.variants) > 1 else ''}, {len(cfg.frame_sizes)} frame size{'s' if len(cfg.frame_sizes) > 1 else ''}, "
+            f"{cfg.repeats} search{'es' if cfg.repeats > 1 else ''} per point to {cfg.resolution * 100:g} %")
 
 
 def check(cfg: CollectConfig, where: str) -> CollectConfig:
@@ -106,12 +129,18 @@ def load(path: Path, quick: bool = False) -> CollectConfig:
         doc = tomllib.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise ConfigError(f"{path}: cannot be read as TOML: {exc}") from None
-    unknown = set(doc) - {"collect", "quick", "hooks"}
+    unknown = set(doc) - {"collect", "quick", "hooks", "set"}
     if unknown:
-        raise ConfigError(f"{path}: {sorted(unknown)[0]}: unknown table (expected collect, quick, hooks)")
+        raise ConfigError(f"{path}: {sorted(unknown)[0]}: unknown table (expected collect, quick, hooks, set)")
+    prov = doc.get("set", {})
+    if not isinstance(prov, dict) or (bad := sorted(set(prov) - set(PROVENANCE_KEYS))):
+        raise ConfigError(f"{path}: set{'.' + bad[0] if isinstance(prov, dict) else ''}: "
+                          f"{'unknown field' if isinstance(prov, dict) else 'expected a table'} (known: {', '.join(PROVENANCE_KEYS)})")
     cfg = _apply(CollectConfig(), doc.get("collect", {}), f"{path}: collect")
     if quick:
-        cfg = _apply(cfg, doc.get("quick", {}), f"{path}: quick")
+        table = doc.get("quick", {})
+        cfg = _apply(cfg, table, f"{path}: quick")
+        cfg = replace(cfg, quick=True, title=cfg.title if "title" in table else quick_title(cfg))
     hooks = doc.get("hooks", [])
     if not isinstance(hooks, list):
         raise ConfigError(f"{path}: hooks: expected an array of tables ([[hooks]])")
@@ -119,4 +148,4 @@ def load(path: Path, quick: bool = False) -> CollectConfig:
         cfg = replace(cfg, hooks=tuple(Hook.from_config(i, h, str(path)) for i, h in enumerate(hooks)))
     except HookError as exc:
         raise ConfigError(str(exc)) from None
-    return check(cfg, str(path))
+    return check(replace(cfg, provenance=tuple(prov.items())), str(path))

@@ -198,8 +198,13 @@ def _validate(folder: Path) -> None:
 
 
 def run(out_dir: Path, slug: str, *, port_speed: str = "500M", frame_size: int = 1518, rampup_s: int = 30, hold_s: int = 10,
-        warmup_s: int = 5, dut_limit_pct: float = 60.0, progress: Callable[[int, int], None] | None = None) -> Path:
-    """Run the ramp loadtest and write the result set folder ``out_dir/slug`` atomically; returns its path.
+        warmup_s: int = 5, dut_limit_pct: float = 60.0, progress: Callable[[int, int], None] | None = None,
+        provenance: dict[str, str | None] | None = None) -> Path:
+    """A T-Rex-style ramp loadtest (warm-up, ramp, hold) through a shaped Linux router in network namespaces (root).
+
+    Runs the ramp and writes the result set folder ``out_dir/slug`` atomically; returns its path. The
+    set's provenance comes from `provenance` (the --publisher, --licence, --location, --status flags)
+    and the machine (wirespeed.collectors.provenance).
 
     port_speed must be a rate the machine can generate while the DUT drops the excess (500M with 1518-byte
     frames on a 2-core VM). progress(done, total) is called every second. Raises CollectorError when the
@@ -215,6 +220,12 @@ def run(out_dir: Path, slug: str, *, port_speed: str = "500M", frame_size: int =
         raise CollectorError("rampup_s must be 2-60, hold_s 1-120, warmup_s 0-60 and dut_limit_pct in (0, 100]")
     if not re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", slug) or len(slug) > 80:
         raise CollectorError(f"slug {slug!r} is not lower-case words joined by hyphens")
+    from wirespeed.collectors import provenance as prov
+
+    try:
+        lab = prov.resolve(provenance, None, "netns-ramp")
+    except prov.ProvenanceError as exc:
+        raise CollectorError(str(exc)) from None
     if os.geteuid() != 0:
         raise CollectorError("network namespaces need root")
     if missing := [t for t in ("ip", "iperf3", "tc") if shutil.which(t) is None]:
@@ -225,19 +236,22 @@ def run(out_dir: Path, slug: str, *, port_speed: str = "500M", frame_size: int =
     out_dir.mkdir(parents=True, exist_ok=True)
     try:
         with locking.exclusive(LOCK_FILE):
-            return _run_locked(out_dir, slug, final, link, frame_size, rampup_s, hold_s, warmup_s, dut_limit_pct, progress)
+            return _run_locked(out_dir, slug, final, link, frame_size, rampup_s, hold_s, warmup_s, dut_limit_pct, progress, lab)
     except locking.Busy as exc:
         raise CollectorError(str(exc)) from None
 
 
 def _run_locked(out_dir: Path, slug: str, final: Path, link: Any, frame_size: int, rampup_s: int, hold_s: int, warmup_s: int,
-                dut_limit_pct: float, progress: Callable[[int, int], None] | None) -> Path:
+                dut_limit_pct: float, progress: Callable[[int, int], None] | None, lab: Any) -> Path:
     work = out_dir / f".{slug}.tmp-{os.getpid()}"
     shutil.rmtree(work, ignore_errors=True)
     (work / "raw").mkdir(parents=True)
     procs: list[subprocess.Popen] = []
     try:
         _measure(work, slug, link, frame_size, rampup_s, hold_s, warmup_s, dut_limit_pct, progress, procs)
+        from wirespeed.collectors.provenance import stamp_folder
+
+        stamp_folder(work, lab)
         _validate(work)
         try:
             os.rename(work, final)

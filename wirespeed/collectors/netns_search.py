@@ -1,6 +1,6 @@
 """Collector `netns`: NDR/PDR searches and latency trials through Linux devices in network namespaces.
 
-    wirespeed collect netns --config examples/collect/netns-ab.toml --into SLUG [--quick]
+    wirespeed collect netns --config examples/collect/netns-ab.toml --into SLUG [--quick] [--publisher …]
 
 For each device variant of the config (netns_trafgen: bridge, IPv4 forwarding, IPv4 forwarding
 through nftables) and each frame size: `repeats` independent searches (MLRsearch or RFC 2544
@@ -8,7 +8,9 @@ binary) for the NDR and PDR, then `repeats` captured latency trials at each frac
 NDR. Hooks run around the test and each trial. The result set is built in a temporary folder beside
 the target by the one writer, validated, and renamed into place; on any failure or interrupt
 (Ctrl-C, SIGTERM, a failing hook) the namespaces, their processes and the temporary folder go away
-and nothing is written.
+and nothing is written. The set's provenance (publisher, licence, location, status…) comes from the
+flags, the config's [set] table and the machine (wirespeed.collectors.provenance); a --quick run is
+titled and tagged as one.
 """
 
 from __future__ import annotations
@@ -25,11 +27,13 @@ from typing import Any, Callable
 
 from wirespeed.collectors import netns_trafgen as tg
 from wirespeed.collectors.hooks import HookedGenerator, HookError, HookRunner
-from wirespeed.collectors.netns_config import CollectConfig, ConfigError, load
+from wirespeed.collectors import provenance as prov
+from wirespeed.collectors.netns_config import CollectConfig, ConfigError, load, quick_what
 from wirespeed.collectors.netns_latency import CapturingTrafgen
 from wirespeed.collectors.search.repeat import PointResult, search_point
 from wirespeed.collectors.search.session import SearchConfig, SearchError, Session, Trial
 from wirespeed.collectors.search_set import build
+from wirespeed.extensions import CollectorOption
 from wirespeed.system import locking
 
 LOCK_FILE = locking.NETNS_LOCK
@@ -44,13 +48,17 @@ def _bounds_text(s: Session) -> str:
     return "  ".join(f"{'NDR' if r == 0 else f'PDR {r * 100:g}%'} [{b[0] or '–'}, {b[1] or '–'}]" for r, b in s.bounds.items())
 
 
-def run(out_dir: Path, slug: str, *, config: Path, quick: bool = False, progress: Progress | None = None) -> Path:
-    """Run the collection described by `config` and write the result set out_dir/slug; returns its path."""
+def run(out_dir: Path, slug: str, *, config: Path, quick: bool = False, progress: Progress | None = None,
+        provenance: dict[str, str | None] | None = None) -> Path:
+    """NDR/PDR searches and latency through Linux devices in network namespaces (root; examples/collect/netns-ab.toml).
+
+    Runs the collection described by `config` and writes the result set out_dir/slug; returns its path."""
     if not re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", slug) or len(slug) > 80:
         raise CollectorError(f"slug {slug!r} is not lower-case words joined by hyphens")
     try:
         cfg = load(config, quick)
-    except ConfigError as exc:
+        lab = prov.resolve(provenance, dict(cfg.provenance), f"{config}: set")
+    except (ConfigError, prov.ProvenanceError) as exc:
         raise CollectorError(str(exc)) from None
     final = Path(out_dir) / slug
     if final.exists():
@@ -64,12 +72,19 @@ def run(out_dir: Path, slug: str, *, config: Path, quick: bool = False, progress
             scratch = Path(tempfile.mkdtemp(prefix="wirespeed-netns-"))
             try:
                 doc, files = _collect(cfg, slug, scratch, Path(config), progress)
+                prov.stamp(doc, lab, files)
+                if cfg.quick:
+                    prov.mark_quick(doc, cfg.title, quick_what(cfg))
                 return _write(Path(out_dir), slug, doc, files)
             finally:
                 tg.cleanup()
                 shutil.rmtree(scratch, ignore_errors=True)
     except (tg.GeneratorError, HookError, SearchError, locking.Busy) as exc:
         raise CollectorError(str(exc)) from None
+
+
+run.options = (CollectorOption("config", "The collector config (TOML): devices, frame sizes, search, hooks, [set] provenance.", "FILE", kind=Path, required=True),
+               CollectorOption("quick", "Apply the config's [quick] table: a short run, titled and tagged as one.", flag=True))  # type: ignore[attr-defined]
 
 
 def _collect(cfg: CollectConfig, slug: str, scratch: Path, config_path: Path, progress: Progress | None) -> tuple[dict, dict[str, bytes]]:
@@ -108,7 +123,11 @@ def _collect(cfg: CollectConfig, slug: str, scratch: Path, config_path: Path, pr
             gen.close()
             tg.cleanup()
     uptime.append(_uptime())
-    return build(slug, cfg, points, started, dt.datetime.now(dt.timezone.utc), log, runner, uptime, config_path)
+    doc, files = build(slug, cfg, points, started, dt.datetime.now(dt.timezone.utc), log, runner, uptime, config_path)
+    attached, entries = runner.files()  # hooks with `attach`: the device's counters and configuration as files of the set
+    files.update(attached)
+    doc["files"]["attachments"] += entries
+    return doc, files
 
 
 def _uptime() -> str:

@@ -141,3 +141,8 @@ def build(slug: str, cfg, points: dict[str, list[PointResult]], started: dt.date
              "raw/hooks.json": runner.json().encode(), "raw/setup-commands.txt": ("\n".join(dict.fromkeys(log)) + "\n").encode(),
              "raw/uptime.txt": ("\n".join(uptime) + "\n").encode(), "raw/collect-config.toml": Path(config_path).read_bytes()}
     return doc, files
+
+
+def device_title(variant: str, nft_rules: int) -> str:
+    """A device variant's name as titles and summaries print it."""
+    return TITLES[variant] + (f" ({nft_rules:,} rules)" if variant == "ipv4-nftables" else "")

@@ -1,14 +1,20 @@
 """The T-Rex collector's configuration file (TOML): what to describe and which trials to run.
 
-    [set]                      # title, summary?, status?, licence?, tags?, location?
+    [set]                      # title, summary?, tags?, and the provenance: publisher, licence, location,
+                               # operator, testbed, status, embargo_until (wirespeed.collectors.provenance)
     [dut]                      # copied into result.toml [dut] (vendor, model required)
     [test]                     # id, title, scenario, address_family?, description?, port_speed? (else the server's)
     [ports]                    # tx = 0, rx = 1
     [trials]                   # frame_sizes × (rates_pct | rates_fps), duration_s, repeat?
-    [ramp]                     # or: frame_sizes, start_pct, stop_pct, steps, duration_s
+    [ramp]                     # or: frame_sizes, start_pct, stop_pct, steps, duration_s (a trial per step)
     [[trial]]                  # or: explicit trials {frame_size, rate_fps | rate_pct, duration_s}
+    [search]                   # or: NDR/PDR searches, with [latency] trials at loads of their answer (trex_plans)
+    [loadtest]                 # or: the ramp loadtest of seed 004: warm-up, ramp, hold, per-second samples (trex_plans)
+    [quick]                    # --quick: title? and tables whose fields replace those above, e.g. [quick.search]
+    [[hooks]]                  # commands or entry points before/after the test and each trial (hooks.py)
 
-Exactly one of [trials], [ramp] and [[trial]]. Problems are one line each with the file, line and field.
+Exactly one of [trials], [ramp], [[trial]], [search] and [loadtest]. Problems are one line each with the
+file, line and field.
 """
 
 from __future__ import annotations
@@ -19,6 +25,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from wirespeed.collectors import trex_plans
+from wirespeed.collectors.hooks import Hook, HookError
+from wirespeed.collectors.provenance import CONFIG_KEYS as PROVENANCE_KEYS, ProvenanceError, check_value
 from wirespeed.collectors.trex_generator import MAX_FRAME, MIN_FRAME
 from wirespeed.engine.linerate import parse_speed
 from wirespeed.problems import Problem, display_path
@@ -42,28 +51,46 @@ class Planned:
     repeat: int = 1
 
 
+TABLES = ("set", "dut", "test", "ports", "trials", "ramp", "trial", "search", "latency", "loadtest", "quick", "hooks")
+MODES = ("trials", "ramp", "trial", "search", "loadtest")
+SET_KEYS = ("title", "summary", "tags", *PROVENANCE_KEYS)
+
+
 @dataclass
 class Config:
     path: str
     raw: dict
-    mode: str  # "fixed-rate" (grid or explicit) | "ramp"
+    mode: str  # "fixed-rate" (grid or explicit) | "ramp" | "search" | "loadtest"
     trials: list[Planned]
     tx_port: int
     rx_port: int
+    search: trex_plans.SearchPlan | None = None
+    latency: trex_plans.LatencyPlan | None = None
+    loadtest: trex_plans.LoadtestPlan | None = None
+    hooks: tuple[Hook, ...] = ()
+    quick: bool = False
+    text: str = ""  # the file as read (a recording keeps it)
+
+    @property
+    def provenance(self) -> dict[str, Any]:
+        """The [set] table's provenance fields (wirespeed.collectors.provenance checks them)."""
+        return {k: v for k, v in self.raw["set"].items() if k in PROVENANCE_KEYS}
 
 
 def _num(v: Any) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
-def read_config(path: Path) -> tuple[Config | None, list[Problem]]:
-    """The parsed configuration, or None and its problems (file:line: field: message [rule])."""
-    shown = display_path(path)
-    if path.is_symlink() or not path.is_file():
-        return None, [Problem(shown, None, "", "expected a plain TOML file (not a link or folder)", RULE)]
-    if path.stat().st_size > MAX_CONFIG_BYTES:
-        return None, [Problem(shown, None, "", "larger than 256 KiB: expected a small collector configuration", RULE)]
-    text = path.read_bytes().decode("utf-8", "replace")
+def read_config(path: Path, text: str | None = None, quick: bool = False) -> tuple[Config | None, list[Problem]]:
+    """The parsed configuration (from the file, or from `text`: a recording's copy of it), or None and its
+    problems (file:line: field: message [rule]); `quick` applies the [quick] table."""
+    shown = display_path(path) if text is None else str(path)
+    if text is None:
+        if path.is_symlink() or not path.is_file():
+            return None, [Problem(shown, None, "", "expected a plain TOML file (not a link or folder)", RULE)]
+        if path.stat().st_size > MAX_CONFIG_BYTES:
+            return None, [Problem(shown, None, "", "larger than 256 KiB: expected a small collector configuration", RULE)]
+        text = path.read_bytes().decode("utf-8", "replace")
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -73,12 +100,24 @@ def read_config(path: Path) -> tuple[Config | None, list[Problem]]:
     def bad(field: str, message: str) -> None:
         probs.append(Problem(shown, None, field, message, RULE))
 
+    for table in sorted(set(raw) - set(TABLES)):
+        bad(table, f"unknown table (known: {', '.join(TABLES)})")
+    if quick:
+        _quick(raw, bad)
+
     for table in ("set", "dut", "test"):
         if not isinstance(raw.get(table), dict):
             bad(table, f"expected a [{table}] table")
     s, dut, test = (raw.get(t) if isinstance(raw.get(t), dict) else {} for t in ("set", "dut", "test"))
     if s and not (isinstance(s.get("title"), str) and s["title"].strip()):
         bad("set.title", "expected the result set's title")
+    for key in sorted(set(s) - set(SET_KEYS)):
+        bad(f"set.{key}", f"unknown field (known: {', '.join(SET_KEYS)})")
+    for key in (k for k in PROVENANCE_KEYS if k in s):
+        try:
+            check_value(key, s[key], f"set.{key}")
+        except ProvenanceError as exc:
+            bad(f"set.{key}", str(exc).removeprefix(f"set.{key}: "))
     if dut and not all(isinstance(dut.get(k), str) and dut[k].strip() for k in ("vendor", "model")):
         bad("dut", "expected vendor and model of the device under test")
     if test:
@@ -98,22 +137,50 @@ def read_config(path: Path) -> tuple[Config | None, list[Problem]]:
     tx, rx = (ports.get("tx"), ports.get("rx")) if isinstance(ports, dict) else (None, None)
     if not all(isinstance(p, int) and not isinstance(p, bool) and 0 <= p < 256 for p in (tx, rx)) or tx == rx:
         bad("ports", "expected two different T-Rex port numbers: tx = 0, rx = 1")
-    modes = [m for m in ("trials", "ramp", "trial") if m in raw]
+    modes = [m for m in MODES if m in raw]
     trials: list[Planned] = []
-    mode = "fixed-rate"
+    mode, search, latency, loadtest = "fixed-rate", None, None, None
     if len(modes) != 1:
-        bad("", "expected exactly one of [trials] (frame sizes × rates), [ramp] or [[trial]] entries")
+        bad("", "expected exactly one of [trials] (frame sizes × rates), [ramp], [[trial]] entries, [search] or [loadtest]")
     elif modes[0] == "trials":
         trials = _grid(raw["trials"], bad)
     elif modes[0] == "ramp":
         mode, trials = "ramp", _ramp(raw["ramp"], bad)
+    elif modes[0] == "search":
+        mode, search = "search", trex_plans.search_plan(raw["search"], bad)
+        latency = trex_plans.latency_plan(raw["latency"], search, bad) if "latency" in raw else None
+    elif modes[0] == "loadtest":
+        mode, loadtest = "loadtest", trex_plans.loadtest_plan(raw["loadtest"], bad)
     else:
         trials = _explicit(raw["trial"], bad)
+    if "latency" in raw and mode != "search":
+        bad("latency", "latency trials run at loads of a search's answer: they need a [search] table")
     if len(trials) > MAX_TRIALS:
         bad(modes[0], f"{len(trials)} trials: more than {MAX_TRIALS} (each keeps its counters in a file, and a result set holds at most 256 files); split the run into several sets")
+    hooks = raw.get("hooks", [])
+    try:
+        hooks = tuple(Hook.from_config(i, h, shown) for i, h in enumerate(hooks)) if isinstance(hooks, list) else bad("hooks", "expected [[hooks]] tables")
+    except HookError as exc:
+        field, _, message = str(exc).removeprefix(f"{shown}: ").partition(": ")
+        bad(field, message)
     if probs:
         return None, with_lines(probs, shown, text)
-    return Config(shown, raw, mode, trials, tx, rx), []
+    return Config(shown, raw, mode, trials, tx, rx, search, latency, loadtest, hooks or (), quick, text), []
+
+
+def _quick(raw: dict, bad) -> None:
+    """--quick: [quick] title replaces [set] title, and each [quick.TABLE]'s fields replace those of [TABLE]."""
+    q = raw.get("quick")
+    if not isinstance(q, dict):
+        bad("quick", "--quick needs a [quick] table (a title, and tables whose fields replace the configuration's)")
+        return
+    for key, value in q.items():
+        if key == "title" and isinstance(value, str) and value.strip():
+            raw.setdefault("set", {})["title"] = value
+        elif isinstance(value, dict) and isinstance(raw.get(key), dict) and key in MODES + ("latency", "set"):
+            raw[key] = {**raw[key], **value}
+        else:
+            bad(f"quick.{key}", "expected title or a table that replaces fields of one of the configuration's tables (e.g. [quick.search])")
 
 
 def _sizes(v: Any, field: str, bad) -> list[int]:

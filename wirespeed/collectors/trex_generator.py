@@ -10,6 +10,18 @@ readings. The stream is removed after each trial; the ports are released at the 
 Frame sizes are Ethernet frames with FCS (64 … 9000): T-Rex sends the packet without its 4-byte FCS,
 so the stream's packet is frame_bytes - 4 bytes long. Source and destination MAC come from the
 server's port configuration (stream flags 0), as with T-Rex's own STL profiles.
+
+A latency trial (`LatencyStreams`) adds a second stream beside the load, as CSIT does: the same
+frame at its own low rate with flow statistics of type "latency" under a packet group id of its own
+(T-Rex's STLFlowLatencyStats: T-Rex writes a sequence number and a timestamp into its last 16 payload
+bytes), and reads that group's statistics with `get_pgid_stats` after the trial: minimum, average and
+maximum latency, jitter and the latency histogram, in µs as the server keeps them
+(src/stx/stl/trex_stl_fs.cpp CFlowStatRuleMgr::dump_json, src/time_histogram.cpp). Each latency
+trial uses a new packet group id, so its statistics are its own. The port counters (frames sent and
+received) count both streams.
+
+For the loadtest, `start_continuous`, `set_rate` (update_traffic) and `counters` run one stream
+without a duration and change its rate while it runs.
 """
 
 from __future__ import annotations
@@ -31,7 +43,7 @@ TRANSMITTING = {"TX", "PCAP_TX"}
 
 
 def pause(seconds: float) -> None:
-    """How the generator waits for a trial to run (a module function, so a replayed session can skip it)."""
+    """How the generator waits for a trial to run when no tape paces it (a module function tests replace)."""
     time.sleep(seconds)
 
 
@@ -78,12 +90,78 @@ def udp_packet(frame_bytes: int) -> bytes:
     return eth + bytes(ip) + udp + bytes(ip_len - 28)
 
 
-def stream(frame_bytes: int, rate_fps: float) -> dict:
-    """add_stream's `stream` object: a continuous stream at rate_fps packets per second."""
-    return {"action_count": 0, "core_id": -1, "enabled": True, "flags": 0, "flow_stats": {"enabled": False}, "isg": 0.0,
+def stream(frame_bytes: int, rate_fps: float, latency_pg_id: int | None = None) -> dict:
+    """add_stream's `stream` object: a continuous stream at rate_fps packets per second; with a packet group
+    id, a latency stream (flow_stats rule_type "latency", as T-Rex's STLFlowLatencyStats writes it; never
+    pinned to a core: the server refuses core pinning for sequenced streams)."""
+    flow = {"enabled": True, "stream_id": latency_pg_id, "rule_type": "latency", "vxlan": False, "ieee_1588": False} if latency_pg_id is not None else {"enabled": False}
+    return {"action_count": 0, "core_id": -1, "enabled": True, "flags": 0, "flow_stats": flow, "isg": 0.0,
             "mode": {"rate": {"type": "pps", "value": float(rate_fps)}, "type": "continuous"}, "next_stream_id": -1,
             "packet": {"binary": base64.b64encode(udp_packet(frame_bytes)).decode("ascii"), "meta": ""},
             "rx_stats": {"enabled": False}, "self_start": True, "start_paused": False, "vm": {"instructions": [], "split_by_var": ""}}
+
+
+def bucket_high(low: int) -> int:
+    """Upper edge (µs, exclusive) of a T-Rex latency histogram bucket: 0→10, 20→30, 100→200, 1000→2000
+    (src/time_histogram.cpp: buckets of 10 µs below 100 µs, of 100 µs below 1 ms, and so on)."""
+    from wirespeed.importers.trex import bucket_high as high
+
+    return high(low)
+
+
+@dataclass(frozen=True)
+class LatencyStats:
+    """One packet group's statistics from get_pgid_stats: the latency stream's frames and its latency (µs)."""
+
+    pg_id: int
+    tx_frames: int
+    rx_frames: int
+    min_us: float | None  # servers before total_min was added send none
+    avg_us: float
+    max_us: float
+    jitter_us: float | None
+    histogram: tuple[tuple[int, int, int], ...]  # (low µs, high µs, frames)
+    errors: dict[str, int]  # dropped, dup, out_of_order, seq_too_high, seq_too_low (zero ones absent, as the server sends them)
+
+    @classmethod
+    def parse(cls, result: Any, pg_id: int, tx_port: int, rx_port: int) -> "LatencyStats":
+        where = f"get_pgid_stats pg_id {pg_id}"
+        if not isinstance(result, dict):
+            raise TrexError(f"{where}: expected an object")
+        fs, lat = (result.get(k) if isinstance(result.get(k), dict) else {} for k in ("flow_stats", "latency"))
+        f, l = fs.get(str(pg_id)), lat.get(str(pg_id))
+        if not isinstance(f, dict) or not isinstance(l, dict) or not isinstance(l.get("lat"), dict):
+            raise TrexError(f"{where}: the server has no flow and latency statistics for this packet group (is the port's receive side able to count latency?)")
+        def count(obj: Any, port: int, name: str) -> int:
+            v = obj.get(str(port), 0) if isinstance(obj, dict) else None
+            if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+                raise TrexError(f"{where}: {name}.{port}: expected a count of 0 or more, got {v!r}")
+            return v
+        def us(name: str, required: bool = True) -> float | None:
+            v = l["lat"].get(name)
+            if v is None and not required:
+                return None
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or v < 0:
+                raise TrexError(f"{where}: lat.{name}: expected a latency of 0 µs or more, got {v!r}")
+            return float(v)
+        hist = l["lat"].get("histogram", {})
+        if not isinstance(hist, dict) or not all(k.isdigit() and isinstance(v, int) and not isinstance(v, bool) and v >= 0 for k, v in hist.items()):
+            raise TrexError(f"{where}: lat.histogram: expected {{bucket in µs: frames}}")
+        er = l.get("er") if isinstance(l.get("er"), dict) else {}
+        names = {"drp": "dropped", "dup": "dup", "ooo": "out_of_order", "sth": "seq_too_high", "stl": "seq_too_low"}
+        return cls(pg_id, count(f.get("tp"), tx_port, "tp"), count(f.get("rp"), rx_port, "rp"), us("total_min", False), us("average"), us("total_max"),
+                   us("jit", False), tuple((int(k), bucket_high(int(k)), v) for k, v in sorted(hist.items(), key=lambda kv: int(kv[0])) if v),
+                   {names[k]: int(v) for k, v in er.items() if k in names and isinstance(v, int)})
+
+    def api_form(self, tx_port: int, rx_port: int) -> tuple[dict, dict]:
+        """(flow_stats, latency) entries in the shape of T-Rex's Python get_stats(), which the trex importer reads."""
+        ports = sorted({tx_port, rx_port})
+        flow = {"tx_pkts": {**{str(p): self.tx_frames if p == tx_port else 0 for p in ports}, "total": self.tx_frames},
+                "rx_pkts": {**{str(p): self.rx_frames if p == rx_port else 0 for p in ports}, "total": self.rx_frames}}
+        lat = {"average": self.avg_us, "total_max": self.max_us, **({"total_min": self.min_us} if self.min_us is not None else {}),
+               **({"jitter": self.jitter_us} if self.jitter_us is not None else {}), "histogram": {str(lo): n for lo, _hi, n in self.histogram}}
+        errs = {k: self.errors.get(k, 0) for k in ("dropped", "dup", "out_of_order", "seq_too_high", "seq_too_low")}
+        return flow, {"latency": lat, "err_cntrs": errs}
 
 
 @dataclass
@@ -102,7 +180,7 @@ class TrexGenerator:
     clock: Callable[[], float] | None = None  # default: time.monotonic
     handlers: dict[int, str] = field(default_factory=dict)
     speeds_bps: dict[int, float] = field(default_factory=dict)
-    readings: list[dict] = field(default_factory=list)  # per trial: the get_port_stats results before and after
+    readings: list[dict] = field(default_factory=list)  # per trial: the get_port_stats results before and after (and get_pgid_stats)
     active: bool = False  # traffic started and not yet seen stopped
 
     @property
@@ -148,14 +226,18 @@ class TrexGenerator:
             raise TrexError(f"get_port_status port {self.tx_port}: no state in the reply")
         return state
 
-    def trial(self, frame_bytes: int, rate_fps: float, duration_s: float) -> TrialResult:
-        """Send frame_bytes frames at rate_fps for duration_s; frames sent and received."""
+    def trial(self, frame_bytes: int, rate_fps: float, duration_s: float, latency: tuple[int, float] | None = None) -> TrialResult:
+        """Send frame_bytes frames at rate_fps for duration_s; frames sent and received. `latency` = (packet group
+        id, rate): a latency stream beside the load (rate_fps may then be 0: the latency stream alone)."""
         if not self.handlers:
             raise TrexError("trial: the ports are not acquired")
-        if not (rate_fps > 0 and 0 < duration_s <= 86400):
+        if not ((rate_fps > 0 or latency and rate_fps == 0) and 0 < duration_s <= 86400):
             raise TrexError(f"trial: expected a positive rate and a duration of up to a day, got {rate_fps!r} fps for {duration_s!r} s")
         h = self.handlers[self.tx_port]
-        self.client.call("add_stream", {"handler": h, "port_id": self.tx_port, "stream_id": 1, "stream": stream(frame_bytes, rate_fps)})
+        if rate_fps > 0:
+            self.client.call("add_stream", {"handler": h, "port_id": self.tx_port, "stream_id": 1, "stream": stream(frame_bytes, rate_fps)})
+        if latency:
+            self.client.call("add_stream", {"handler": h, "port_id": self.tx_port, "stream_id": 2, "stream": stream(frame_bytes, latency[1], latency[0])})
         before_raw, before = self._stats()
         started = False
         try:
@@ -172,6 +254,7 @@ class TrexGenerator:
             started = self.active = False
             sleep(self.settle_s)
             after_raw, after = self._stats()
+            pgid = self.client.call("get_pgid_stats", {"pgids": [latency[0]]}) if latency else None
         finally:
             if started:
                 try:
@@ -188,9 +271,43 @@ class TrexGenerator:
         rx = after[self.rx_port].ipackets - before[self.rx_port].ipackets
         if tx < 0 or rx < 0:
             raise TrexError(f"the port counters went backwards during the trial (tx {tx}, rx {rx}): was the server restarted?")
-        self.readings.append({"frame_bytes": frame_bytes, "rate_fps": rate_fps, "duration_s": duration_s,
-                              "before": {str(p): r for p, r in before_raw.items()}, "after": {str(p): r for p, r in after_raw.items()}})
-        return TrialResult(tx_frames=tx, rx_frames=rx, duration_s=float(duration_s), frame_bytes=frame_bytes, rate_fps=float(rate_fps))
+        reading = {"frame_bytes": frame_bytes, "rate_fps": rate_fps, "duration_s": duration_s,
+                   "before": {str(p): r for p, r in before_raw.items()}, "after": {str(p): r for p, r in after_raw.items()}}
+        self.readings.append(reading)
+        offered = float(rate_fps + (latency[1] if latency else 0))
+        if not latency:
+            return TrialResult(tx_frames=tx, rx_frames=rx, duration_s=float(duration_s), frame_bytes=frame_bytes, rate_fps=offered)
+        ls = LatencyStats.parse(pgid, latency[0], self.tx_port, self.rx_port)
+        reading["latency"] = ls
+        return TrialResult(tx_frames=tx, rx_frames=rx, duration_s=float(duration_s), frame_bytes=frame_bytes, rate_fps=offered,
+                           latency_min_ns=None if ls.min_us is None else ls.min_us * 1000, latency_avg_ns=ls.avg_us * 1000,
+                           latency_max_ns=ls.max_us * 1000, jitter_ns=None if ls.jitter_us is None else ls.jitter_us * 1000,
+                           histogram_us=tuple((float(lo), float(hi), n) for lo, hi, n in ls.histogram),
+                           notes=f"latency stream pg_id {ls.pg_id} at {latency[1]:g} frames/s beside the load: {ls.tx_frames} sent, {ls.rx_frames} received")
+
+    def start_continuous(self, frame_bytes: int, rate_fps: float) -> None:
+        """One stream on the transmit port, started without a duration (stopped by stop())."""
+        h = self.handlers[self.tx_port]
+        self.client.call("add_stream", {"handler": h, "port_id": self.tx_port, "stream_id": 1, "stream": stream(frame_bytes, rate_fps)})
+        self.client.call("start_traffic", {"handler": h, "port_id": self.tx_port, "core_mask": 2**64 - 1, "duration": -1.0,
+                                           "force": False, "mul": {"op": "abs", "type": "raw", "value": 1.0}, "start_at_ts": 0})
+        self.active = True
+
+    def set_rate(self, rate_fps: float) -> None:
+        """Change the running stream's rate (update_traffic, the port's total in packets/s)."""
+        self.client.call("update_traffic", {"handler": self.handlers[self.tx_port], "port_id": self.tx_port, "force": False,
+                                            "mul": {"op": "abs", "type": "pps", "value": float(rate_fps)}})
+
+    def counters(self) -> tuple[dict[int, Any], dict[int, PortCounters]]:
+        """Both ports' cumulative counters now: (the replies as sent, parsed)."""
+        return self._stats()
+
+    def stop(self) -> None:
+        """Stop the running stream and remove it."""
+        h = self.handlers[self.tx_port]
+        self.client.call("stop_traffic", {"handler": h, "port_id": self.tx_port})
+        self.active = False
+        self.client.call("remove_all_streams", {"handler": h, "port_id": self.tx_port})
 
     def release(self) -> None:
         """Give the ports back (stopping traffic first if a trial was cut short); errors are not raised."""
@@ -205,3 +322,16 @@ class TrexGenerator:
                     break  # the connection is gone: nothing more can be done on it
             del self.handlers[port]
         self.active = False
+
+
+@dataclass
+class LatencyStreams:
+    """A TrafficGenerator whose trials carry a latency stream beside the load: each trial its own packet group id."""
+
+    generator: TrexGenerator
+    rate_fps: float
+    next_pg_id: int = 1
+
+    def trial(self, frame_bytes: int, rate_fps: float, duration_s: float) -> TrialResult:
+        pg_id, self.next_pg_id = self.next_pg_id, self.next_pg_id + 1
+        return self.generator.trial(frame_bytes, rate_fps, duration_s, latency=(pg_id, self.rate_fps))

@@ -2,7 +2,7 @@
 
 Written from T-Rex's documentation (doc/trex_rpc_server_spec.asciidoc: transport, framing, methods)
 and its server's error codes (src/rpc-server/trex_rpc_jsonrpc_v2_parser.cpp), not from its Python
-client. One request, one reply: every request is `{"id", "jsonrpc": "2.0", "method", "params"}`; the
+client. One request, one reply (or, with a `tape`, a request recorded or replayed: trex_tape): every request is `{"id", "jsonrpc": "2.0", "method", "params"}`; the
 reply carries the same id and either `result` or `error: {code, message, specific_err?}`.
 
 The handshake is `api_sync_v2` (`{"name": "STL", "major", "minor"}` → `{"api_h"}`); the API handler it
@@ -99,6 +99,7 @@ class RpcClient:
     timeout_s: float = 5.0
     api_h: str | None = None
     transcript: list[Exchange] = field(default_factory=list)
+    tape: Any = None  # a trex_tape.Tape: every exchange recorded, or (Replay) served from a recording instead of a server
 
     def __post_init__(self) -> None:
         self._ctx = self._sock = None
@@ -110,6 +111,9 @@ class RpcClient:
 
     def connect(self) -> str:
         """Probe the TCP port, open the REQ socket and sync the API; returns the api_h handler."""
+        if self.tape is not None and self.tape.replaying:
+            self._sock = "replay"  # no server: the tape answers
+            return self._sync()
         try:
             socket.create_connection((self.host, self.port), timeout=self.timeout_s).close()
         except ConnectionRefusedError:
@@ -119,6 +123,9 @@ class RpcClient:
         except OSError as exc:
             raise TrexError(f"T-Rex server {self.where}: cannot connect: {one_line(exc.strerror or exc)}") from None
         self._open()
+        return self._sync()
+
+    def _sync(self) -> str:
         try:
             result = self.call("api_sync_v2", {"name": API_NAME, "major": API_MAJOR, "minor": API_MINOR}, with_api_h=False)
         except RpcError as exc:
@@ -153,26 +160,14 @@ class RpcClient:
         """Send one request and return its `result`; raise TrexError (one line) on any failure."""
         if self._sock is None:
             raise TrexError(f"{method}: not connected to a T-Rex server")
-        import zmq
-
         params = dict(params or {})
         if with_api_h:
             params["api_h"] = self.api_h
         request = {"id": _new_id(), "jsonrpc": "2.0", "method": method, "params": params}
-        if self._awaiting:  # the previous call was interrupted (Ctrl-C) before its reply
-            self._open()
-        try:
-            self._sock.send(json.dumps(request).encode("utf-8"))
-            self._awaiting = True
-            raw = self._sock.recv()
-            self._awaiting = False
-        except zmq.Again:
-            self.close()  # a REQ socket without its reply cannot send again
-            raise TrexError(f"T-Rex server {self.where}: no reply to {method} within {self.timeout_s:g} s") from None
-        except zmq.ZMQError as exc:
-            self.close()
-            raise TrexError(f"T-Rex server {self.where}: {method}: {one_line(exc)}") from None
-        reply = self._decode(method, raw)
+        if self.tape is not None:
+            request, reply = self.tape.rpc(request, self._send, TrexError)  # replayed: the recorded request and its reply
+        else:
+            reply = self._send(request)
         self.transcript.append(Exchange(request, reply))
         if not isinstance(reply, dict) or reply.get("jsonrpc") != "2.0":
             raise TrexError(f"{method}: the reply is not a JSON-RPC 2.0 response object")
@@ -186,6 +181,26 @@ class RpcClient:
             raise TrexError(f"{method}: the reply has neither result nor error")
         return reply["result"]
 
+    def _send(self, request: dict) -> Any:
+        """One request over the REQ socket and its decoded reply."""
+        import zmq
+
+        method = request["method"]
+        if self._awaiting:  # the previous call was interrupted (Ctrl-C) before its reply
+            self._open()
+        try:
+            self._sock.send(json.dumps(request).encode("utf-8"))
+            self._awaiting = True
+            raw = self._sock.recv()
+            self._awaiting = False
+        except zmq.Again:
+            self.close()  # a REQ socket without its reply cannot send again
+            raise TrexError(f"T-Rex server {self.where}: no reply to {method} within {self.timeout_s:g} s") from None
+        except zmq.ZMQError as exc:
+            self.close()
+            raise TrexError(f"T-Rex server {self.where}: {method}: {one_line(exc)}") from None
+        return self._decode(method, raw)
+
     def _decode(self, method: str, raw: bytes) -> Any:
         try:
             return json.loads(raw.decode("utf-8"))
@@ -193,7 +208,7 @@ class RpcClient:
             raise TrexError(f"{method}: the reply is not JSON: {one_line(exc)}") from None
 
     def close(self) -> None:
-        if self._sock is not None:
+        if self._sock is not None and self._sock != "replay":
             self._sock.close(linger=0)
         if self._ctx is not None:
             self._ctx.term()

@@ -26,6 +26,8 @@ class TrialResult:
     latency_max_ns: float | None = None
     latency_percentiles_ns: dict[str, float] = field(default_factory=dict)  # e.g. {"latency_p50": ..., "latency_p99": ...}
     notes: str = ""
+    jitter_ns: float | None = None  # as the instrument reports it (T-Rex: its running jitter estimate)
+    histogram_us: tuple[tuple[float, float, int], ...] = ()  # latency buckets: (low, high, frames), low inclusive
 
     def __post_init__(self) -> None:
         if self.tx_frames < 0 or self.rx_frames < 0 or self.duration_s < 0:

@@ -24,7 +24,7 @@ from wirespeed.resultset.tomllines import with_lines
 from wirespeed.resultset.model import ResultSet, Row, TestSpec
 from wirespeed.resultset.nesting import structure_problems, toml_depth_problem
 from wirespeed.resultset.paths import is_path_field, path_problems
-from wirespeed.resultset.semantics import check_dates, check_frame_sizes, check_native_specs, check_numbers
+from wirespeed.resultset.semantics import check_dates, check_frame_sizes, check_native_specs, check_numbers, check_publishable
 from wirespeed.resultset.setfolder import SetFolder, UnsafeFile
 from wirespeed.resultset.text import check_document
 from wirespeed.resultset.upgrade import FormatVersionError, upgrade
@@ -222,6 +222,7 @@ def _load(setdir: SetFolder) -> tuple[ResultSet | None, list[Problem]]:
     tests, problems = _resolve_tests(doc, file)
     problems += _semantic_meta(doc, folder, tests, file)
     problems += check_dates(doc, schema(), file) + check_frame_sizes(doc, tests, file) + check_native_specs(doc, tests, file)
+    problems += check_publishable(doc, file)
     declared = declared_files(doc)
     problems += layout_problems(folder, present, declared, file) + too_big
     if any(p.rule.startswith(("layout", "limit")) for p in problems):

@@ -5,7 +5,9 @@
   (after today in the latest time zone, UTC+14);
 - frame sizes above the standard maximum (methodology.frame_sizes, IMIX sizes, native files) need
   methodology.max_frame_bytes (see wirespeed.engine.jumbo);
-- a native file's frame size and direction are possible for its test.
+- a native file's frame size and direction are possible for its test;
+- a set that is published (or embargoed) states its licence (not SPDX's NOASSERTION, the collectors'
+  default) and is not synthetic (source.kind = "synthetic": made by a simulator, never published).
 """
 
 from __future__ import annotations
@@ -99,6 +101,24 @@ def check_dates(doc: dict[str, Any], schema: dict[str, Any], file: str, today: _
             continue
         if path[-1] not in FUTURE_ALLOWED and first > today:
             problems.append(Problem(file, None, field, f"{value} is in the future (it is at most {today.isoformat()} anywhere on Earth)", "semantic.date-future"))
+    return problems
+
+
+NO_LICENCE = "NOASSERTION"  # SPDX: no licence stated (what a collector writes when the lab named none)
+
+
+def check_publishable(doc: dict[str, Any], file: str) -> list[Problem]:
+    """A set that is or will be published (status published or embargoed) is not synthetic and states its licence."""
+    status = doc.get("status")
+    if status not in ("published", "embargoed"):
+        return []
+    problems = []
+    if (doc.get("source") or {}).get("kind") == "synthetic":
+        problems.append(Problem(file, None, "status", f"{status}: a synthetic set (source.kind = \"synthetic\": made by a simulator, not measured "
+                                "on a device) can never be published; keep status = \"draft\"", "publish.synthetic"))
+    if doc.get("licence") == NO_LICENCE:
+        problems.append(Problem(file, None, "licence", f"{NO_LICENCE} (no licence stated) cannot be {status}: state the data's licence as an SPDX "
+                                "identifier, e.g. licence = \"CC-BY-4.0\" (wirespeed collect --licence)", "publish.licence"))
     return problems
 
 

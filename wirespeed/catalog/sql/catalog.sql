@@ -64,6 +64,8 @@ CREATE TABLE IF NOT EXISTS findings (
 -- Input rows that were not loaded, with the reason.
 CREATE TABLE IF NOT EXISTS rejects (slug VARCHAR, file VARCHAR, line INTEGER, reason VARCHAR, rule VARCHAR);
 
+-- A synthetic set (made by a simulator) is never published, whatever its status says (validation refuses it too).
 CREATE OR REPLACE VIEW published_sets AS
 SELECT * FROM result_sets
-WHERE status = 'published' OR (status = 'embargoed' AND embargo_until <= strftime(current_date, '%Y-%m-%d'));
+WHERE (status = 'published' OR (status = 'embargoed' AND embargo_until <= strftime(current_date, '%Y-%m-%d')))
+  AND source_kind <> 'synthetic';

@@ -11,14 +11,17 @@ Ratios are served from the smallest (NDR) on.
 from __future__ import annotations
 
 import math
+import time
+from typing import Callable
 
 from wirespeed.collectors.search.session import SearchConfig, SearchResult, Session, Listener
 from wirespeed.collectors.trial import TrafficGenerator
 
 
-def mlr_search(generator: TrafficGenerator, config: SearchConfig, on_trial: Listener | None = None) -> SearchResult:
-    """NDR and PDR (config.loss_ratios) from one sequence of shared trials."""
-    s = Session(generator, config, on_trial)
+def mlr_search(generator: TrafficGenerator, config: SearchConfig, on_trial: Listener | None = None,
+               clock: Callable[[], float] = time.monotonic) -> SearchResult:
+    """NDR and PDR (config.loss_ratios) from one sequence of shared trials; `clock` times the budget."""
+    s = Session(generator, config, on_trial, clock)
     lo_edge, hi_edge = math.ceil(config.min_rate_fps), math.floor(config.max_rate_fps)
     reason = s.exhausted()
     if reason is None:

@@ -50,22 +50,26 @@ class PointResult:
 
 def search_point(generator: TrafficGenerator, config: SearchConfig, repeats: int = 1, algorithm: str = "mlrsearch",
                  latency_fractions: tuple[float, ...] = LATENCY_FRACTIONS, latency_duration_s: float | None = None,
-                 on_trial: Listener | None = None, latency_generator: TrafficGenerator | None = None) -> PointResult:
-    """Run `repeats` independent searches, then `repeats` latency trials at each fraction of the mean NDR.
+                 on_trial: Listener | None = None, latency_generator: TrafficGenerator | None = None,
+                 latency_of: float | None = None, latency_repeats: int | None = None, clock: Callable[[], float] | None = None) -> PointResult:
+    """Run `repeats` independent searches, then `latency_repeats` (default `repeats`) latency trials at each
+    fraction of the mean answer for the loss ratio `latency_of` (default the first: the NDR).
 
-    latency_generator (default: the same generator) runs the latency trials, e.g. one that captures."""
+    latency_generator (default: the same generator) runs the latency trials, e.g. one that captures, or
+    one that adds a latency stream (which may then run alone: fraction 0). `clock` times the searches' budget."""
     if algorithm not in ALGORITHMS:
         raise ValueError(f"unknown search {algorithm!r} (known: {', '.join(ALGORITHMS)})")
     if repeats < 1:
         raise ValueError("repeats must be at least 1")
-    searches = tuple(ALGORITHMS[algorithm](generator, config, on_trial) for _ in range(repeats))
+    timing = {"clock": clock} if clock is not None else {}
+    searches = tuple(ALGORITHMS[algorithm](generator, config, on_trial, **timing) for _ in range(repeats))
     rates = {ratio: Spread.of([float(s.bounds[i].rate_fps) for s in searches]) for i, ratio in enumerate(config.loss_ratios)}
-    ndr = rates[config.loss_ratios[0]].mean
+    basis = rates[config.loss_ratios[0] if latency_of is None else latency_of].mean
     latency: dict[float, tuple[TrialResult, ...]] = {}
     lat_gen = latency_generator or generator
     for fraction in latency_fractions:
-        load = round(ndr * fraction)
-        if load >= 1:
+        load = round(basis * fraction)
+        if load >= 1 or fraction == 0:
             latency[fraction] = tuple(lat_gen.trial(config.frame_bytes, float(load), latency_duration_s or config.trial_duration_s)
-                                      for _ in range(repeats))
+                                      for _ in range(latency_repeats or repeats))
     return PointResult(config.frame_bytes, searches, rates, latency)

@@ -9,22 +9,24 @@ from __future__ import annotations
 
 import math
 import time
+from typing import Callable
 
 from wirespeed.collectors.search.session import Bound, SearchConfig, SearchResult, Session, Listener
 from wirespeed.collectors.trial import TrafficGenerator
 
 
-def binary_search(generator: TrafficGenerator, config: SearchConfig, on_trial: Listener | None = None) -> SearchResult:
-    """Search each of config.loss_ratios with its own binary search; trials of one do not inform another."""
-    bounds, trials, reason, start = [], [], None, time.monotonic()
+def binary_search(generator: TrafficGenerator, config: SearchConfig, on_trial: Listener | None = None,
+                  clock: Callable[[], float] = time.monotonic) -> SearchResult:
+    """Search each of config.loss_ratios with its own binary search; trials of one do not inform another. `clock` times the budget."""
+    bounds, trials, reason, start = [], [], None, clock()
     for ratio in config.loss_ratios:
-        left_s = config.time_budget_s - (time.monotonic() - start)
+        left_s = config.time_budget_s - (clock() - start)
         if left_s < config.trial_duration_s:
             bounds.append(Bound(ratio, None, None, False, f"stopped by the time budget of {config.time_budget_s:g} s"))
             continue
         one = SearchConfig(**{**config.__dict__, "loss_ratios": (ratio,), "time_budget_s": left_s,
                               "max_trials": config.max_trials - len(trials)})
-        session = Session(generator, one, on_trial)
+        session = Session(generator, one, on_trial, clock)
         reason = _bisect(session, ratio) or reason
         res = session.result("rfc2544-binary", reason)
         bounds += res.bounds
