@@ -19,7 +19,7 @@ from wirespeed.importers.importing import import_files
 from wirespeed.importers.kinds import kept_name
 from wirespeed.problems import InputError
 from wirespeed.resultset.compressed import unpack
-from wirespeed.system.publish import published_name
+from wirespeed.system.publish import PublishRefused, published_name
 
 try:
     from compression import zstd  # Python 3.14
@@ -150,9 +150,12 @@ def test_a_compressed_native_file_loads_the_rows_of_the_plain_one(tmp_path):
 
 
 def test_native_kinds_are_published_safely():
-    assert published_name("s", "native/output.xml") == "native/output.xml.txt"  # XML is never served as XML
-    assert published_name("s", "native/run.info.json.gz") == "native/run.info.json.gz"
-    assert published_name("s", "native/trend.parquet") == "native/trend.parquet"
+    assert published_name("s", "native/output.xml", native=True) == "native/output.xml.txt"  # XML is never served as XML
+    assert published_name("s", "native/run.info.json.gz", native=True) == "native/run.info.json.gz"
+    assert published_name("s", "native/trend.parquet", native=True) == "native/trend.parquet"
+    for rel in ("docs/output.xml", "docs/run.json.gz", "docs/trend.parquet"):  # kinds a set keeps only as native files
+        with pytest.raises(PublishRefused, match=r"\[publish.type\]"):
+            published_name("s", rel)
 
 
 def test_import_help_lists_every_format_with_its_line():
