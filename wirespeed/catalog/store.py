@@ -22,6 +22,7 @@ from wirespeed.checks import run_checks
 from wirespeed.catalog.columns import METRICS, TABLE_METRICS
 from wirespeed.catalog.consistency import agreements
 from wirespeed.engine.derive import context, counts, derived, offered_from_load
+from wirespeed.engine.ramp import running_stream
 from wirespeed.problems import Problem, display_path, internal_problem
 from wirespeed.resultset.load import RESULT_FILE, load_many
 from wirespeed.resultset.model import ResultSet, Row
@@ -191,7 +192,7 @@ def _insert_set(con, rs: ResultSet, problems: list[Problem], chash: str, ehash: 
             test = rs.tests[row.test]
             ctx = context(rs, test, row)
             if ctx is not None:
-                d = {**counts(row), **derived(row, ctx)}
+                d = {**counts(row, row.kind == "samples" or running_stream(test.meta.get("rfc", []), test.methodology)), **derived(row, ctx)}
                 tp = d.get("throughput")
                 val = lambda name: d[name][0].value if name in d else None  # noqa: E731
                 derived_records.append([rs.slug, row_id, ctx.frame, ctx.wire_bits, ctx.streams, ctx.line_rate_fps, ctx.max_theoretical_fps,

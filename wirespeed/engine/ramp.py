@@ -7,6 +7,13 @@ from dataclasses import dataclass
 DEFAULT_THRESHOLD_PCT = 0.1
 
 
+def running_stream(rfc: list[str], methodology: dict) -> bool:
+    """Whether a test's rows count frames per interval of a stream that keeps running (a ramp's steps),
+    not per closed trial: a frame sent at the end of one interval is received in the next, so sent −
+    received of one interval is not a loss (frames lost are then what the device counted dropping)."""
+    return methodology.get("search") == "ramp" or "loadtest-ramp" in (rfc or [])
+
+
 def loss_pct(tx: float, rx: float) -> float:
     """Loss of one sample in percent, clipped at 0 (rx can exceed tx when counters straddle a second)."""
     if tx <= 0:

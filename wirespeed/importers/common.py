@@ -49,9 +49,10 @@ def cell(value: float | int, unit: str) -> Cell:
     return Cell(fig, u, Figure(fig.text, fig.value * u.factor, fig.decimals - u.factor.adjusted(), fig.qualifier))
 
 
-def row(kind: str, file: str, line: int, keys: dict[str, Any], values: dict[str, tuple[float, str]]) -> Row:
-    """A row from keys and {metric: (value, unit)}, skipping absent values."""
-    return Row(kind, file, line, keys, {m: cell(v, u) for m, (v, u) in values.items() if v is not None})
+def row(kind: str, file: str, line: int, keys: dict[str, Any], values: dict[str, tuple[float, str]], place: str = "") -> Row:
+    """A row from keys and {metric: (value, unit)}, skipping absent values; `place` names where in the
+    file it comes from (a JSON path) when it has no line, for the checks' messages."""
+    return Row(kind, file, line, keys, {m: cell(v, u) for m, (v, u) in values.items() if v is not None}, place)
 
 
 def number(obj: Any, key: str) -> float | int | None:

@@ -292,6 +292,7 @@ def _converted(doc, files: dict[str, bytes], sources: dict[str, str], found: dic
     defaults = plain.get("methodology", {})
     tests = {t.get("id"): t for t in plain.get("tests", [])}
     problems: list[Problem] = []
+    imported: list = []
     for spec in plain.get("files", {}).get("native", []):
         if spec["path"] not in files:
             continue
@@ -305,4 +306,9 @@ def _converted(doc, files: dict[str, bytes], sources: dict[str, str], found: dic
         rows, probs = checked(rows, probs, shown)
         problems += probs
         out.rows[spec["path"]] = out.rows.get(spec["path"], 0) + len(rows)
+        imported += rows
+    if not any(p.severity == "error" for p in problems):  # the physics gate, as validate runs it (wirespeed.checks.gate)
+        from wirespeed.checks.gate import gate
+
+        problems += [p for p in gate(plain, imported, out.folder) if p.severity == "error"]
     return problems

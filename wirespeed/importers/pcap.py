@@ -34,7 +34,7 @@ UNITS = {"tx": "frames", "rx": "frames", "lost": "frames", "duplicate": "frames"
          "latency_min": "ns", "latency_avg": "ns", "latency_max": "ns", "latency_p50": "ns", "latency_p90": "ns",
          "latency_p99": "ns", "latency_p99_9": "ns", "latency_p99_99": "ns", "ipdv_avg": "ns", "ipdv_max": "ns",
          "interarrival_jitter": "ns"}
-SAMPLE_METRICS = ("tx", "rx", "tx_rate", "rx_rate", "tx_l1", "rx_l1", "latency_avg", "latency_max")
+SAMPLE_METRICS = ("tx", "rx", "duration", "tx_rate", "rx_rate", "tx_l1", "rx_l1", "latency_avg", "latency_max")
 
 
 def _offset(spec: dict):
