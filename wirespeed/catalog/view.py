@@ -9,7 +9,8 @@ from typing import Any
 
 import duckdb
 
-from wirespeed.engine.ramp import DEFAULT_THRESHOLD_PCT, RampSummary, summarise
+from wirespeed.engine.ramp import DEFAULT_THRESHOLD_PCT, RampSummary, running_stream, summarise
+from wirespeed.resultset.methodology import merged
 
 
 class UnknownSet(LookupError):
@@ -69,11 +70,17 @@ class Ramp:
     line_rate_fps: float | None
 
 
-def ramps(samples: list[dict[str, Any]], threshold_pct: float = DEFAULT_THRESHOLD_PCT) -> list[Ramp]:
-    """The ramps of a set's samples (those with both rates), each summarised once."""
+def ramp_tests(meta: dict[str, Any]) -> set[str]:
+    """The tests of a set that are ramps (wirespeed.engine.ramp.running_stream): their samples are a ramp; the samples
+    of any other test (a capture's seconds, an iperf3 run's intervals) are not, and get no ramp table or chart."""
+    return {t["id"] for t in meta["tests"] if running_stream(t.get("rfc", []), merged(meta.get("methodology"), t.get("methodology")))}
+
+
+def ramps(samples: list[dict[str, Any]], threshold_pct: float = DEFAULT_THRESHOLD_PCT, tests: set[str] | None = None) -> list[Ramp]:
+    """The ramps of a set's samples (those with both rates; of the `tests` given, see ramp_tests), each summarised once."""
     series: dict[tuple, list[dict[str, Any]]] = {}
     for s in samples:
-        if s.get("tx_rate_fps") is None or s.get("rx_rate_fps") is None:
+        if s.get("tx_rate_fps") is None or s.get("rx_rate_fps") is None or (tests is not None and s["test_id"] not in tests):
             continue  # a ramp needs both rates of a sample (iperf3 client intervals carry only what was sent)
         frame = str(s.get("frame_size") or s.get("imix") or "")
         series.setdefault((s["test_id"], frame, s.get("direction"), s.get("variant"), s.get("port")), []).append(s)
@@ -87,4 +94,4 @@ def ramps(samples: list[dict[str, Any]], threshold_pct: float = DEFAULT_THRESHOL
 
 def histograms(con: duckdb.DuckDBPyConnection, slug: str) -> list[dict[str, Any]]:
     """Latency histogram buckets of a result set, in bucket order."""
-    return _dicts(con.execute("SELECT * FROM histograms WHERE slug = ? ORDER BY test_id, frame_size, load_pct, bucket_low_us", [slug]))
+    return _dicts(con.execute("SELECT * FROM histograms WHERE slug = ? ORDER BY test_id, frame_size, load_pct, variant, bucket_low_us", [slug]))

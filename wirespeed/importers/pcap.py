@@ -209,7 +209,7 @@ def describe_pair(data: bytes, name: str, data2: bytes, name2: str) -> ImportPla
 
 
 IMPORTER = Importer(
-    summary="pcap/pcapng captures: a pair before/after the device, or one capture with the wirespeed signature → latency (HDR percentiles), loss, reordering, IPDV, jitter per frame size",
+    summary="pcap/pcapng captures: a pair before/after the device, or one capture with the wirespeed signature → latency (exact percentiles), loss, reordering, IPDV, jitter per frame size",
     sniff=sniff,
     describe=describe,
     convert=convert,
