@@ -101,10 +101,11 @@ def test_asr9006_and_keysight_pick_the_best_smallest_frame_row(cards):
 
 def test_ramp_limit_is_the_declared_definition_with_the_other_readings(cards):
     slug = "linux-netns-ipv4-ramp-2026-11"
-    with open(ARCHIVE / slug / "samples.csv", newline="") as f:
-        pts = [(float(r["t_s"]), float(r["tx_rate_pps"]), float(r["rx_rate_pps"])) for r in csv.DictReader(f)]
-    lossless = [rx for _, tx, rx in pts if (tx - rx) / tx * 100 <= ramp.DEFAULT_THRESHOLD_PCT]
-    onset = next(t for i, (t, tx, rx) in enumerate(pts) if all((x - y) / x * 100 > ramp.DEFAULT_THRESHOLD_PCT for _, x, y in pts[i:]))
+    with open(ARCHIVE / slug / "samples.csv", newline="") as f:  # a second's loss: the frames the router counted dropping ÷ sent
+        pts = [(float(r["t_s"]), float(r["tx_rate_pps"]), float(r["rx_rate_pps"]), int(r["lost_frames"]) / int(r["tx_frames"]) * 100)
+               for r in csv.DictReader(f)]
+    lossless = [rx for _, tx, rx, loss in pts if loss <= ramp.DEFAULT_THRESHOLD_PCT]
+    onset = next(t for i, (t, *_) in enumerate(pts) if all(loss > ramp.DEFAULT_THRESHOLD_PCT for *_, loss in pts[i:]))
     (card,) = of_kind(cards[slug], "ramp")
     assert figs(card)[0] == f"{max(lossless) / 1000:.2f} kframes/s"
     assert figs(card)[-1] == f"loss from {onset:.0f} s"
@@ -113,7 +114,7 @@ def test_ramp_limit_is_the_declared_definition_with_the_other_readings(cards):
     assert len(declared) == 1 and declared[0]["key"] == "limit" and len(card["readings"]) == 4
     assert all(r["explanation"] for r in card["readings"])
     peak = next(r for r in card["readings"] if r["key"] == "peak_rx")
-    assert peak["text"] == f"{max(rx for _, _, rx in pts) / 1000:.2f}"
+    assert peak["text"] == f"{max(rx for _, _, rx, _ in pts) / 1000:.2f}"
 
 
 def test_capture_set_shows_latency_and_loss(cards):

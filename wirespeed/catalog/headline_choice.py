@@ -65,7 +65,7 @@ def _fps(v: float) -> str:
 
 def _statistic(value: float, values: list[float]) -> str:
     """Which statistic of its repeats a summary row holds, from the numbers (within a part in 10^6)."""
-    close = lambda a, b: abs(a - b) <= 1e-6 * max(abs(a), abs(b), 1e-9) + 0.05  # noqa: E731 - rounded to 0.1 frames/s
+    close = lambda a, b: abs(a - b) <= 1e-6 * max(abs(a), abs(b), 1e-9) + 0.5  # noqa: E731 - rounded to whole frames/s
     if close(value, statistics.fmean(values)):
         return "mean"
     if close(value, statistics.median(values)):

@@ -195,12 +195,13 @@ def _insert_set(con, rs: ResultSet, problems: list[Problem], chash: str, ehash: 
                 d = {**counts(row, row.kind == "samples" or running_stream(test.meta.get("rfc", []), test.methodology)), **derived(row, ctx)}
                 tp = d.get("throughput")
                 val = lambda name: d[name][0].value if name in d else None  # noqa: E731
-                # ports without a line rate of their own (veth): the port speed is a label, no share of it is a figure
+                # ports without a line rate of their own (veth): the port speed is a label, no share of it is a figure,
+                # and no layer-1 rate either (there is no preamble or inter-frame gap to count)
                 line = None if test.meta.get("port_speed_nominal") else ctx.line_rate_fps
                 share = (lambda name: val(name) if line is not None else None)  # noqa: E731
                 derived_records.append([rs.slug, row_id, ctx.frame, ctx.wire_bits, ctx.streams, line, ctx.max_theoretical_fps if line else None,
                                         ctx.capped, tp[0].value if tp else None, tp[0].lo if tp else None, tp[0].hi if tp else None,
-                                        tp[1] if tp else None, val("throughput_l1"), val("throughput_l2"), share("throughput_line_rate"),
+                                        tp[1] if tp else None, share("throughput_l1"), val("throughput_l2"), share("throughput_line_rate"),
                                         share("throughput_max_theoretical"), line * ctx.wire_bits if line else None, val("lost"), val("loss"), val("forwarding_rate")])
     con.executemany("INSERT INTO rows VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", row_records)
     if cell_records:

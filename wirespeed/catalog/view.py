@@ -53,7 +53,10 @@ def set_summary(con: duckdb.DuckDBPyConnection, slug: str) -> dict[str, Any]:
 
 def samples(con: duckdb.DuckDBPyConnection, slug: str) -> list[dict[str, Any]]:
     """Per-second loadtest samples of a result set, canonical units, in time order."""
-    return _dicts(con.execute("SELECT s.*, d.line_rate_fps FROM samples s LEFT JOIN derived d USING (slug, row_id)"
+    # a sample's loss: as published, else the device's drop count ÷ sent where it states one (the engine's loss of a running
+    # stream); sent − received of one interval is no loss (readers of the rates clip it, wirespeed.engine.ramp.loss_pct)
+    return _dicts(con.execute("SELECT s.* REPLACE (coalesce(s.loss_pct, CASE WHEN s.lost_frames IS NOT NULL THEN d.loss_pct END) AS loss_pct),"
+                              " d.line_rate_fps FROM samples s LEFT JOIN derived d USING (slug, row_id)"
                               " WHERE s.slug = ? ORDER BY s.test_id, s.frame_size, s.imix, s.direction, s.variant, s.port, s.t_s", [slug]))
 
 
@@ -87,7 +90,7 @@ def ramps(samples: list[dict[str, Any]], threshold_pct: float = DEFAULT_THRESHOL
     out = []
     for (test_id, frame, *_), pts in series.items():
         pts.sort(key=lambda s: s["t_s"])
-        summary = summarise([(p["t_s"], p["tx_rate_fps"], p["rx_rate_fps"]) for p in pts], threshold_pct)
+        summary = summarise([(p["t_s"], p["tx_rate_fps"], p["rx_rate_fps"], p.get("loss_pct")) for p in pts], threshold_pct)
         out.append(Ramp(test_id, frame, pts, summary, pts[0].get("line_rate_fps") if frame.isdigit() else None))
     return out
 

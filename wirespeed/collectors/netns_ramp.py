@@ -25,6 +25,7 @@ import datetime as dt
 import json
 import os
 import re
+import select
 import shutil
 import subprocess
 import sys
@@ -47,6 +48,8 @@ GEN_IP, SINK_IP = "198.18.0.1", "198.19.0.1"
 NON_PAYLOAD_BYTES = 46  # Ethernet header 14 + FCS 4 + IPv4 20 + UDP 8
 BASE_PORT = 5301
 GENERATOR_TOLERANCE = 0.10  # a second whose sent frames miss the offered rate by more fails the run
+READ_WINDOW_S, READ_TRIES = 0.001, 100  # the counters of one reading are read within 1 ms of one another (0.1 % of a second: the clock tolerance)
+INTERVAL_S = (0.95, 1.05)  # a reading more than 50 ms off its second means the machine held the collector back: nothing is written
 NICE = -10  # load processes keep their pace on a machine shared with other work
 LOCK_FILE = locking.NETNS_LOCK
 BUCKET_EDGES_US = [*range(0, 100, 10), *range(100, 200, 25), *range(200, 1000, 50), *range(1000, 5000, 250),
@@ -124,6 +127,41 @@ def _setup(line_bps: float, limit_bps: float, log: list[str]) -> None:
     # the generator port's line rate: a policer more than a queue (1 ms), so that echoes wait in the DUT's queue, not the generator's
     _run(_nsx("ws-gen", "tc", "qdisc", "add", "dev", "ws-g0", "root", "tbf", "rate", f"{int(line_bps)}bit", "burst", "32k", "latency", "1ms", "overhead", "24"), log)
     _run(_nsx("ws-dut", "tc", "qdisc", "add", "dev", "ws-d1", "root", "tbf", "rate", f"{int(limit_bps)}bit", "burst", "32k", "latency", f"{SHAPER_LATENCY_MS}ms", "overhead", "24"), log)
+
+
+class _QdiscDrops:
+    """The drop counter of a device's root qdisc, read through one long-lived `tc -batch` in its namespace (a query
+    takes tens of µs, where starting tc takes milliseconds: it is read with the interface counters, in one window)."""
+
+    def __init__(self, ns: str, dev: str, procs: list[subprocess.Popen]):
+        self.dev = dev
+        self.proc = subprocess.Popen(_nsx(ns, "stdbuf", "-oL", "tc", "-s", "-j", "-batch", "-"), stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1)
+        procs.append(self.proc)
+        self.read()
+
+    def read(self) -> int:
+        self.proc.stdin.write(f"qdisc show dev {self.dev}\n")
+        self.proc.stdin.flush()
+        if not select.select([self.proc.stdout], [], [], 5)[0]:
+            raise CollectorError(f"tc did not report the qdisc of {self.dev} within 5 s")
+        return sum(int(q.get("drops", 0)) for q in json.loads(self.proc.stdout.readline() or "[]") if q.get("root"))
+
+
+@contextlib.contextmanager
+def _punctual():
+    """Run the block at a real-time priority (SCHED_FIFO 10), so that a busy machine does not hold back the readings
+    taken once a second (a few hundred µs each); the processes it starts run as usual (SCHED_RESET_ON_FORK)."""
+    try:
+        os.sched_setscheduler(0, os.SCHED_FIFO | os.SCHED_RESET_ON_FORK, os.sched_param(10))
+        raised = True
+    except (OSError, AttributeError):  # not allowed here: read at the usual priority, the interval check still holds
+        raised = False
+    try:
+        yield
+    finally:
+        if raised:
+            os.sched_setscheduler(0, os.SCHED_OTHER, os.sched_param(0))
 
 
 def _qdisc_drops(ns: str, dev: str) -> int:
@@ -260,11 +298,24 @@ def _measure(work: Path, slug: str, link: Any, frame_size: int, n: int, hold_s: 
     gen, sink = _Counters("ws-gen", "ws-g0", total_s + 60, procs), _Counters("ws-sink", "ws-s0", total_s + 60, procs)
     dut_in, dut_out = _Counters("ws-dut", "ws-d0", total_s + 60, procs), _Counters("ws-dut", "ws-d1", total_s + 60, procs)
 
+    shaper = _QdiscDrops("ws-dut", "ws-d1", procs)
+
     def read() -> tuple[float, list[int]]:
-        """(time since the ramp start, counters): sent, sent-but-refused, sent bytes, received, received bytes, lost at the DUT."""
-        g, k, d0, d1 = gen.read(), sink.read(), dut_in.read(), dut_out.read()
-        at = time.monotonic() - t0
-        return at, [g[9], g[11], g[8], k[1], k[0], g[11] + k[3] + d0[3] + d1[11] + _qdisc_drops("ws-dut", "ws-d1")]
+        """(time since the ramp start, counters): sent, sent-but-refused, sent bytes, received, received bytes, lost at the DUT.
+
+        The four interface counters and the shaper's drops are read within READ_WINDOW_S of one another and the time is
+        the middle of that window (a read the scheduler interrupted is done again), so a one-second figure is off by at
+        most the window over the second."""
+        for _ in range(READ_TRIES):
+            before = time.monotonic()
+            g, k, d0, d1, shaped = gen.read(), sink.read(), dut_in.read(), dut_out.read(), shaper.read()
+            after = time.monotonic()
+            if after - before <= READ_WINDOW_S:
+                break
+        else:
+            raise CollectorError(f"the counters could not be read within {READ_WINDOW_S * 1000:g} ms of one another in {READ_TRIES} tries: "
+                                 "machine too busy, nothing written")
+        return (before + after) / 2 - t0, [g[9], g[11], g[8], k[1], k[0], g[11] + k[3] + d0[3] + d1[11] + shaped]
     # clients: (name, start second relative to the ramp start, rate in frames/s, duration in s)
     plan = [("warm-up", -warmup_s, line_fps * WARMUP_PCT / 100, warmup_s)] if warmup_s else []
     plan += [(f"ramp-step-{k + 1}", k, line_fps * (0.5 if k == 0 else 1) / n, n - k + hold_s + lat_s) for k in range(n)]
@@ -293,20 +344,21 @@ def _measure(work: Path, slug: str, link: Any, frame_size: int, n: int, hold_s: 
     readings: list[tuple[int, float, list[int]]] = []  # (second, t since ramp start, counters)
     cpu: list[tuple[int, int]] = []
     t0 = time.monotonic() + 0.2 + warmup_s  # ramp start
-    for s in range(-warmup_s, n + hold_s + lat_s + 1):
-        time.sleep(max(0.0, t0 + s - time.monotonic()))
-        readings.append((s, *read()))
-        if s in (0, n + hold_s):  # (busy, total) jiffies of the machine
-            v = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
-            cpu.append((sum(v) - v[3] - v[4], sum(v)))
-        if progress and s > -warmup_s:
-            progress(s + warmup_s, total_s)
-        for i in (i for i, p in enumerate(plan) if p[1] == s):
-            launch(i)
-        if s == -warmup_s and warmup_s:
-            ping("warm-up", warmup_s, WARMUP_PCT)
-        if s == n + hold_s:
-            ping("latency-phase", lat_s, 100.0)
+    with _punctual():
+        for s in range(-warmup_s, n + hold_s + lat_s + 1):
+            time.sleep(max(0.0, t0 + s - time.monotonic()))
+            readings.append((s, *read()))
+            if s in (0, n + hold_s):  # (busy, total) jiffies of the machine
+                v = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+                cpu.append((sum(v) - v[3] - v[4], sum(v)))
+            if progress and s > -warmup_s:
+                progress(s + warmup_s, total_s)
+            for i in (i for i, p in enumerate(plan) if p[1] == s):
+                launch(i)
+            if s == -warmup_s and warmup_s:
+                ping("warm-up", warmup_s, WARMUP_PCT)
+            if s == n + hold_s:
+                ping("latency-phase", lat_s, 100.0)
     for p in [c[2] for c in clients.values()] + [q[0] for q in pings.values()]:
         with contextlib.suppress(subprocess.TimeoutExpired):
             p.wait(timeout=15)
@@ -326,6 +378,8 @@ def _measure(work: Path, slug: str, link: Any, frame_size: int, n: int, hold_s: 
     samples, deltas = [], []
     for (s, ta, a), (_, tb, b) in zip(readings[warmup_s:], readings[warmup_s + 1:warmup_s + n + hold_s + 1]):
         d, (txp, txd, _, rx, _, lost) = tb - ta, (b[j] - a[j] for j in range(6))
+        if not INTERVAL_S[0] <= d <= INTERVAL_S[1]:
+            raise CollectorError(f"second {s} was read {d:.3f} s after the one before: machine too busy, nothing written")
         tx = txp + txd  # frames the DUT's input queue refused are sent frames the DUT lost
         if abs(tx - offered[s] * d) > GENERATOR_TOLERANCE * offered[s] * d + 200:
             raise CollectorError(f"the generator sent {tx} frames in second {s} against {offered[s] * d:.0f} offered: machine too busy, nothing written")

@@ -72,7 +72,7 @@ def _rows(test: str, p: PointResult, ratios: tuple[float, ...]) -> tuple[list[li
         sp: Spread = p.rates[ratio]
         lim = _limited(p, ratio)
         rows.append([test, p.frame_bytes, _ratio_name(ratio), ""] + [""] * 4
-                    + [_at_least(_num(sp.mean, 1), lim), "", _at_least(_num(sp.min), lim), _at_least(_num(sp.max), lim), _num(sp.stdev, 1)] + [""] * 6)
+                    + [_at_least(_num(sp.mean, 0), lim), "", _at_least(_num(sp.min), lim), _at_least(_num(sp.max), lim), _num(sp.stdev, 0)] + [""] * 6)
     for fraction, lat in sorted(p.latency.items()):
         name = f"ndr-{round(fraction * 100)}"
         for i, r in enumerate(lat, 1):

@@ -170,7 +170,7 @@ def ramp_cards(test: dict[str, Any], series: list[dict[str, Any]], rows: list[di
     cards = []
     for key, pts in group_ramps(series).items():
         pts.sort(key=lambda s: s["t_s"])
-        rs = ramp.summarise([(p["t_s"], p["tx_rate_fps"], p["rx_rate_fps"]) for p in pts])
+        rs = ramp.summarise([(p["t_s"], p["tx_rate_fps"], p["rx_rate_fps"], p.get("loss_pct")) for p in pts])
         line = ramp_line_rate(rows, pts[0])
         readings = []
         for rd in ramp.readings(rs):

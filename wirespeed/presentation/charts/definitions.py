@@ -166,14 +166,32 @@ def latency_chart(summary: dict[str, Any], test_id: str) -> dict[str, Any] | Non
     names = {"latency_min": "minimum", "latency_avg": "average", "latency_max": "maximum"}
     multi_dir = len({r["direction"] for r in rows}) > 1
     multi_var = len({r["variant"] for r in rows}) > 1
+    points: dict[tuple, list[dict[str, Any]]] = {}  # repeated trials of one point: their median, with the spread in the tooltip
     for r in rows:
+        points.setdefault((frame_label(r), r.get("direction"), r.get("variant"), r.get("load_pct")), []).append(r)
+    repeated = False
+    for group in points.values():
+        r = group[0]
+        who = _series_name(r, multi_dir, multi_var) if multi_dir or multi_var else ""
         for m, name in names.items():
-            if m in r["cells"]:
-                who = _series_name(r, multi_dir, multi_var) if multi_dir or multi_var else ""
-                data.append({"frame": frame_label(r), "series": f"{name}, {who}" if who else name, "value": r["cells"][m]["value"] / factor, "printed": _shown(r, m)})
+            cells = [x["cells"][m] for x in group if m in x["cells"]]
+            if not cells:
+                continue
+            if len(cells) == 1:
+                value, printed = cells[0]["value"] / factor, _shown(group[0] if m in group[0]["cells"] else next(x for x in group if m in x["cells"]), m)
+            else:
+                repeated = True
+                vals = sorted(c["value"] / factor for c in cells)
+                decimals = formatting.derived_decimals(m, vals)
+                value = statistics.median(vals)
+                printed = (f"{formatting.derived(value, decimals)} {sym}, median of {len(vals)} trials "
+                           f"({formatting.derived(vals[0], decimals)} to {formatting.derived(vals[-1], decimals)})")
+            data.append({"frame": frame_label(r), "series": f"{name}, {who}" if who else name, "value": value, "printed": printed})
     loads = sorted({r["load_pct"] for r in rows if r.get("load_pct") is not None})
-    at = ("at the throughput rate" if not loads else  # fixed-rate runs say the load they ran at
-          f"at {', '.join(formatting.published(format(v, 'g')) for v in loads)} % load")
+    at_rate = all(r.get("throughput_fps") is not None or r.get("load_pct") is not None for r in rows) or not any(r.get("trial") is not None for r in rows)
+    at = (f"at {', '.join(formatting.published(format(v, 'g')) for v in loads)} % load" if loads else  # fixed-rate runs say the load they ran at
+          "at the throughput rate" if at_rate else "in the latency trials, at the rate of each variant")
+    at += ", median of the repeated trials" if repeated else ""
     return {"id": f"{test_id}-latency", "test": test_id, "type": "lines", "title": f"{test['title']}: latency {at}",
             "caption": f"Minimum, average and maximum latency per frame size, {at}.",
             "alt": f"{test['title']}: latency per frame size. " + "; ".join(f"{d['frame']} bytes {d['series']} {d['printed']}" for d in data),
