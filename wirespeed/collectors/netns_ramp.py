@@ -20,6 +20,7 @@ samples so that echo frames do not enter the frame counts; a test of their own i
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
 import datetime as dt
 import json
@@ -135,7 +136,8 @@ class _QdiscDrops:
 
     def __init__(self, ns: str, dev: str, procs: list[subprocess.Popen]):
         self.dev = dev
-        self.proc = subprocess.Popen(_nsx(ns, "stdbuf", "-oL", "tc", "-s", "-j", "-batch", "-"), stdin=subprocess.PIPE,
+        # at the readings' real-time priority (it answers within their 1 ms window; it waits on its input otherwise)
+        self.proc = subprocess.Popen(_nsx(ns, "chrt", "-f", "10", "stdbuf", "-oL", "tc", "-s", "-j", "-batch", "-"), stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1)
         procs.append(self.proc)
         self.read()
@@ -344,7 +346,9 @@ def _measure(work: Path, slug: str, link: Any, frame_size: int, n: int, hold_s: 
     readings: list[tuple[int, float, list[int]]] = []  # (second, t since ramp start, counters)
     cpu: list[tuple[int, int]] = []
     t0 = time.monotonic() + 0.2 + warmup_s  # ramp start
-    with _punctual():
+    # the readings keep their second: this thread only reads (at a real-time priority), another starts the processes
+    started: list[concurrent.futures.Future] = []
+    with _punctual(), concurrent.futures.ThreadPoolExecutor(1) as starter:
         for s in range(-warmup_s, n + hold_s + lat_s + 1):
             time.sleep(max(0.0, t0 + s - time.monotonic()))
             readings.append((s, *read()))
@@ -354,11 +358,13 @@ def _measure(work: Path, slug: str, link: Any, frame_size: int, n: int, hold_s: 
             if progress and s > -warmup_s:
                 progress(s + warmup_s, total_s)
             for i in (i for i, p in enumerate(plan) if p[1] == s):
-                launch(i)
+                started.append(starter.submit(launch, i))
             if s == -warmup_s and warmup_s:
-                ping("warm-up", warmup_s, WARMUP_PCT)
+                started.append(starter.submit(ping, "warm-up", warmup_s, WARMUP_PCT))
             if s == n + hold_s:
-                ping("latency-phase", lat_s, 100.0)
+                started.append(starter.submit(ping, "latency-phase", lat_s, 100.0))
+    for f in started:
+        f.result()  # a process that could not be started fails the run here
     for p in [c[2] for c in clients.values()] + [q[0] for q in pings.values()]:
         with contextlib.suppress(subprocess.TimeoutExpired):
             p.wait(timeout=15)

@@ -157,8 +157,8 @@ def latency_chart(summary: dict[str, Any], test_id: str) -> dict[str, Any] | Non
     """Minimum, average and maximum latency at the throughput rate per frame size."""
     test, _ = _test_meta(summary, test_id)
     rows = [r for r in _throughput_rows(summary, test_id) if r.get("frame_size") and any(m in r["cells"] for m in ("latency_min", "latency_avg", "latency_max"))]
-    if len(rows) < 2:
-        return None
+    if len(rows) < 2 or len({frame_label(r) for r in rows}) < 2:
+        return None  # latency over frame size needs two sizes; one is in the table
     rows.sort(key=lambda r: (chartstyle.frame_key(frame_label(r)), _row_order(summary, test_id)(r)))
     values = [r["cells"][m]["value"] for r in rows for m in ("latency_min", "latency_avg", "latency_max") if m in r["cells"]]
     sym, factor = _time_unit(values)
@@ -190,7 +190,7 @@ def latency_chart(summary: dict[str, Any], test_id: str) -> dict[str, Any] | Non
     loads = sorted({r["load_pct"] for r in rows if r.get("load_pct") is not None})
     at_rate = all(r.get("throughput_fps") is not None or r.get("load_pct") is not None for r in rows) or not any(r.get("trial") is not None for r in rows)
     at = (f"at {', '.join(formatting.published(format(v, 'g')) for v in loads)} % load" if loads else  # fixed-rate runs say the load they ran at
-          "at the throughput rate" if at_rate else "in the latency trials, at the rate of each variant")
+          "at the throughput rate" if at_rate else "in the trials of each variant")
     at += ", median of the repeated trials" if repeated else ""
     return {"id": f"{test_id}-latency", "test": test_id, "type": "lines", "title": f"{test['title']}: latency {at}",
             "caption": f"Minimum, average and maximum latency per frame size, {at}.",
