@@ -93,7 +93,7 @@ class _Builder:
         self.summary = summary
         self.agree = {(a["row_id"], a["metric"]): a for a in summary["agreements"]}
         # findings about a published cell (e.g. a rate above line rate), acknowledged errata included
-        self.findings = {(f["file"], f["line"], f["field"]): f["message"].split(" — erratum:")[0]
+        self.findings = {(f["file"], f["line"], f["field"]): f["message"].split(" — erratum:")[0].split(" — known measurement artefact:")[0]
                          for f in summary["findings"] if f["line"] and f["rule"] in FLAGGED_RULES}
 
     def raw(self, row: dict[str, Any], metric: str) -> dict[str, Any] | None:
