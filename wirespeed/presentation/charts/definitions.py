@@ -190,7 +190,7 @@ def latency_chart(summary: dict[str, Any], test_id: str) -> dict[str, Any] | Non
     loads = sorted({r["load_pct"] for r in rows if r.get("load_pct") is not None})
     at_rate = all(r.get("throughput_fps") is not None or r.get("load_pct") is not None for r in rows) or not any(r.get("trial") is not None for r in rows)
     at = (f"at {', '.join(formatting.published(format(v, 'g')) for v in loads)} % load" if loads else  # fixed-rate runs say the load they ran at
-          "at the throughput rate" if at_rate else "in the trials of each variant")
+          "at the throughput rate" if at_rate else "at each trial's own rate (in the table)")
     at += ", median of the repeated trials" if repeated else ""
     return {"id": f"{test_id}-latency", "test": test_id, "type": "lines", "title": f"{test['title']}: latency {at}",
             "caption": f"Minimum, average and maximum latency per frame size, {at}.",
