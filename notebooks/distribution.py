@@ -35,10 +35,14 @@ run = open_set(slug, catalog, output_dir)
 tests = {t["id"]: t for t in run.tests}
 groups = {}
 for b in run.histograms():
-    groups.setdefault((b["test_id"], frame_label(b), b["load_pct"]), []).append(b)
-for (test_id, frame, load), buckets in groups.items():
-    display(run.out.table(histogram_table(buckets, test_id, frame, load)))
-    display(run.out.chart(histogram_chart(buckets, tests[test_id], frame, load)))
+    groups.setdefault((b["test_id"], frame_label(b), b["load_pct"], b["variant"]), []).append(b)
+# where the set also states the percentiles themselves (exact, from every frame's latency), the bucket-bounded table would
+# only repeat them coarsely: the histogram's chart is drawn, its percentile table is not
+exact = {(r["test_id"], frame_label(r), r["load_pct"], r["variant"]) for r in run.summary["rows"] if "latency_p50" in r["cells"]}
+for (test_id, frame, load, variant), buckets in groups.items():
+    if (test_id, frame, load, variant) not in exact:
+        display(run.out.table(histogram_table(buckets, tests[test_id], frame, load, variant)))
+    display(run.out.chart(histogram_chart(buckets, tests[test_id], frame, load, variant)))
 
 # %%
 run.finish()

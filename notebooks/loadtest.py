@@ -31,7 +31,7 @@ from IPython.display import display
 
 from wirespeed.presentation.charts.definitions import SAMPLE_SERIES, ramp_chart, ramp_latency_chart, samples_chart
 from wirespeed.steps.notebook import open_set
-from wirespeed.catalog.view import ramps
+from wirespeed.catalog.view import ramp_tests, ramps
 from wirespeed.presentation.tables.ramp import ramp_table
 from wirespeed.presentation.tables.loss_onset import loss_onset_table
 
@@ -47,7 +47,7 @@ for test in run.tests:  # per ramp of a test: the declared limit, loss onset and
 
 # %%
 tests = {t["id"]: t for t in run.tests}
-found = ramps(samples)  # the catalog's ramps, each summarised once (the table above reads the same)
+found = ramps(samples, tests=ramp_tests(run.summary["meta"]))  # the catalog's ramps, each summarised once (the table above reads the same)
 for test_id in dict.fromkeys(s["test_id"] for s in samples):
     of_test = [r for r in found if r.test_id == test_id]
     if of_test:

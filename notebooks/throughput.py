@@ -31,7 +31,7 @@ from wirespeed.presentation.charts.definitions import latency_chart, throughput_
 from wirespeed.steps.notebook import open_set
 from wirespeed.presentation.overview import overview_chart
 from wirespeed.presentation.tables.trial_throughput import trial_throughput_table
-from wirespeed.presentation.tables.results import results_table
+from wirespeed.presentation.tables.results import results_tables
 
 run = open_set(slug, catalog, output_dir)
 print(run.summary["meta"]["title"])
@@ -41,10 +41,11 @@ print(run.summary["meta"]["title"])
 
 # %%
 for test in run.tests:
-    table = run.out.table(results_table(run.summary, test["id"]))
-    if table is None:
+    tables = [run.out.table(t) for t in results_tables(run.summary, test["id"])]
+    if not tables:
         continue
-    display(table)
+    for table in tables:
+        display(table)
     for chart in (throughput_chart(run.summary, test["id"]), latency_chart(run.summary, test["id"])):
         if chart is not None:
             display(run.out.chart(chart))

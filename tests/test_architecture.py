@@ -115,10 +115,10 @@ def test_presentation_never_computes_a_line_rate(tmp_path, monkeypatch):
             assert rmp.line_rate_fps is None or rmp.line_rate_fps > 0
         groups: dict[tuple, list] = {}
         for b in histograms(con, slug):
-            groups.setdefault((b["test_id"], results.frame_label(b), b["load_pct"]), []).append(b)
-        for (test_id, frame, at), buckets in groups.items():
-            tables.append(latency_percentiles.histogram_table(buckets, test_id, frame, at))
-            defs.append(charts.histogram_chart(buckets, tests[test_id], frame, at))
+            groups.setdefault((b["test_id"], results.frame_label(b), b["load_pct"], b["variant"]), []).append(b)
+        for (test_id, frame, at, variant), buckets in groups.items():
+            tables.append(latency_percentiles.histogram_table(buckets, tests[test_id], frame, at, variant))
+            defs.append(charts.histogram_chart(buckets, tests[test_id], frame, at, variant))
         built_tables += sum(t is not None for t in tables)
         for d in filter(None, defs):
             compile_chart(d)

@@ -1,5 +1,5 @@
 """Capture pair figures against an independent pure-Python computation (struct parsing, dict matching,
-the RFC definitions written out directly), and the bulk HDR histogram against recording every value."""
+the RFC definitions written out directly), and the exact percentiles against sorting every value."""
 
 from __future__ import annotations
 
@@ -7,13 +7,12 @@ import random
 
 import numpy as np
 import pytest
-from hdrh.histogram import HdrHistogram
 
 from capture_files import T0, pcap, udp_frame
 from capture_reference import ref_pair, ref_parse
 from wirespeed.capture.analysis import pair_of, signature_of
 from wirespeed.capture.errors import CaptureError
-from wirespeed.capture.histogram import hdr, percentiles
+from wirespeed.capture.percentiles import percentiles
 from wirespeed.capture.reader import frames_from_bytes
 
 
@@ -45,9 +44,10 @@ def test_pair_matches_the_independent_computation():
     for k in ("latency_avg", "ipdv_avg", "interarrival_jitter"):
         assert g.values[k] == pytest.approx(ref[k], rel=1e-9), k
     lat = ref["sorted"]
-    for name, p in (("latency_p50", 50), ("latency_p90", 90), ("latency_p99", 99), ("latency_p99_9", 99.9)):
-        exact = lat[max(1, int(p / 100 * len(lat) + 0.5)) - 1]    # HdrHistogram's rank: round(p × n), at least 1
-        assert exact <= g.values[name] <= exact * (1 + 1 / 1024) + 1, name   # 3 significant digits
+    for name, p in (("latency_p50", 50), ("latency_p90", 90), ("latency_p99", 99), ("latency_p99_9", 999 / 10), ("latency_p99_99", 9999 / 100)):
+        rank = -(-round(p * 100) * len(lat) // 10000)                   # nearest rank: ⌈p × n / 100⌉, in integers
+        assert g.values[name] == lat[max(rank, 1) - 1], name
+    assert g.values["latency_p99_99"] <= g.values["latency_max"]
     assert sum(c for _, _, c in g.histogram) == ref["rx"]
     assert sum(r["tx"] for r in g.samples) == ref["tx"] and sum(r["rx"] for r in g.samples) == ref["rx"] + ref["duplicate"]
 
@@ -78,17 +78,19 @@ def test_signature_capture_uses_the_transmit_time_in_the_payload():
     assert g.values["latency_min"] == 1_000_000 and g.values["latency_max"] == 1_000_600
 
 
-def test_bulk_hdr_equals_recording_every_value():
+def test_exact_percentiles_by_nearest_rank_never_above_the_maximum():
     rng = np.random.default_rng(11)
     values = np.concatenate([rng.integers(0, 3000, 5000), rng.lognormal(11, 2, 20000).astype(np.int64)])
-    one = HdrHistogram(1, 3600 * 10**9, 3)
-    for v in values.tolist():
-        one.record_value(v)
-    bulk = hdr(values)
-    assert bulk.get_total_count() == one.get_total_count()
-    assert percentiles(bulk) == {k: int(one.get_value_at_percentile(p)) for k, p in
-                                 (("latency_p50", 50), ("latency_p90", 90), ("latency_p99", 99), ("latency_p99_9", 99.9), ("latency_p99_99", 99.99))}
-    assert bulk.get_max_value() == one.get_max_value() and bulk.get_min_value() == one.get_min_value()
+    ordered = sorted(values.tolist())
+    got = percentiles(values)
+    n = len(ordered)
+    assert got == {"latency_p50": ordered[n // 2 - 1 + (n % 2)], "latency_p90": ordered[-(-9 * n // 10) - 1], "latency_p99": ordered[-(-99 * n // 100) - 1],
+                   "latency_p99_9": ordered[-(-999 * n // 1000) - 1], "latency_p99_99": ordered[-(-9999 * n // 10000) - 1]}
+    # 2,000 frames: the 99.99th percentile is rank ⌈1,999.8⌉ = 2,000, the maximum itself (an HDR histogram with
+    # 3 significant digits printed the top of the maximum's bucket, above the maximum)
+    two_thousand = np.arange(79_000, 81_000, dtype=np.int64)
+    assert percentiles(two_thousand)["latency_p99_99"] == 80_999 == two_thousand.max()
+    assert percentiles(np.array([7], np.int64)) == dict.fromkeys(got, 7) and percentiles(np.array([], np.int64)) == {}
 
 
 def _strict_match(tx_keys, rx_keys):

@@ -18,7 +18,7 @@ import workdir
 from conftest import ARCHIVE, ROOT
 
 pytestmark = pytest.mark.slow
-FAILING = "linux-netns-ipv4-ramp-2026-11"  # no review article cites it
+FAILING = "linux-netns-ipv4-ramp-2026-11"  # its review is left out with it (test_isolation_articles.py)
 NOTEBOOK = f'''# ---
 # jupyter:
 #   jupytext:

@@ -115,3 +115,30 @@ def test_the_protocol_and_the_result() -> None:
 def test_bad_settings_are_refused(kwargs, message) -> None:
     with pytest.raises(SearchError, match=message):
         SearchConfig(**{"frame_bytes": 64, "max_rate_fps": 100, **kwargs})
+
+
+class SlowGenerator(TailDropDevice):
+    """A generator that cannot send faster than `ceiling_fps`: asked for more, it sends the frames asked for, slower
+    (as trafgen on a busy machine did), and a device that never drops (capacity above anything it is sent)."""
+
+    def __init__(self, ceiling_fps: int):
+        super().__init__(10**9)
+        self.ceiling_fps = ceiling_fps
+
+    def trial(self, frame_bytes, rate_fps, duration_s):
+        self.calls.append(rate_fps)
+        tx = round(rate_fps * duration_s)
+        took = max(duration_s, tx / self.ceiling_fps)
+        return TrialResult(tx, tx, took, frame_bytes, rate_fps)
+
+
+@pytest.mark.parametrize("search", [binary_search, mlr_search])
+def test_a_generator_that_falls_short_bounds_the_device_from_below_only(search) -> None:
+    """A trial sent slower than asked tested the slower rate (a lossless one here: a lower bound); the load asked
+    for is the generator's limit, not the device's, and the result says so."""
+    cfg = SearchConfig(frame_bytes=64, max_rate_fps=200_000, min_rate_fps=1000, resolution=0.02, resolution_fps=100, max_trials=30)
+    res = search(SlowGenerator(18_270), cfg)
+    ndr = res.bounds[0]
+    assert ndr.generator_limited and ndr.converged
+    assert 18_270 * 0.9 <= ndr.lower_fps <= 18_270 < ndr.upper_fps      # the highest rate the generator could deliver, lossless
+    assert res.trials[0].load_fps == 200_000 and res.trials[0].result.tx_rate_fps == pytest.approx(18_270)

@@ -10,7 +10,13 @@ All times are int64 ns. Definitions:
 - IPDV (RFC 3393): D(i+1) − D(i) for frames consecutive in transmit order and both received;
   ipdv_avg is the mean of |IPDV|, ipdv_max the largest |IPDV|;
 - interarrival jitter (RFC 3550 §6.4.1): J += (|D(i−1,i)| − J)/16 over frames in arrival order, the
-  value after the last frame.
+  value after the last frame;
+- duration of n frames = the time they occupied: first to last transmit timestamp plus one mean gap,
+  span × n / (n − 1), so that n frames sent every g ns take n × g; rates are frames ÷ duration, the
+  received ones too (frames received ÷ the time the frames were sent), and a one-second sample's rate
+  is its frames ÷ the part of that second the transmission ran (a frame size sent for 0.2 s of a
+  second ran at its frames ÷ 0.2 s, not ÷ 1 s);
+- percentiles: exact, by nearest rank (wirespeed.capture.percentiles).
 """
 
 from __future__ import annotations
@@ -22,7 +28,7 @@ import numpy as np
 from numba import njit
 
 from wirespeed.capture.errors import CaptureError
-from wirespeed.capture.histogram import hdr, percentiles
+from wirespeed.capture.percentiles import percentiles
 from wirespeed.capture.matching import DUPLICATE, UNMATCHED
 
 NS = 1_000_000_000
@@ -137,12 +143,20 @@ def _ipdv(idx, lat, n_tx):
     return out[:k]
 
 
+def occupied_ns(span_ns: int, n: int) -> int | None:
+    """The time n frames occupied: their first-to-last span plus one mean gap; None when it is not measured
+    (one frame, or timestamps that do not advance: a capture whose times are all 0)."""
+    if n < 2 or span_ns <= 0:
+        return None
+    return round(span_ns * n / (n - 1))
+
+
 def one_capture(ts: np.ndarray, size: np.ndarray) -> dict:
     """Counts, bytes, duration, mean rates and inter-arrival statistics of one capture's frames."""
     t = ts[ts >= 0]
     n = int(size.size)
     gaps = np.diff(np.sort(t)) if t.size > 1 and not np.all(t[1:] >= t[:-1]) else np.diff(t)
-    dur = int(t[-1] - t[0]) if t.size > 1 else 0
+    dur = occupied_ns(int(t.max() - t.min()), int(t.size)) if t.size > 1 else None
     total = int(size.sum(dtype=np.int64))
     out = {"frames": n, "bytes": total, "duration_ns": dur,
            "rate_pps": n / (dur / NS) if dur else None, "l1_bps": (total + L1_OVERHEAD * n) * 8 / (dur / NS) if dur else None}
@@ -161,8 +175,17 @@ class RowsPast(CaptureError):
                          f"more than the limit of {limit:,} rows of one native file", "limit.rows")
 
 
-def samples(t0: int, tx_ts, tx_size, rx_ts, rx_size, rx_lat, room: int | None = None) -> list[dict]:
-    """One row a second from t0: frames, rates (L1 counts 20 bytes a frame more) and latency.
+def _active(b: int, t0: int, window: tuple[int, int] | None) -> int:
+    """ns of one-second bin b (from t0) within the transmit window [start, end)."""
+    if window is None:
+        return 0
+    lo, hi = max(t0 + b * NS, window[0]), min(t0 + (b + 1) * NS, window[1])
+    return max(hi - lo, 0)
+
+
+def samples(t0: int, tx_ts, tx_size, rx_ts, rx_size, rx_lat, window: tuple[int, int] | None = None, room: int | None = None) -> list[dict]:
+    """One row a second from t0: frames, the part of the second the transmission ran (window: its
+    start and end in ns), rates over that part (L1 counts 20 bytes a frame more) and latency.
     With `room`, the seconds that have frames are counted first and more than `room` of them raise
     CaptureError (limit.rows) before any row is made."""
     end = max(int(tx_ts.max()) if tx_ts.size else t0, int(rx_ts.max()) if rx_ts.size else t0)
@@ -179,8 +202,11 @@ def samples(t0: int, tx_ts, tx_size, rx_ts, rx_size, rx_lat, room: int | None = 
     for b in range(nb):
         if not tc[b] and not rc[b]:
             continue
-        r = {"t_s": b, "tx": int(tc[b]), "rx": int(rc[b]), "tx_rate": int(tc[b]), "rx_rate": int(rc[b]),
-             "tx_l1": int((tb[b] + L1_OVERHEAD * tc[b]) * 8), "rx_l1": int((rb[b] + L1_OVERHEAD * rc[b]) * 8)}
+        r = {"t_s": b, "tx": int(tc[b]), "rx": int(rc[b])}
+        if active := _active(b, t0, window):
+            sec = active / NS
+            r.update(duration=active, tx_rate=tc[b] / sec, rx_rate=rc[b] / sec,
+                     tx_l1=(tb[b] + L1_OVERHEAD * tc[b]) * 8 / sec, rx_l1=(rb[b] + L1_OVERHEAD * rc[b]) * 8 / sec)
         if lc[b]:
             r["latency_avg"] = float(ls[b] / lc[b])
             r["latency_max"] = int(lm[b])
@@ -212,25 +238,25 @@ def group_figures(tx_ts, tx_size, rx_ts, rx_size, rx_idx, offset: int, t0: int, 
     n_tx, n_rx = int(tx_ts.size), int(idx.size)
     v: dict[str, float | int] = {"tx": n_tx, "rx": n_rx, "lost": n_tx - n_rx, "loss": (n_tx - n_rx) / n_tx * 100 if n_tx else 0.0,
                                  "duplicate": int((rx_idx == DUPLICATE).sum()), "unmatched": int((rx_idx == UNMATCHED).sum())}
-    if n_tx > 1:
-        v["duration"] = int(tx_ts.max() - tx_ts.min())
-        v["tx_rate"] = n_tx / (v["duration"] / NS) if v["duration"] else 0
+    window = None
+    known = tx_ts[tx_ts >= 0]  # a signature capture knows no transmit time of a lost frame
+    if known.size > 1 and (dur := occupied_ns(int(known.max() - known.min()), int(known.size))) is not None:
+        v["duration"] = dur
+        v["tx_rate"], v["rx_rate"] = n_tx / (dur / NS), n_rx / (dur / NS)
+        window = (int(known.min()), int(known.min()) + dur)
     if n_rx:
         v["reordered"], v["reorder_extent_max"] = (int(x) for x in _reordering(idx))
         v["latency_min"], v["latency_max"], v["latency_avg"] = int(lat.min()), int(lat.max()), float(lat.mean())
-        if n_rx > 1:
-            span = int(rx_ts[got].max() - rx_ts[got].min())
-            v["rx_rate"] = n_rx / (span / NS) if span else 0
         v["interarrival_jitter"] = float(_jitter3550(lat))
         ipdv = _ipdv(idx, lat, n_tx)
         if ipdv.size:
             v["ipdv_avg"], v["ipdv_max"] = float(ipdv.mean()), int(ipdv.max())
         if lat.min() >= 0:
-            v.update(percentiles(hdr(lat)))
+            v.update(percentiles(lat))
     full_lat = np.full(rx_ts.size, -1, np.int64)
     full_lat[got] = lat
     ours = rx_idx != UNMATCHED
-    rows = samples(t0, tx_ts, tx_size, rx_ts[ours], rx_size[ours], full_lat[ours], room)
+    rows = samples(t0, tx_ts, tx_size, rx_ts[ours], rx_size[ours], full_lat[ours], window, room)
     hist = histogram_rows(lat) if n_rx and lat.min() >= 0 else []
     return v, rows, hist
 

@@ -48,7 +48,7 @@ METRICS: dict[str, Metric] = {
         _m("duplicate", "count", "Duplicates", "Frames received more than once."),
         _m("back_to_back", "count", "Back-to-back burst", "Longest burst forwarded without loss (RFC 2544 back-to-back)."),
         _m("loss", "percent", "Frame loss", "Frame loss rate, (sent − received) / sent.", 100),
-        _m("duration", "time", "Duration", "Duration of the trial."),
+        _m("duration", "time", "Duration", "Duration of the trial; in a sample, the part of the interval the traffic ran (its rates are frames ÷ this)."),
         _m("latency_min", "time", "Minimum latency", "Smallest latency of any frame."),
         _m("latency_avg", "time", "Average latency", "Mean latency."),
         _m("latency_max", "time", "Maximum latency", "Largest latency of any frame."),
@@ -123,7 +123,7 @@ KEYS: dict[str, dict[str, tuple[str, str]]] = {
 # Value metrics allowed per table kind.
 TABLE_METRICS: dict[str, set[str]] = {
     "measurements": {n for n in METRICS if n != "count"},
-    "samples": {"offered_rate", "offered_l1", "loss", "tx_rate", "rx_rate", "tx_l1", "rx_l1", "tx_l2", "rx_l2", "tx", "rx", "lost", "latency_min", "latency_avg", "latency_max",
+    "samples": {"duration", "offered_rate", "offered_l1", "loss", "tx_rate", "rx_rate", "tx_l1", "rx_l1", "tx_l2", "rx_l2", "tx", "rx", "lost", "latency_min", "latency_avg", "latency_max",
                 "jitter_avg", "interarrival_jitter", "goodput", "retransmits", "rtt_min", "rtt_avg", "rtt_max", "cwnd", "out_of_sequence", "reordered", "duplicate",
                 "transaction_rate"},
     "histograms": {"count"},

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from wirespeed.presentation import formatting
 from wirespeed.engine.derive import Estimate, context, counts, derived
+from wirespeed.engine.ramp import running_stream
 from wirespeed.resultset.model import ResultSet, Row
 
 # Published columns the engine recomputes, and from what.
@@ -62,7 +63,7 @@ def agreements(rs: ResultSet) -> list[Agreement]:
     for row in rs.measurements():
         test = rs.tests[row.test]
         ctx = context(rs, test, row)
-        figures = counts(row)
+        figures = counts(row, running_stream(test.meta.get("rfc", []), test.methodology))
         if ctx is not None:
             figures.update(derived(row, ctx))
         for metric in CHECKED:

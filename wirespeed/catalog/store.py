@@ -22,6 +22,7 @@ from wirespeed.checks import run_checks
 from wirespeed.catalog.columns import METRICS, TABLE_METRICS
 from wirespeed.catalog.consistency import agreements
 from wirespeed.engine.derive import context, counts, derived, offered_from_load
+from wirespeed.engine.ramp import running_stream
 from wirespeed.problems import Problem, display_path, internal_problem
 from wirespeed.resultset.load import RESULT_FILE, load_many
 from wirespeed.resultset.model import ResultSet, Row
@@ -191,13 +192,17 @@ def _insert_set(con, rs: ResultSet, problems: list[Problem], chash: str, ehash: 
             test = rs.tests[row.test]
             ctx = context(rs, test, row)
             if ctx is not None:
-                d = {**counts(row), **derived(row, ctx)}
+                d = {**counts(row, row.kind == "samples" or running_stream(test.meta.get("rfc", []), test.methodology)), **derived(row, ctx)}
                 tp = d.get("throughput")
                 val = lambda name: d[name][0].value if name in d else None  # noqa: E731
-                derived_records.append([rs.slug, row_id, ctx.frame, ctx.wire_bits, ctx.streams, ctx.line_rate_fps, ctx.max_theoretical_fps,
+                # ports without a line rate of their own (veth): the port speed is a label, no share of it is a figure,
+                # and no layer-1 rate either (there is no preamble or inter-frame gap to count)
+                line = None if test.meta.get("port_speed_nominal") else ctx.line_rate_fps
+                share = (lambda name: val(name) if line is not None else None)  # noqa: E731
+                derived_records.append([rs.slug, row_id, ctx.frame, ctx.wire_bits, ctx.streams, line, ctx.max_theoretical_fps if line else None,
                                         ctx.capped, tp[0].value if tp else None, tp[0].lo if tp else None, tp[0].hi if tp else None,
-                                        tp[1] if tp else None, val("throughput_l1"), val("throughput_l2"), val("throughput_line_rate"),
-                                        val("throughput_max_theoretical"), ctx.line_rate_fps * ctx.wire_bits, val("lost"), val("loss"), val("forwarding_rate")])
+                                        tp[1] if tp else None, share("throughput_l1"), val("throughput_l2"), share("throughput_line_rate"),
+                                        share("throughput_max_theoretical"), line * ctx.wire_bits if line else None, val("lost"), val("loss"), val("forwarding_rate")])
     con.executemany("INSERT INTO rows VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", row_records)
     if cell_records:
         con.executemany("INSERT INTO cells VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", cell_records)
@@ -242,11 +247,14 @@ def _trial_throughputs(rs: ResultSet) -> list[list]:
     for (test_id, fs, direction, variant), items in sorted(groups.items(), key=lambda kv: str(kv[0])):
         test = rs.tests[test_id]
         tol = float(test.methodology.get("loss_tolerance_pct", 0))
-        res = rfc2544_throughput([t for _, t in items], tol)
         ctx = context(rs, test, items[0][0])
+        lossy = any(t.tx_frames and (t.tx_frames - t.rx_frames) * 100 / t.tx_frames > tol for _, t in items)
+        if not lossy and (ctx is None or max(t.offered_fps for _, t in items) < ctx.line_rate_fps * (1 - 1e-3)):
+            continue  # trials that never lost below the line rate bound the throughput from below only (e.g. latency trials at fixed loads)
+        res = rfc2544_throughput([t for _, t in items], tol)
         out.append([rs.slug, test_id, fs if isinstance(fs, int) else None, fs if isinstance(fs, str) else None, direction, variant,
                     res.fps if res else None, res.min_fps if res else None, res.max_fps if res else None,
-                    res.trials if res else 0, ctx.line_rate_fps if ctx else None])
+                    res.trials if res else 0, ctx.line_rate_fps if ctx and not test.meta.get("port_speed_nominal") else None])
     return out
 
 

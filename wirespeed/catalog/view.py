@@ -9,7 +9,8 @@ from typing import Any
 
 import duckdb
 
-from wirespeed.engine.ramp import DEFAULT_THRESHOLD_PCT, RampSummary, summarise
+from wirespeed.engine.ramp import DEFAULT_THRESHOLD_PCT, RampSummary, running_stream, summarise
+from wirespeed.resultset.methodology import merged
 
 
 class UnknownSet(LookupError):
@@ -52,7 +53,10 @@ def set_summary(con: duckdb.DuckDBPyConnection, slug: str) -> dict[str, Any]:
 
 def samples(con: duckdb.DuckDBPyConnection, slug: str) -> list[dict[str, Any]]:
     """Per-second loadtest samples of a result set, canonical units, in time order."""
-    return _dicts(con.execute("SELECT s.*, d.line_rate_fps FROM samples s LEFT JOIN derived d USING (slug, row_id)"
+    # a sample's loss: as published, else the device's drop count ÷ sent where it states one (the engine's loss of a running
+    # stream); sent − received of one interval is no loss (readers of the rates clip it, wirespeed.engine.ramp.loss_pct)
+    return _dicts(con.execute("SELECT s.* REPLACE (coalesce(s.loss_pct, CASE WHEN s.lost_frames IS NOT NULL THEN d.loss_pct END) AS loss_pct),"
+                              " d.line_rate_fps FROM samples s LEFT JOIN derived d USING (slug, row_id)"
                               " WHERE s.slug = ? ORDER BY s.test_id, s.frame_size, s.imix, s.direction, s.variant, s.port, s.t_s", [slug]))
 
 
@@ -69,22 +73,28 @@ class Ramp:
     line_rate_fps: float | None
 
 
-def ramps(samples: list[dict[str, Any]], threshold_pct: float = DEFAULT_THRESHOLD_PCT) -> list[Ramp]:
-    """The ramps of a set's samples (those with both rates), each summarised once."""
+def ramp_tests(meta: dict[str, Any]) -> set[str]:
+    """The tests of a set that are ramps (wirespeed.engine.ramp.running_stream): their samples are a ramp; the samples
+    of any other test (a capture's seconds, an iperf3 run's intervals) are not, and get no ramp table or chart."""
+    return {t["id"] for t in meta["tests"] if running_stream(t.get("rfc", []), merged(meta.get("methodology"), t.get("methodology")))}
+
+
+def ramps(samples: list[dict[str, Any]], threshold_pct: float = DEFAULT_THRESHOLD_PCT, tests: set[str] | None = None) -> list[Ramp]:
+    """The ramps of a set's samples (those with both rates; of the `tests` given, see ramp_tests), each summarised once."""
     series: dict[tuple, list[dict[str, Any]]] = {}
     for s in samples:
-        if s.get("tx_rate_fps") is None or s.get("rx_rate_fps") is None:
+        if s.get("tx_rate_fps") is None or s.get("rx_rate_fps") is None or (tests is not None and s["test_id"] not in tests):
             continue  # a ramp needs both rates of a sample (iperf3 client intervals carry only what was sent)
         frame = str(s.get("frame_size") or s.get("imix") or "")
         series.setdefault((s["test_id"], frame, s.get("direction"), s.get("variant"), s.get("port")), []).append(s)
     out = []
     for (test_id, frame, *_), pts in series.items():
         pts.sort(key=lambda s: s["t_s"])
-        summary = summarise([(p["t_s"], p["tx_rate_fps"], p["rx_rate_fps"]) for p in pts], threshold_pct)
+        summary = summarise([(p["t_s"], p["tx_rate_fps"], p["rx_rate_fps"], p.get("loss_pct")) for p in pts], threshold_pct)
         out.append(Ramp(test_id, frame, pts, summary, pts[0].get("line_rate_fps") if frame.isdigit() else None))
     return out
 
 
 def histograms(con: duckdb.DuckDBPyConnection, slug: str) -> list[dict[str, Any]]:
     """Latency histogram buckets of a result set, in bucket order."""
-    return _dicts(con.execute("SELECT * FROM histograms WHERE slug = ? ORDER BY test_id, frame_size, load_pct, bucket_low_us", [slug]))
+    return _dicts(con.execute("SELECT * FROM histograms WHERE slug = ? ORDER BY test_id, frame_size, load_pct, variant, bucket_low_us", [slug]))

@@ -1,7 +1,12 @@
 """Semantic checks of a loaded result set, registered under the entry-point group wirespeed.checks.
 
 A check is a callable `(rs: ResultSet) -> Iterable[Finding]` whose docstring's first line says
-what it checks. A finding a result set's [[errata]] acknowledges is reported, not failed.
+what it checks. A finding a result set's [[errata]] acknowledges is reported, not failed; the
+erratum says why (`cause`: the source printed it so, or a known artefact of the measurement).
+
+The checks named in PHYSICS are the physics gate: `wirespeed validate` and `wirespeed import`
+(wirespeed.checks.gate) refuse a set that fails any of them, with the same lines. Their one
+tolerance for clock error is wirespeed.checks.tolerance.
 """
 
 from __future__ import annotations
@@ -27,7 +32,25 @@ class Finding:
 
     def problem(self, severity: str | None = None, default_file: str = "") -> Problem:
         file, line = (self.row.file, self.row.line) if self.row else (default_file, None)
-        return Problem(file, line, self.metric, self.message, self.check, severity or self.severity)
+        field = self.metric
+        if self.row is not None and not line:  # a row an importer made: named by its keys (or the place it gave)
+            field = f"{row_place(self.row)}: {self.metric}"
+        return Problem(file, line or None, field, self.message, self.check, severity or self.severity)
+
+
+# The physics gate: impossible figures, errors at validate and at import (wirespeed.checks.gate).
+PHYSICS = ("throughput-above-line-rate", "rate-above-line-rate", "rate-frames-duration", "requested-as-achieved", "frame-counts",
+           "negative-loss", "latency-order", "zero-measurement")
+
+CAUSES = {"source": "erratum", "measurement": "known measurement artefact"}
+
+
+def row_place(row: Row) -> str:
+    """A row without a line (made by an importer from a native file): the place the importer names, else its keys."""
+    if getattr(row, "place", ""):
+        return row.place
+    keys = ", ".join(f"{k} {getattr(v, 'text', v)}" for k, v in row.keys.items() if k != "test")
+    return f"{row.kind} row of test {row.test}" + (f" ({keys})" if keys else "")
 
 
 def acknowledged_by(finding: Finding, rs: ResultSet) -> int | None:
@@ -44,14 +67,16 @@ def acknowledged_by(finding: Finding, rs: ResultSet) -> int | None:
     return None
 
 
-def run_checks(rs: ResultSet) -> list[Problem]:
-    """Run every registered check; acknowledged findings become 'acknowledged' problems."""
+def run_checks(rs: ResultSet, only: tuple[str, ...] | None = None) -> list[Problem]:
+    """Run every registered check (or those named in `only`); acknowledged findings become 'acknowledged' problems."""
     from wirespeed.extensions import registry
 
     problems: list[Problem] = []
     used: set[int] = set()
     rfile = display_path(rs.path / "result.toml")
     for name, check in registry("checks").items():
+        if only is not None and name not in only:
+            continue
         try:
             findings = list(check(rs))
         except Exception as exc:  # noqa: BLE001 - a failing check is reported on its set; the other checks still run
@@ -63,9 +88,10 @@ def run_checks(rs: ResultSet) -> list[Problem]:
                 problems.append(f.problem(default_file=rfile))
             else:
                 used.add(idx)
-                note = rs.meta["errata"][idx]["note"]
-                problems.append(replace(f.problem("acknowledged", rfile), message=f"{f.message} — erratum: {note}"))
+                erratum = rs.meta["errata"][idx]
+                cause = CAUSES[erratum.get("cause", "source")]
+                problems.append(replace(f.problem("acknowledged", rfile), message=f"{f.message} — {cause}: {erratum['note']}"))
     for i, e in enumerate(rs.meta.get("errata", [])):
-        if i not in used:
+        if i not in used and (only is None or e["check"] in only):
             problems.append(Problem(rfile, None, f"errata[{i}]", f"erratum for check {e['check']!r} on test {e['test']!r} matches no finding", "errata.unused", "warning"))
     return problems

@@ -1,13 +1,14 @@
-"""Check: frames received never exceed frames sent, and the lost count agrees with both."""
+"""Check: frames received never exceed frames sent plus duplicates, and the lost count agrees with both."""
 
 from __future__ import annotations
 
 from wirespeed.checks import Finding
+from wirespeed.engine.ramp import running_stream
 
 
-def _interval_counts(rs, test) -> bool:
+def interval_counts(test) -> bool:
     """Whether a test's rows count frames per interval of a running stream (a ramp), not per closed trial."""
-    return test.methodology.get("search") == "ramp" or "loadtest-ramp" in test.meta.get("rfc", [])
+    return running_stream(test.meta.get("rfc", []), test.methodology)
 
 
 def _above(a, b) -> bool:
@@ -16,31 +17,50 @@ def _above(a, b) -> bool:
     return alo > bhi or (alo == bhi and a.figure.qualifier == b.figure.qualifier == "exact")
 
 
+def _whole(*cells) -> bool:
+    """Whether every cell is an exact whole count (then the values compare, not their rounding intervals)."""
+    return all(c.figure.qualifier == "exact" and c.figure.decimals <= 0 for c in cells)
+
+
+def _received_beyond(rx, tx, dup) -> bool:
+    """Whether rx is certainly more than tx + duplicates."""
+    if dup is None:
+        return _above(rx, tx)
+    if _whole(rx, tx, dup):
+        return rx.canonical.value > tx.canonical.value + dup.canonical.value
+    (rlo, _), (_, thi), (_, dhi) = rx.canonical.interval(), tx.canonical.interval(), dup.canonical.interval()
+    return rlo > thi + dhi
+
+
 def check_frame_counts(rs):
-    """Frames received ≤ frames sent (per trial; summed over a ramp's intervals), frames lost ≤ sent, and lost = sent − received."""
+    """Frames received ≤ frames sent + duplicates (per trial; summed over a ramp's intervals), frames lost ≤ sent, and lost = sent − received."""
     series: dict[tuple, list] = {}
     for row in rs.measurements() + rs.samples():
-        tx, rx, lost = row.cells.get("tx"), row.cells.get("rx"), row.cells.get("lost")
+        tx, rx, lost, dup = row.cells.get("tx"), row.cells.get("rx"), row.cells.get("lost"), row.cells.get("duplicate")
         if tx is None:
             continue
-        if row.kind == "samples" or _interval_counts(rs, rs.tests[row.test]):
+        running = row.kind == "samples" or interval_counts(rs.tests[row.test])
+        if running:
             # Counters read while traffic flows: frames queued at an interval's start arrive within it, so one
-            # interval may receive more than it sent; the sum over the series may not.
+            # interval may receive more than it sent; the sum over the series may not (negative-loss names the rows).
             if rx is not None:
                 key = (row.kind, row.test, *(str(row.keys.get(k)) for k in ("frame_size", "direction", "variant", "port")))
                 series.setdefault(key, []).append(row)
-        elif rx is not None and _above(rx, tx):
-            yield Finding("frame-counts", row, "rx", f"{rx.figure.text} frames received is more than the {tx.figure.text} frames sent")
+        elif rx is not None and _received_beyond(rx, tx, dup):
+            plus = f" plus {dup.figure.text} duplicates" if dup is not None else ""
+            yield Finding("frame-counts", row, "rx", f"{rx.figure.text} frames received is more than the {tx.figure.text} frames sent{plus}")
             continue
         if lost is not None and _above(lost, tx):
             yield Finding("frame-counts", row, "lost", f"{lost.figure.text} frames lost is more than the {tx.figure.text} frames sent")
-        elif lost is not None and rx is not None and row.kind == "measurements" and not _interval_counts(rs, rs.tests[row.test]):
+        elif lost is not None and rx is not None and not running:
             (tlo, thi), (rlo, rhi), (llo, lhi) = tx.canonical.interval(), rx.canonical.interval(), lost.canonical.interval()
             if llo > thi - rlo or lhi < tlo - rhi:
                 yield Finding("frame-counts", row, "lost", f"{lost.figure.text} frames lost, but {tx.figure.text} sent − {rx.figure.text} received is {float(tx.canonical.value - rx.canonical.value):,.0f}")
     for rows in series.values():
         sent = sum(float(r.cells["tx"].canonical.value) for r in rows)
         received = sum(float(r.cells["rx"].canonical.value) for r in rows)
-        if received > sent:
+        duplicates = sum(float(r.cells["duplicate"].canonical.value) for r in rows if "duplicate" in r.cells)
+        if received > sent + duplicates:
             last = rows[-1]
-            yield Finding("frame-counts", last, "rx", f"the {len(rows)} intervals up to this row received {received:,.0f} frames, more than the {sent:,.0f} sent")
+            yield Finding("frame-counts", last, "rx", f"the {len(rows)} intervals up to this row received {received:,.0f} frames, more than the {sent:,.0f} sent"
+                          + (f" plus {duplicates:,.0f} duplicates" if duplicates else ""))

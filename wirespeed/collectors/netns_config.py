@@ -46,7 +46,7 @@ class CollectConfig:
     max_trials: int = 16
     time_budget_s: float = 60.0  # per search
     loss_ratios: tuple[float, ...] = (0.0, 0.005)
-    shortfall: float = 0.1
+    shortfall: float = 0.001  # the clock tolerance (wirespeed.checks.tolerance): slower than that, a trial tested the rate it sent
     latency_fractions: tuple[float, ...] = (0.1, 0.5, 0.9)
     latency_duration_s: float = 1.0
     latency: bool = True

@@ -1,25 +1,32 @@
 """Collector: a T-Rex-style rate-ramp loadtest through Linux network namespaces on this machine.
 
 ws-gen 198.18.0.1 (veth ws-g0) <-> ws-dut 198.18.0.2 (ws-d0) | 198.19.0.2 (ws-d1) <-> ws-sink 198.19.0.1
-(ws-s0). ws-dut routes IPv4; a tbf shaper on its egress toward the sink (dut_limit_pct of the nominal
-speed in layer-1 bytes, 50 ms of queue) makes it a router that cannot keep up: above the limit it drops.
+(ws-s0). veth has no line rate of its own, so the generator's port is given one: a tbf shaper on ws-g0's
+egress at the port speed in layer-1 bytes, so no second can carry more than the line rate. ws-dut routes
+IPv4; a tbf shaper on its egress toward the sink (dut_limit_pct of the port speed in layer-1 bytes, 50 ms
+of queue) makes it a router that cannot keep up: above the limit it drops.
 The load is iperf3 UDP: one more constant-rate client starts every second of the ramp (none restarts),
 so step k (from 1) offers (k - 0.5)/N of the target; a last client tops up to 100 % for the hold.
-Frames are counted every second on ws-g0 (tx, plus veth tx_dropped: frames ws-dut's input queue
-refused) and ws-s0 (rx) from /proc/<pid>/net/dev of a helper process in each namespace. veth counts
-no FCS: a frame is bytes + 4, plus 20 bytes of preamble and gap at layer 1. Round-trip latency: ICMP
-echoes every 2 ms (raw socket, kernel receive timestamps) in the warm-up and in an extra phase at the
-hold rate after the hold, outside the samples so that echo frames do not enter the frame counts.
+Frames are counted every second from /proc/<pid>/net/dev of a helper process in each namespace: sent on
+ws-g0 (tx, plus veth tx_dropped: frames ws-dut's input queue refused), received on ws-s0, and lost as
+the device counts them: ws-g0 tx_dropped, ws-d0 rx_dropped, ws-d1 tx_dropped, ws-s0 rx_dropped and the
+DUT shaper's drops (tc -s). Counters are read while the stream runs, so a frame sent at the end of one
+second may be received in the next: sent − received of one second is not a loss (it can be −1), the
+device's drop count is. veth counts no FCS: a frame is bytes + 4, plus 20 bytes of preamble and gap at
+layer 1. Round-trip latency: ICMP echoes (98-byte Ethernet frames) every 2 ms (raw socket, kernel
+receive timestamps) in the warm-up and in an extra phase at the hold rate after the hold, outside the
+samples so that echo frames do not enter the frame counts; a test of their own in the set.
 """
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
 import datetime as dt
 import json
 import os
-import platform
 import re
+import select
 import shutil
 import subprocess
 import sys
@@ -28,17 +35,22 @@ import tomllib
 from pathlib import Path
 from typing import Any, Callable
 
+import numpy as np
+
 import wirespeed
+from wirespeed.capture.percentiles import percentiles
+from wirespeed.collectors import netns_ramp_set as ramp_set
+from wirespeed.collectors.netns_ramp_set import ECHO_FRAME, PING_GAP_S, PING_MAX, SHAPER_LATENCY_MS, WARMUP_PCT
 from wirespeed.engine.linerate import parse_speed, port_fps
 from wirespeed.system import locking
 
 NAMESPACES = ("ws-gen", "ws-dut", "ws-sink")
 GEN_IP, SINK_IP = "198.18.0.1", "198.19.0.1"
 NON_PAYLOAD_BYTES = 46  # Ethernet header 14 + FCS 4 + IPv4 20 + UDP 8
-VETH_EXTRA_L1 = 24  # veth counts no FCS: + 4 FCS + 20 preamble/SFD/inter-frame gap per frame
-WARMUP_PCT, SHAPER_LATENCY_MS, BASE_PORT = 5.0, 50, 5301
-PING_GAP_S, PING_MAX = 0.002, 2000
+BASE_PORT = 5301
 GENERATOR_TOLERANCE = 0.10  # a second whose sent frames miss the offered rate by more fails the run
+READ_WINDOW_S, READ_TRIES = 0.001, 100  # the counters of one reading are read within 1 ms of one another (0.1 % of a second: the clock tolerance)
+INTERVAL_S = (0.95, 1.05)  # a reading more than 50 ms off its second means the machine held the collector back: nothing is written
 NICE = -10  # load processes keep their pace on a machine shared with other work
 LOCK_FILE = locking.NETNS_LOCK
 BUCKET_EDGES_US = [*range(0, 100, 10), *range(100, 200, 25), *range(200, 1000, 50), *range(1000, 5000, 250),
@@ -101,8 +113,8 @@ def _cleanup() -> None:
         subprocess.run(["ip", "netns", "del", ns], capture_output=True, timeout=10)
 
 
-def _setup(limit_bps: float, log: list[str]) -> None:
-    """Create the three namespaces, the two veth links, routes, forwarding and the shaper."""
+def _setup(line_bps: float, limit_bps: float, log: list[str]) -> None:
+    """Create the three namespaces, the two veth links, routes, forwarding, the generator port's line rate and the DUT's shaper."""
     for ns in NAMESPACES:
         _run(["ip", "netns", "add", ns], log)
     _run(["ip", "link", "add", "ws-g0", "netns", "ws-gen", "type", "veth", "peer", "name", "ws-d0", "netns", "ws-dut"], log)
@@ -113,7 +125,51 @@ def _setup(limit_bps: float, log: list[str]) -> None:
     _run(["ip", "-n", "ws-gen", "route", "add", "198.19.0.0/24", "via", "198.18.0.2"], log)
     _run(["ip", "-n", "ws-sink", "route", "add", "198.18.0.0/24", "via", "198.19.0.2"], log)
     _run(_nsx("ws-dut", "sysctl", "-qw", "net.ipv4.ip_forward=1"), log)
+    # the generator port's line rate: a policer more than a queue (1 ms), so that echoes wait in the DUT's queue, not the generator's
+    _run(_nsx("ws-gen", "tc", "qdisc", "add", "dev", "ws-g0", "root", "tbf", "rate", f"{int(line_bps)}bit", "burst", "32k", "latency", "1ms", "overhead", "24"), log)
     _run(_nsx("ws-dut", "tc", "qdisc", "add", "dev", "ws-d1", "root", "tbf", "rate", f"{int(limit_bps)}bit", "burst", "32k", "latency", f"{SHAPER_LATENCY_MS}ms", "overhead", "24"), log)
+
+
+class _QdiscDrops:
+    """The drop counter of a device's root qdisc, read through one long-lived `tc -batch` in its namespace (a query
+    takes tens of µs, where starting tc takes milliseconds: it is read with the interface counters, in one window)."""
+
+    def __init__(self, ns: str, dev: str, procs: list[subprocess.Popen]):
+        self.dev = dev
+        # at the readings' real-time priority (it answers within their 1 ms window; it waits on its input otherwise)
+        self.proc = subprocess.Popen(_nsx(ns, "chrt", "-f", "10", "stdbuf", "-oL", "tc", "-s", "-j", "-batch", "-"), stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1)
+        procs.append(self.proc)
+        self.read()
+
+    def read(self) -> int:
+        self.proc.stdin.write(f"qdisc show dev {self.dev}\n")
+        self.proc.stdin.flush()
+        if not select.select([self.proc.stdout], [], [], 5)[0]:
+            raise CollectorError(f"tc did not report the qdisc of {self.dev} within 5 s")
+        return sum(int(q.get("drops", 0)) for q in json.loads(self.proc.stdout.readline() or "[]") if q.get("root"))
+
+
+@contextlib.contextmanager
+def _punctual():
+    """Run the block at a real-time priority (SCHED_FIFO 10), so that a busy machine does not hold back the readings
+    taken once a second (a few hundred µs each); the processes it starts run as usual (SCHED_RESET_ON_FORK)."""
+    try:
+        os.sched_setscheduler(0, os.SCHED_FIFO | os.SCHED_RESET_ON_FORK, os.sched_param(10))
+        raised = True
+    except (OSError, AttributeError):  # not allowed here: read at the usual priority, the interval check still holds
+        raised = False
+    try:
+        yield
+    finally:
+        if raised:
+            os.sched_setscheduler(0, os.SCHED_OTHER, os.sched_param(0))
+
+
+def _qdisc_drops(ns: str, dev: str) -> int:
+    """Frames the root qdisc of a device has dropped so far (tc -s -j)."""
+    out = json.loads(_run(_nsx(ns, "tc", "-s", "-j", "qdisc", "show", "dev", dev)) or "[]")
+    return sum(int(q.get("drops", 0)) for q in out if q.get("root"))
 
 
 class _Counters:
@@ -149,33 +205,10 @@ class _Counters:
         raise CollectorError(f"iperf3 servers did not listen within {timeout:g} s")
 
 
-def _toml_value(v: Any) -> str:
-    """One TOML value: number, boolean, string, array or inline table."""
-    if isinstance(v, (bool, int, float)):
-        return str(v).lower() if isinstance(v, bool) else repr(v)
-    if isinstance(v, str):
-        return json.dumps(v, ensure_ascii=False)
-    if isinstance(v, dict):
-        return "{" + ", ".join(f"{k} = {_toml_value(x)}" for k, x in v.items()) + "}"
-    return "[" + ", ".join(_toml_value(x) for x in v) + "]"
-
-
-def _toml(doc: dict[str, Any], path: str = "") -> str:
-    """Serialise the result.toml document: scalars first, then tables and top-level arrays of tables."""
-    out, later = [], []
-    for k, v in doc.items():
-        if isinstance(v, dict):
-            later.append(f"\n[{path}{k}]\n" + _toml(v, f"{path}{k}."))
-        elif not path and isinstance(v, list) and v and all(isinstance(x, dict) for x in v):
-            later += [f"\n[[{k}]]\n" + _toml(x, f"{k}.") for x in v]
-        else:
-            out.append(f"{k} = {_toml_value(v)}\n")
-    return "".join(out) + "".join(later)
-
-
 def _write_csv(path: Path, header: str, rows: list[list[Any]]) -> None:
     """A plain CSV table (no cell needs quoting: ids are slugs, the rest numbers)."""
     path.write_text("".join(",".join(map(str, r)) + "\n" for r in [header.split(","), *rows]), encoding="utf-8")
+
 
 
 def _histogram(rtts_ns: list[int]) -> list[tuple[int, int, int]]:
@@ -277,8 +310,28 @@ def _measure(work: Path, slug: str, link: Any, frame_size: int, n: int, hold_s: 
     lat_s, cpus = min(5, max(2, hold_s)), sorted(os.sched_getaffinity(0))  # lat_s: latency phase at the hold rate, after the hold
     total_s, start, log = warmup_s + n + hold_s + lat_s, dt.datetime.now(), []
     _cleanup()
-    _setup(limit_bps, log)
+    _setup(link.bps, limit_bps, log)
     gen, sink = _Counters("ws-gen", "ws-g0", total_s + 60, procs), _Counters("ws-sink", "ws-s0", total_s + 60, procs)
+    dut_in, dut_out = _Counters("ws-dut", "ws-d0", total_s + 60, procs), _Counters("ws-dut", "ws-d1", total_s + 60, procs)
+
+    shaper = _QdiscDrops("ws-dut", "ws-d1", procs)
+
+    def read() -> tuple[float, list[int]]:
+        """(time since the ramp start, counters): sent, sent-but-refused, sent bytes, received, received bytes, lost at the DUT.
+
+        The four interface counters and the shaper's drops are read within READ_WINDOW_S of one another and the time is
+        the middle of that window (a read the scheduler interrupted is done again), so a one-second figure is off by at
+        most the window over the second."""
+        for _ in range(READ_TRIES):
+            before = time.monotonic()
+            g, k, d0, d1, shaped = gen.read(), sink.read(), dut_in.read(), dut_out.read(), shaper.read()
+            after = time.monotonic()
+            if after - before <= READ_WINDOW_S:
+                break
+        else:
+            raise CollectorError(f"the counters could not be read within {READ_WINDOW_S * 1000:g} ms of one another in {READ_TRIES} tries: "
+                                 "machine too busy, nothing written")
+        return (before + after) / 2 - t0, [g[9], g[11], g[8], k[1], k[0], g[11] + k[3] + d0[3] + d1[11] + shaped]
     # clients: (name, start second relative to the ramp start, rate in frames/s, duration in s)
     plan = [("warm-up", -warmup_s, line_fps * WARMUP_PCT / 100, warmup_s)] if warmup_s else []
     plan += [(f"ramp-step-{k + 1}", k, line_fps * (0.5 if k == 0 else 1) / n, n - k + hold_s + lat_s) for k in range(n)]
@@ -307,57 +360,75 @@ def _measure(work: Path, slug: str, link: Any, frame_size: int, n: int, hold_s: 
     readings: list[tuple[int, float, list[int]]] = []  # (second, t since ramp start, counters)
     cpu: list[tuple[int, int]] = []
     t0 = time.monotonic() + 0.2 + warmup_s  # ramp start
-    for s in range(-warmup_s, n + hold_s + lat_s + 1):
-        time.sleep(max(0.0, t0 + s - time.monotonic()))
-        g, k = gen.read(), sink.read()
-        readings.append((s, time.monotonic() - t0, [g[9], g[11], g[8], k[1], k[3], k[0]]))
-        if s in (0, n + hold_s):  # (busy, total) jiffies of the machine
-            v = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
-            cpu.append((sum(v) - v[3] - v[4], sum(v)))
-        if progress and s > -warmup_s:
-            progress(s + warmup_s, total_s)
-        for i in (i for i, p in enumerate(plan) if p[1] == s):
-            launch(i)
-        if s == -warmup_s and warmup_s:
-            ping("warm-up", warmup_s, WARMUP_PCT)
-        if s == n + hold_s:
-            ping("latency-phase", lat_s, 100.0)
+    # the readings keep their second: this thread only reads (at a real-time priority), another starts the processes
+    started: list[concurrent.futures.Future] = []
+    with _punctual(), concurrent.futures.ThreadPoolExecutor(1) as starter:
+        for s in range(-warmup_s, n + hold_s + lat_s + 1):
+            time.sleep(max(0.0, t0 + s - time.monotonic()))
+            readings.append((s, *read()))
+            if s in (0, n + hold_s):  # (busy, total) jiffies of the machine
+                v = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+                cpu.append((sum(v) - v[3] - v[4], sum(v)))
+            if progress and s > -warmup_s:
+                progress(s + warmup_s, total_s)
+            for i in (i for i, p in enumerate(plan) if p[1] == s):
+                started.append(starter.submit(launch, i))
+            if s == -warmup_s and warmup_s:
+                started.append(starter.submit(ping, "warm-up", warmup_s, WARMUP_PCT))
+            if s == n + hold_s:
+                started.append(starter.submit(ping, "latency-phase", lat_s, 100.0))
+    for f in started:
+        f.result()  # a process that could not be started fails the run here
     for p in [c[2] for c in clients.values()] + [q[0] for q in pings.values()]:
         with contextlib.suppress(subprocess.TimeoutExpired):
             p.wait(timeout=15)
     if failed := [i for i, c in clients.items() if c[2].returncode != 0]:
         raise CollectorError(f"iperf3 client {plan[failed[0]][0]} failed or hung: {(scratch / f'c{failed[0]}.err').read_text().strip()[-200:]}")
-    dut_state = _run(_nsx("ws-dut", "tc", "-s", "qdisc", "show", "dev", "ws-d1")) + _run(_nsx("ws-dut", "ip", "-s", "link", "show"))
+    time.sleep(SHAPER_LATENCY_MS / 1000 * 4)  # every queue drained: what was sent is received or dropped
+    _, end_counts = read()
+    unaccounted = (end_counts[0] + end_counts[1] - readings[0][2][0] - readings[0][2][1]) - (end_counts[3] - readings[0][2][3]) - (end_counts[5] - readings[0][2][5])
+    gen_drops = _qdisc_drops("ws-gen", "ws-g0")
+    dut_state = (_run(_nsx("ws-dut", "tc", "-s", "qdisc", "show", "dev", "ws-d1")) + _run(_nsx("ws-dut", "ip", "-s", "link", "show"))
+                 + _run(_nsx("ws-gen", "tc", "-s", "qdisc", "show", "dev", "ws-g0")))
     end, busy_pct = dt.datetime.now(), 100 * (cpu[1][0] - cpu[0][0]) / max(1, cpu[1][1] - cpu[0][1])
 
     # ---- tables: samples per second of ramp + hold; a measurement row per ramp step and one for the hold
-    test_id = f"ipv4-ramp-{frame_size}"
+    test_id, rtt_id = f"ipv4-ramp-{frame_size}", "icmp-rtt-under-load"
     offered = [sum(b / (payload * 8) for b, (_, at, _, d) in zip(bits, plan) if at <= s < at + d) for s in range(n + hold_s)]
     samples, deltas = [], []
     for (s, ta, a), (_, tb, b) in zip(readings[warmup_s:], readings[warmup_s + 1:warmup_s + n + hold_s + 1]):
-        d, (txp, txd, txb, rx, _, rxb) = tb - ta, (b[j] - a[j] for j in range(6))
+        d, (txp, txd, _, rx, _, lost) = tb - ta, (b[j] - a[j] for j in range(6))
+        if not INTERVAL_S[0] <= d <= INTERVAL_S[1]:
+            raise CollectorError(f"second {s} was read {d:.3f} s after the one before: machine too busy, nothing written")
         tx = txp + txd  # frames the DUT's input queue refused are sent frames the DUT lost
         if abs(tx - offered[s] * d) > GENERATOR_TOLERANCE * offered[s] * d + 200:
             raise CollectorError(f"the generator sent {tx} frames in second {s} against {offered[s] * d:.0f} offered: machine too busy, nothing written")
-        deltas.append((tx, rx, d))
-        samples.append([test_id, frame_size, s, round(offered[s], 1), tx, rx, round(tx / d, 1), round(rx / d, 1),
-                        round((txb + txd * (frame_size - 4) + tx * VETH_EXTRA_L1) * 8 / d), round((rxb + rx * VETH_EXTRA_L1) * 8 / d)])
-    meas = [[test_id, frame_size, round(offered[k] / line_fps * 100, 3), 1, round(offered[k], 1), *deltas[k][:2], round(deltas[k][2], 4)] for k in range(n)]
+        deltas.append((tx, rx, lost, d))
+        samples.append([test_id, frame_size, s, round(d, 6), round(offered[s], 1), tx, rx, lost, round(tx / d, 1), round(rx / d, 1)])
+    meas = [[test_id, frame_size, round(offered[k] / line_fps * 100, 3), 1, round(offered[k], 1), *deltas[k][:3], round(deltas[k][3], 6)] for k in range(n)]
     hold = [sum(col) for col in zip(*deltas[n:])]
-    meas.append([test_id, frame_size, round(offered[n] / line_fps * 100, 3), 1, round(offered[n], 1), hold[0], hold[1], round(hold[2], 4)])
-    hist, attachments, rtt_notes = [], [], []
+    meas.append([test_id, frame_size, round(offered[n] / line_fps * 100, 3), 1, round(offered[n], 1), *hold[:3], round(hold[3], 6)])
+    hist, rtt_rows, attachments, rtt_notes = [], [], [], []
     for name, (_, load) in pings.items():
         if not (text := (scratch / f"rtt-{name}.json").read_text()).startswith("{"):
             raise CollectorError(f"the echo helper of the {name} failed: {text[:120]!r}")
         doc = json.loads(text)
-        hist += [[test_id, frame_size, load, lo, hi, c] for lo, hi, c in _histogram([r for _, r in doc.get("rtt_ns", [])])]
+        rtts = [r for _, r in doc.get("rtt_ns", [])]
+        variant = "warm-up" if name == "warm-up" else "hold"
+        hist += [[rtt_id, ECHO_FRAME, variant, lo, hi, c] for lo, hi, c in _histogram(rtts)]
+        if rtts:  # every round trip is kept (raw/rtt-*.json): exact statistics, percentiles by nearest rank
+            stats = percentiles(np.array(rtts, np.int64))
+            rtt_rows.append([rtt_id, ECHO_FRAME, variant, 1, doc.get("sent", 0), doc.get("received", 0), ramp_set.us(min(rtts)), ramp_set.us(sum(rtts) / len(rtts)),
+                             ramp_set.us(max(rtts)), *(ramp_set.us(stats[m]) for m in ("latency_p50", "latency_p90", "latency_p99", "latency_p99_9"))])
         shutil.copy(scratch / f"rtt-{name}.json", work / "raw")
         attachments.append({"path": f"raw/rtt-{name}.json", "title": f"Round-trip times (ns, by sequence number) of the ICMP echoes of the {name}"})
         rtt_notes.append(f"{name}: {doc.get('received', 0)} of {doc.get('sent', 0)} echoes answered")
-    _write_csv(work / "samples.csv", "test,frame_size,t_s,offered_rate_pps,tx_frames,rx_frames,tx_rate_pps,rx_rate_pps,tx_l1_bps,rx_l1_bps", samples)
-    _write_csv(work / "measurements.csv", "test,frame_size,load_pct,trial,offered_rate_pps,tx_frames,rx_frames,duration_s", meas)
-    _write_csv(work / "histograms.csv", "test,frame_size,load_pct,bucket_low_us,bucket_high_us,count_frames", hist)
-    _write_csv(work / "raw" / "counters.csv", "second,t_s,ws_g0_tx_packets,ws_g0_tx_dropped,ws_g0_tx_bytes,ws_s0_rx_packets,ws_s0_rx_dropped,ws_s0_rx_bytes",
+    _write_csv(work / "samples.csv", "test,frame_size,t_s,duration_s,offered_rate_pps,tx_frames,rx_frames,lost_frames,tx_rate_pps,rx_rate_pps", samples)
+    _write_csv(work / "measurements.csv", "test,frame_size,load_pct,trial,offered_rate_pps,tx_frames,rx_frames,lost_frames,duration_s", meas)
+    _write_csv(work / "round-trips.csv", "test,frame_size,variant,trial,tx_frames,rx_frames,latency_min_us,latency_avg_us,latency_max_us,"
+               "latency_p50_us,latency_p90_us,latency_p99_us,latency_p99_9_us", rtt_rows)
+    _write_csv(work / "histograms.csv", "test,frame_size,variant,bucket_low_us,bucket_high_us,count_frames", hist)
+    _write_csv(work / "raw" / "counters.csv", "second,t_s,ws_g0_tx_packets,ws_g0_tx_dropped,ws_g0_tx_bytes,ws_s0_rx_packets,ws_s0_rx_bytes,dut_lost_frames",
                [[s, round(t, 6), *v] for s, t, v in readings])
     raw_clients = [{"name": plan[i][0], "start_s": plan[i][1], "launched_s": at, "rate_pps": round(bits[i] / (payload * 8), 3), "argv": argv,
                     "exit": p.returncode, "stderr": (scratch / f"c{i}.err").read_text()[:500], "output": json.loads((scratch / f"c{i}.json").read_text())}
@@ -367,48 +438,10 @@ def _measure(work: Path, slug: str, link: Any, frame_size: int, n: int, hold_s: 
     shutil.rmtree(scratch)
     attachments += [{"path": f"raw/{p}", "title": t} for p, t in (
         ("iperf3-clients.json", "iperf3 --json output of every client (warm-up, ramp steps, hold top-up) with its command line and launch time"),
-        ("counters.csv", "Cumulative interface counters of ws-g0 (tx) and ws-s0 (rx) read every second, all phases; t_s from the ramp start"),
-        ("setup-commands.txt", "Commands that built the namespaces, links, routes and the DUT shaper"),
-        ("dut-state-after.txt", "tc -s qdisc and ip -s link of the DUT after the run (shaper drops)"))]
-
-    # ---- result.toml
-    kernel, iperf_ver, d0 = platform.release(), _run(["iperf3", "--version"]).split()[1], start.date().isoformat()
-    onset = next((m[2] for m in meas[:n] if m[6] < m[5] * 0.99), None)
-    osr = dict(ln.split("=", 1) for ln in Path("/etc/os-release").read_text().splitlines() if "=" in ln) if Path("/etc/os-release").exists() else {}
-    os_name = f"{osr.get('NAME', platform.system()).strip(chr(34)).split()[0]} {osr.get('VERSION_ID', '').strip(chr(34))}".strip()
-    doc = {
-        "format_version": 1, "slug": slug, "title": f"Linux kernel IPv4 forwarding in a network namespace, shaped to {limit_pct:g} % of {link.label}: ramp loadtest",
-        "summary": (f"Offered load ramped in {n} one-second steps to 100 % of {link.label} ({line_fps:,.0f} frames/s of {frame_size} bytes) and held {hold_s} s; "
-                    f"the generator sent at most {max(r[6] for r in samples):,.0f} frames/s, the shaped DUT forwarded at most {max(r[7] for r in samples):,.0f} "
-                    f"frames/s (shaper: {limit_fps:,.0f} frames/s) and " + (f"lost more than 1 % of the frames from the {onset:g} % step on." if onset is not None
-                                                                            else "lost no more than 1 % at any step.")),
-        "status": "published", "licence": "CC-BY-4.0", "tags": ["software-generator", "network-namespaces"],
-        "source": {"kind": "measured", "publisher": "wirespeed", "publication_kind": "test-run", "published": d0, "notes":
-                   "Measured by wirespeed.collectors.netns_ramp; every number comes from this run's interface counters and echo timestamps, nothing is smoothed."},
-        "campaign": {"start": d0, "end": end.date().isoformat(), "location": f"network namespaces on a {len(cpus)}-core {os_name} VM"},
-        "dut": {"vendor": "Linux", "model": f"kernel {kernel} IPv4 forwarding in a network namespace", "kind": "router", "software": [{"name": "Linux kernel", "version": kernel}],
-                "notes": f"Namespace ws-dut routes between veth ws-d0 (198.18.0.2/24) and ws-d1 (198.19.0.2/24) with net.ipv4.ip_forward=1. Its egress toward the sink is "
-                         f"shaped by tbf rate {int(limit_bps)}bit burst 32k latency {SHAPER_LATENCY_MS}ms overhead 24: {limit_pct:g} % of the {link.label} nominal speed "
-                         f"counted in layer-1 bytes ({limit_fps:,.0f} frames/s of {frame_size} bytes); excess frames are tail-dropped."},
-        "instrument": {"vendor": "ESnet", "product": "iperf3", "software": [{"name": "iperf3", "version": iperf_ver}, {"name": "wirespeed netns_ramp collector", "version": wirespeed.__version__}],
-                       "modules": ["namespace ws-gen, veth ws-g0 198.18.0.1/24 (transmit)", "namespace ws-sink, veth ws-s0 198.19.0.1/24 (receive)"],
-                       "notes": f"Rates come from the interface counters of ws-g0 (tx, dropped-on-transmit included) and ws-s0 (rx), read every second; they include the few "
-                                f"iperf3 control frames. veth counts frames without the 4-byte FCS, so 4 bytes per frame are added, plus 20 bytes of preamble and inter-frame "
-                                f"gap for L1 rates. iperf3 clients ran on CPU {cpus[0]}, servers on CPU {cpus[-1]}; the machine's CPUs were {busy_pct:.0f} % busy during ramp "
-                                f"and hold (all processes). Round-trip latency: ICMP echoes (98-byte IP packets) every 2 ms from ws-gen to ws-sink on a raw socket, user-space "
-                                f"send time against kernel receive timestamp; " + "; ".join(rtt_notes) + "."},
-        "tests": [{
-            "id": test_id, "title": f"IPv4 routing, {frame_size}-byte frames, ramp to {link.label}",
-            "description": f"{n + 1} iperf3 UDP clients ({payload}-byte payload = {frame_size}-byte Ethernet frame) send from ws-gen to ws-sink through ws-dut: one more "
-                           f"starts every second of the ramp, so step k offers (k - 0.5)/{n} of the target, and a last one tops up to 100 % for the hold. The warm-up "
-                           f"offers {WARMUP_PCT:g} % for {warmup_s} s and is not in the samples. samples.csv t_s is the start of each one-second interval.",
-            "rfc": ["loadtest-ramp"], "scenario": "ipv4-routing", "topology": "port-pairs", "ports": 2, "port_speed": link.label, "media": "ethernet",
-            "direction": "unidirectional", "address_family": "ipv4", "flows": n + 1,
-            "methodology": {"frame_sizes": [frame_size], "trials": 1, "warmup_s": warmup_s, "rampup_s": n, "hold_s": hold_s, "ramp_target_pct": 100, "search": "ramp",
-                            "frame_size_convention": "ethernet-frame", "latency_method": "round-trip",
-                            "notes": f"measurements.csv has one row per one-second ramp step and one for the whole hold. histograms.csv has the round-trip times during the "
-                                     f"warm-up (load {WARMUP_PCT:g} %) and during {lat_s} s at the hold rate right after the hold (load 100 %), which are not in the "
-                                     f"samples so that the 500 echoes/s do not enter the frame counts."}}],
-        "files": {"measurements": ["measurements.csv"], "samples": ["samples.csv"], "histograms": ["histograms.csv"], "attachments": attachments},
-    }
-    (work / "result.toml").write_text(_toml(doc), encoding="utf-8")
+        ("counters.csv", "Cumulative counters read every second, all phases (t_s from the ramp start): frames and bytes sent on ws-g0 (and refused by "
+                         "ws-dut's input queue), received on ws-s0, and lost as the DUT counts them (veth drops and its shaper's drops)"),
+        ("setup-commands.txt", "Commands that built the namespaces, links, routes, the generator port's shaper and the DUT's shaper"),
+        ("dut-state-after.txt", "tc -s qdisc and ip -s link of the DUT, and tc -s qdisc of the generator's port, after the run"))]
+    doc = ramp_set.document(_run(["iperf3", "--version"]).split()[1], slug, link, frame_size, n, hold_s, warmup_s, lat_s, limit_pct, payload, line_fps, limit_bps, limit_fps, samples, meas, cpus,
+                    busy_pct, start, end, rtt_notes, unaccounted, gen_drops, attachments)
+    (work / "result.toml").write_text(ramp_set.toml(doc), encoding="utf-8")

@@ -47,23 +47,37 @@ def _csv(rows: list[list[Any]], header: list[str]) -> bytes:
     return buf.getvalue().encode()
 
 
+def _at_least(v: str, limited: bool) -> str:
+    """A rate the generator limited is a lower bound of the device's: printed ">=" (at least)."""
+    return f">={v}" if limited and v != "" else v
+
+
+def _limited(p: PointResult, ratio: float) -> bool:
+    """Whether any search of a point stopped at a load the generator could not deliver (for this loss ratio)."""
+    return any(b.generator_limited for s in p.searches for b in s.bounds if b.loss_ratio == ratio)
+
+
 def _rows(test: str, p: PointResult, ratios: tuple[float, ...]) -> tuple[list[list[Any]], list[list[Any]]]:
     rows, trials = [], []
     for i, s in enumerate(p.searches, 1):
         for b in s.bounds:
-            rows.append([test, p.frame_bytes, _ratio_name(b.loss_ratio), i] + [""] * 4 + [b.rate_fps, _num(b.upper_fps)] + [""] * 9)
+            # a search the generator stopped: its answer bounds the device from below, and its upper bound is the generator's, not the device's
+            upper = "" if b.generator_limited else _num(b.upper_fps)
+            rows.append([test, p.frame_bytes, _ratio_name(b.loss_ratio), i] + [""] * 4 + [_at_least(str(b.rate_fps), b.generator_limited), upper] + [""] * 9)
         for t in s.trials:
             r = t.result
             trials.append([test, p.frame_bytes, s.algorithm, i, t.number, t.load_fps, r.tx_frames, r.rx_frames, _num(r.duration_s, 4),
                            _num(r.tx_rate_fps, 1), _num(r.loss_ratio, 6), t.started_s])
     for ratio in ratios:
         sp: Spread = p.rates[ratio]
-        rows.append([test, p.frame_bytes, _ratio_name(ratio), ""] + [""] * 4 + [_num(sp.mean, 1), "", _num(sp.min), _num(sp.max), _num(sp.stdev, 1)] + [""] * 6)
+        lim = _limited(p, ratio)
+        rows.append([test, p.frame_bytes, _ratio_name(ratio), ""] + [""] * 4
+                    + [_at_least(_num(sp.mean, 0), lim), "", _at_least(_num(sp.min), lim), _at_least(_num(sp.max), lim), _num(sp.stdev, 0)] + [""] * 6)
     for fraction, lat in sorted(p.latency.items()):
         name = f"ndr-{round(fraction * 100)}"
         for i, r in enumerate(lat, 1):
             us = lambda v: _num(v / 1000 if v is not None else None)  # noqa: E731
-            rows.append([test, p.frame_bytes, name, i, _num(r.rate_fps), r.tx_frames, r.rx_frames, _num(r.duration_s, 4)] + [""] * 5
+            rows.append([test, p.frame_bytes, name, i, _num(r.tx_rate_fps, 1), r.tx_frames, r.rx_frames, _num(r.duration_s, 4)] + [""] * 5
                         + [us(r.latency_min_ns), us(r.latency_avg_ns), us(r.latency_max_ns)]
                         + [us(r.latency_percentiles_ns.get(k)) for k in ("latency_p50", "latency_p90", "latency_p99")])
     return rows, trials
@@ -83,9 +97,15 @@ def build(slug: str, cfg, points: dict[str, list[PointResult]], started: dt.date
             trial_rows += t
         title = TITLES[variant] + (f" ({cfg.nft_rules:,} rules)" if variant == "ipv4-nftables" else "")
         names.append(title)
-        variants = {_ratio_name(r): ("NDR: highest load without loss" if r == 0 else f"PDR: highest load with at most {r * 100:g} % loss")
-                    + " (lower bound; upper bound beside it; the row without trial is the mean over the searches)" for r in cfg.loss_ratios}
-        variants |= {f"ndr-{round(f * 100)}": f"latency trial at {f * 100:g} % of the mean NDR" for f in cfg.latency_fractions if cfg.latency}
+        searches = [s for p in pts for s in p.searches]
+        limited = sum(any(b.generator_limited for b in s.bounds) for s in searches)
+        sent = [t for s in searches for t in s.trials]
+        short = sum(t.result.tx_rate_fps < (1 - cfg.shortfall) * t.load_fps for t in sent)
+        lost = sum(t.result.tx_frames - t.result.rx_frames > 0 for t in sent)
+        variants = {_ratio_name(r): ("NDR: highest rate without loss" if r == 0 else f"PDR: highest rate with at most {r * 100:g} % loss")
+                    + " (the search's lower bound, ≥ where the generator stopped the search; the row without trial is the mean over the searches)"
+                    for r in cfg.loss_ratios}
+        variants |= {f"ndr-{round(f * 100)}": f"latency trial asked for {f * 100:g} % of the mean NDR (the offered rate is the rate the generator sent)" for f in cfg.latency_fractions if cfg.latency}
         tests.append({
             "id": test, "title": f"{title}, veth in and out",
             "description": {"bridge": "Namespace wst-dut bridges wst-d0 and wst-d1 (Linux bridge br0, static forwarding entry for the sink).",
@@ -93,21 +113,29 @@ def build(slug: str, cfg, points: dict[str, list[PointResult]], started: dt.date
                             "ipv4-nftables": f"As IPv4 forwarding, plus an nftables forward chain of {cfg.nft_rules:,} rules (ip saddr 10.x.y.1 udp dport N drop) "
                                              "that the test traffic never matches, so each frame is compared against every rule, then accepted."}[variant],
             "rfc": ["2544"], "scenario": {"bridge": "l2-unicast", "ipv4-forward": "ipv4-routing", "ipv4-nftables": "acl-filtering"}[variant], "topology": "port-pairs", "ports": 2,
-            "port_speed": cfg.nominal_port_speed, "media": "ethernet", "direction": "unidirectional", "address_family": "ipv4", "flows": 1,
+            "port_speed": cfg.nominal_port_speed, "media": "ethernet", "port_speed_nominal": True, "direction": "unidirectional",
+            "address_family": "ipv4", "flows": 1,
             **({"acl_entries": cfg.nft_rules} if variant == "ipv4-nftables" else {}),
             "variants": variants,
             "methodology": {"frame_sizes": list(cfg.frame_sizes), "trials": cfg.repeats, "trial_duration_s": cfg.trial_duration_s, "search": "binary",
+                            **({"limited_by": "generator"} if limited else {}),
                             "loss_tolerance_pct": max(cfg.loss_ratios) * 100, "frame_size_convention": "ethernet-frame",
                             "latency_method": "unspecified", **({"max_frame_bytes": max(cfg.frame_sizes)} if max(cfg.frame_sizes) > 1518 else {}),
                             "notes": f"{cfg.algorithm} search between {cfg.min_rate_fps:,.0f} and {cfg.max_rate_fps:,.0f} frames/s to a width of "
                                      f"{cfg.resolution * 100:g} % (at least {cfg.resolution_fps:g} frames/s), at most {cfg.max_trials} trials or "
-                                     f"{cfg.time_budget_s:g} s per search, repeated {cfg.repeats} times. A load the generator could not offer "
-                                     f"(it sent more than {cfg.shortfall * 100:g} % slower) counts as an upper bound like a load that lost frames. Latency is one-way, "
-                                     "from the host timestamps tcpdump gives each frame leaving wst-g0 and arriving at wst-s0."}})
+                                     f"{cfg.time_budget_s:g} s per search, repeated {cfg.repeats} times. A trial the generator sent more than "
+                                     f"{cfg.shortfall * 100:g} % slower than asked tested the rate it did send (a lower bound when nothing was lost), "
+                                     "and the load it was asked for is the generator's limit, not the device's: such a search's result is a lower "
+                                     f"bound (≥) and has no upper bound of the device. {limited} of {len(searches)} searches were stopped by the generator; "
+                                     f"{short} of their {len(sent)} trials sent slower than asked, {lost} lost frames. Latency is one-way, from the host "
+                                     "timestamps tcpdump gives each frame leaving wst-g0 and arriving at wst-s0."}})
     doc: dict[str, Any] = {
         "format_version": 1, "slug": slug, "title": cfg.title,
         "summary": "; ".join(f"{name}: NDR " + ", ".join(
-            f"{p.frame_bytes} B {p.rates[cfg.loss_ratios[0]].mean:,.0f} frames/s" for p in points[v]) for name, v in zip(names, points)) + ".",
+            f"{p.frame_bytes} B {'≥' if _limited(p, cfg.loss_ratios[0]) else ''}{p.rates[cfg.loss_ratios[0]].mean:,.0f} frames/s" for p in points[v])
+            for name, v in zip(names, points))
+            + (f" (each the mean of {cfg.repeats} searches" if cfg.repeats > 1 else " (one search each") + ("; ≥: limited by the generator, not the device)." if any(
+                _limited(p, cfg.loss_ratios[0]) for pts in points.values() for p in pts) else ")."),
         "status": "published", "licence": "CC-BY-4.0", "tags": ["software-generator", "network-namespaces", "ndr-pdr"],
         "source": {"kind": "measured", "publisher": "wirespeed", "publication_kind": "test-run", "published": ended.date().isoformat(),
                    "notes": "Measured by wirespeed.collectors.netns_search (wirespeed collect netns); every number comes from this run's interface "
@@ -117,7 +145,8 @@ def build(slug: str, cfg, points: dict[str, list[PointResult]], started: dt.date
         "dut": {"vendor": "Linux", "model": f"kernel {kernel} in a network namespace, veth ports", "kind": "router",
                 "software": [{"name": "Linux kernel", "version": kernel}],
                 "notes": "A software device: namespace wst-dut between two veth pairs. veth moves frames between namespaces in memory; "
-                         "there is no wire, no NIC and no line rate. The port speed is nominal."},
+                         "there is no wire, no NIC and no line rate: the port speed is a label the format asks for (port_speed_nominal), "
+                         "and no figure is a share of it."},
         "instrument": {"vendor": "netsniff-ng", "product": "trafgen",
                        "software": [{"name": "trafgen", "version": trafgen.removeprefix("trafgen ").split()[0]},
                                     {"name": "wirespeed netns search collector", "version": wirespeed.__version__}],

@@ -39,9 +39,9 @@ class RowContext:
 
 
 def context(rs: ResultSet, test: TestSpec, row: Row) -> RowContext | None:
-    """Line-rate context of a row; None for rows without a frame size (e.g. CPU readings)."""
+    """Line-rate context of a row; None for rows without a frame size (e.g. CPU readings) or a test without a link."""
     size = row.keys.get("frame_size")
-    if size is None:
+    if size is None or test.link is None:  # no link: a test an import has not yet given a port speed
         return None
     frame = test.frame(size)
     direction = row.keys.get("direction", test.meta["direction"])
@@ -103,11 +103,18 @@ def derived(row: Row, ctx: RowContext) -> dict[str, tuple[Estimate, str]]:
     return out
 
 
-def counts(row: Row) -> dict[str, tuple[Estimate, str]]:
-    """Loss figures from frame counts: lost = tx − rx, loss % = lost / tx."""
+def counts(row: Row, running: bool = False) -> dict[str, tuple[Estimate, str]]:
+    """Loss figures from frame counts: lost = tx − rx, loss % = lost / tx.
+
+    running: the row counts an interval of a stream that keeps running (wirespeed.engine.ramp.running_stream);
+    when it states the frames lost (the device's own drop count), loss % = lost / tx and tx − rx, which
+    counts frames still in flight at the interval's end, is not derived."""
     out: dict[str, tuple[Estimate, str]] = {}
     tx, rx = estimate(row, "tx"), estimate(row, "rx")
-    if tx is not None and rx is not None and tx.lo > 0:
+    dropped = estimate(row, "lost") if running else None
+    if dropped is not None and tx is not None and tx.lo > 0:
+        out["loss"] = (Estimate(dropped.value / tx.value * 100, dropped.lo / tx.hi * 100, dropped.hi / tx.lo * 100), "lost ÷ tx")
+    elif tx is not None and rx is not None and tx.lo > 0:
         lost = Estimate(tx.value - rx.value, tx.lo - rx.hi, tx.hi - rx.lo)
         out["lost"] = (lost, "tx − rx")
         out["loss"] = (Estimate(lost.value / tx.value * 100, lost.lo / tx.hi * 100, lost.hi / tx.lo * 100), "(tx − rx) ÷ tx")

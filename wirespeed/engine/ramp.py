@@ -7,6 +7,13 @@ from dataclasses import dataclass
 DEFAULT_THRESHOLD_PCT = 0.1
 
 
+def running_stream(rfc: list[str], methodology: dict) -> bool:
+    """Whether a test's rows count frames per interval of a stream that keeps running (a ramp's steps),
+    not per closed trial: a frame sent at the end of one interval is received in the next, so sent −
+    received of one interval is not a loss (frames lost are then what the device counted dropping)."""
+    return methodology.get("search") == "ramp" or "loadtest-ramp" in (rfc or [])
+
+
 def loss_pct(tx: float, rx: float) -> float:
     """Loss of one sample in percent, clipped at 0 (rx can exceed tx when counters straddle a second)."""
     if tx <= 0:
@@ -28,15 +35,17 @@ class RampSummary:
     threshold_pct: float
 
 
-def summarise(points: list[tuple[float, float, float]], threshold_pct: float = DEFAULT_THRESHOLD_PCT) -> RampSummary:
-    """From (t, tx fps, rx fps) samples in time order: loss onset = first sample above the threshold
-    from which loss does not recover (trex-loadtest-viz resets the onset if loss falls back)."""
+def summarise(points: list[tuple], threshold_pct: float = DEFAULT_THRESHOLD_PCT) -> RampSummary:
+    """From (t, tx fps, rx fps[, loss %]) samples in time order: loss onset = first sample above the threshold
+    from which loss does not recover (trex-loadtest-viz resets the onset if loss falls back). A sample's loss is
+    the one it states (frames the device counted dropping ÷ sent) when it has one, else from its two rates."""
     if not points:
         raise ValueError("a ramp needs samples")
     onset = None
     best = None
-    for t, tx, rx in points:
-        lossy = loss_pct(tx, rx) > threshold_pct
+    for t, tx, rx, *stated in points:
+        lost = stated[0] if stated and stated[0] is not None else loss_pct(tx, rx)
+        lossy = lost > threshold_pct
         if lossy and onset is None:
             onset = (t, tx, rx)
         elif not lossy:

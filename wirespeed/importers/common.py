@@ -125,8 +125,9 @@ def row_budget(rows: int) -> Iterator[None]:
         _ROWS_LEFT.reset(token)
 
 
-def row(kind: str, file: str, line: int, keys: dict[str, Any], values: dict[str, tuple[float, str]]) -> Row:
-    """A row from keys and {metric: (value, unit)}, skipping absent values. A value that is not a
+def row(kind: str, file: str, line: int, keys: dict[str, Any], values: dict[str, tuple[float, str]], place: str = "") -> Row:
+    """A row from keys and {metric: (value, unit)}, skipping absent values; `place` names where in the
+    file it comes from (a JSON path) when it has no line, for the checks' messages. A value that is not a
     finite number (inf, nan), or a row past the budget of the file being converted (row_budget),
     raises InputError before the row is made: the importer gate reports it and keeps no row of the file."""
     left = _ROWS_LEFT.get()
@@ -142,7 +143,7 @@ def row(kind: str, file: str, line: int, keys: dict[str, Any], values: dict[str,
             cells[m] = cell(v, u)
         except ValueError as exc:
             raise InputError([Problem(file, line or None, m, f"{exc}: expected a measured value", "import.number")]) from None
-    return Row(kind, file, line, keys, cells)
+    return Row(kind, file, line, keys, cells, place)
 
 
 def number(obj: Any, key: str) -> float | int | None:

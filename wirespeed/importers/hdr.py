@@ -1,5 +1,11 @@
 """HDR histograms as T-Rex, NFVbench and CSIT export them (base64 "HISTF…"), decoded with the
-`hdrhistogram` package: percentiles for the latency_p* columns and the recorded buckets."""
+`hdrhistogram` package: percentiles for the latency_p* columns and the recorded buckets.
+
+The samples themselves are gone: a histogram keeps only counts per bucket, and a bucket is one unit
+of the histogram wide (1 µs for these tools) up to 2,048 units, wider above (3 significant digits).
+A percentile is therefore known only to its bucket: it is given as the bucket's range "low..high"
+(a published range, printed low–high), or as one value where the bucket is one unit wide. It is
+never a single number above what the bucket allows, so never above the maximum either."""
 
 from __future__ import annotations
 
@@ -25,9 +31,15 @@ def decode(encoded, file: str, field: str, rule: str, empty_ok: bool = False) ->
     return hist, []
 
 
-def percentiles(hist: HdrHistogram) -> dict[str, int]:
-    """latency_p50 … latency_p99_99 in the histogram's own unit (µs for T-Rex, NFVbench and CSIT)."""
-    return {metric: int(hist.get_value_at_percentile(p)) for metric, p in PERCENTILES.items()}
+def percentiles(hist: HdrHistogram) -> dict[str, int | str]:
+    """latency_p50 … latency_p99_99 in the histogram's own unit (µs for T-Rex, NFVbench and CSIT): the
+    value where its bucket is one unit wide, else the bucket's range as "low..high" (a range figure)."""
+    out: dict[str, int | str] = {}
+    for metric, p in PERCENTILES.items():
+        v = hist.get_value_at_percentile(p)
+        low, high = int(hist.get_lowest_equivalent_value(v)), int(hist.get_highest_equivalent_value(v))
+        out[metric] = low if low == high else f"{low}..{high}"
+    return out
 
 
 def buckets(hist: HdrHistogram) -> list[tuple[int, int, int]]:

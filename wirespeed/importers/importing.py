@@ -350,4 +350,9 @@ def _converted(doc, files: dict[str, bytes], sources: dict[str, str], found: dic
         problems += probs
         out.rows[spec["path"]] = out.rows.get(spec["path"], 0) + len(rows)
         out.loaded.setdefault(spec["path"], []).extend(rows)
+    if not any(p.severity == "error" for p in problems):  # the physics gate, as validate runs it (wirespeed.checks.gate)
+        from wirespeed.checks.gate import gate
+
+        imported = [r for rows in out.loaded.values() for r in rows]
+        problems += [p for p in gate(plain, imported, out.folder) if p.severity == "error"]
     return problems

@@ -37,7 +37,7 @@ UNITS = {"tx": "frames", "rx": "frames", "lost": "frames", "duplicate": "frames"
          "latency_min": "ns", "latency_avg": "ns", "latency_max": "ns", "latency_p50": "ns", "latency_p90": "ns",
          "latency_p99": "ns", "latency_p99_9": "ns", "latency_p99_99": "ns", "ipdv_avg": "ns", "ipdv_max": "ns",
          "interarrival_jitter": "ns"}
-SAMPLE_METRICS = ("tx", "rx", "tx_rate", "rx_rate", "tx_l1", "rx_l1", "latency_avg", "latency_max")
+SAMPLE_METRICS = ("tx", "rx", "duration", "tx_rate", "rx_rate", "tx_l1", "rx_l1", "latency_avg", "latency_max")
 
 
 def _offset(spec: dict):
@@ -214,7 +214,7 @@ def describe_pair(data: bytes, name: str, data2: bytes, name2: str) -> ImportPla
 
 
 IMPORTER = Importer(
-    summary="pcap/pcapng captures: a pair before/after the device, or one capture with the wirespeed signature → latency (HDR percentiles), loss, reordering, IPDV, jitter per frame size",
+    summary="pcap/pcapng captures: a pair before/after the device, or one capture with the wirespeed signature → latency (exact percentiles), loss, reordering, IPDV, jitter per frame size",
     sniff=sniff,
     describe=describe,
     convert=convert,

@@ -134,6 +134,8 @@ def derived_decimals(metric: str, values: list[float]) -> int:
         return 2 if all(v < 99.95 for v in values) else 3
     if metric == "loss":
         return 3
+    if metric == "cumulative_share":  # the running share of frames of a histogram, in %
+        return 2
     if metric == "lost":
         return 0
     if metric in ("throughput", "line_rate") and values and min(values) >= 1000:

@@ -1,7 +1,8 @@
 """Headline figures of a result set: a few cards, chosen per test kind, in human units.
 
-Throughput tests give the rate at their smallest frame size with its bit rate, its share of line rate
-and its loss; latency tests the latency at the throughput rate; failover tests the outage; ramps their
+Throughput tests give the row wirespeed.catalog.headline_choice chooses (the one choice every headline shows:
+repeats collapsed into their summary, the smallest frame size) with its bit rate, its share of line rate,
+its loss and its caveats (the statistic of repeats and its spread, a lower bound and why); latency tests the latency at the throughput rate; failover tests the outage; ramps their
 declared limit (wirespeed.engine.ramp.LIMIT_DEFINITION) with the other readings explained beside it; loss
 tests (captures) the frames lost of those sent. Every derived figure is read from the catalog's
 columns (line rate, % of line rate), printed with the qualifier and digits wirespeed.engine.qualified gives
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from wirespeed.catalog.headline_choice import Headline, throughput_headline, trial_caveat
 from wirespeed.presentation import formatting
 from wirespeed.engine import qualified
 from wirespeed.engine import ramp
@@ -45,6 +47,10 @@ def _human(value: float, dimension: str, q: qualified.Qualified) -> tuple[str, s
     """A canonical value in the unit that suits its size (frames/s family for rates), with `q`'s digits."""
     unit = UNITS[formatting.pick_unit(dimension, [value])]
     return qualified.text(value / float(unit.factor), q), unit.symbol
+
+
+def _unit_name(symbol: str) -> str:
+    return next(u.name for u in UNITS.values() if u.symbol == symbol and u.dimension == "time")
 
 
 def _figure(text: str, unit: str, derived: bool, label: str) -> dict[str, Any]:
@@ -119,19 +125,17 @@ def _sizes(row: dict[str, Any]) -> tuple:
     return (fs is None, fs or 0)
 
 
-def _cards_of_test(test: dict[str, Any], method: dict[str, Any], rows: list[dict[str, Any]], samples: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _cards_of_test(test: dict[str, Any], method: dict[str, Any], rows: list[dict[str, Any]], samples: list[dict[str, Any]], headline: Headline | None) -> list[dict[str, Any]]:
     cards = []
     title = test["title"]
     ramp_test = "loadtest-ramp" in (test.get("rfc") or [])
     series = [s for s in samples if ramp_test and s["test_id"] == test["test_id"] and s.get("tx_rate_fps") is not None and s.get("rx_rate_fps") is not None]
     if series:
         cards += ramp_cards(test, series, rows)
-    tp = [r for r in rows if r.get("throughput_fps") is not None and "throughput" in r["cells"] | {"throughput": 1} and r.get("load_pct") in (None, method.get("throughput_load_pct"))]
-    tp = [r for r in tp if any(m in r["cells"] for m in qualified.THROUGHPUT_FAMILY)]
-    if tp and not series:
-        smallest = min(_sizes(r) for r in tp)
-        best = max((r for r in tp if _sizes(r) == smallest), key=lambda r: r["throughput_fps"])
-        cards.append({"kind": "throughput", "context": f"{title}, {_where(best, test)}", "figures": _throughput(best, test, method), "value": best["throughput_fps"]})
+    if headline is not None and not series:  # the catalog's one choice (wirespeed.catalog.headline_choice), its caveats beside it
+        best = headline.row
+        figs = _throughput(best, test, method) + [_figure(c, "", False, "caveat") for c in headline.caveats]
+        cards.append({"kind": "throughput", "context": f"{title}, {_where(best, test)}", "figures": figs, "value": best["throughput_fps"]})
     lat = [r for r in rows if any(m in r["cells"] for m, _ in LATENCY_METRICS)]
     if lat:
         at_rate = [r for r in lat if any(m in r["cells"] for m in qualified.THROUGHPUT_FAMILY) or (r.get("load_pct") is not None and r.get("load_pct") == method.get("throughput_load_pct"))]
@@ -140,7 +144,12 @@ def _cards_of_test(test: dict[str, Any], method: dict[str, Any], rows: list[dict
         row = next(r for r in pick if _sizes(r) == smallest)
         where = _where(row, test)
         note = "at the throughput rate" if at_rate else ""
-        cards.append({"kind": "latency", "context": ", ".join(x for x in (title, where, note) if x), "figures": _latency(row), "value": None})
+        figs = _latency(row)
+        first = next((m for m, _ in LATENCY_METRICS if m in row["cells"]), None)
+        unit = figs[0]["unit"].split(" ")[0] if figs else ""
+        if first and (c := trial_caveat(row, rows, first, dict(LATENCY_METRICS)[first] + " latency", unit, float(UNITS[_unit_name(unit)].factor))):
+            figs.append(_figure(c, "", False, "caveat"))
+        cards.append({"kind": "latency", "context": ", ".join(x for x in (title, where, note) if x), "figures": figs, "value": None})
     fo = [r for r in rows if "failover_time" in r["cells"]]
     for r in fo[:1]:
         f = _metric(r, "failover_time", "time", "outage")
@@ -162,7 +171,7 @@ def ramp_cards(test: dict[str, Any], series: list[dict[str, Any]], rows: list[di
     cards = []
     for key, pts in group_ramps(series).items():
         pts.sort(key=lambda s: s["t_s"])
-        rs = ramp.summarise([(p["t_s"], p["tx_rate_fps"], p["rx_rate_fps"]) for p in pts])
+        rs = ramp.summarise([(p["t_s"], p["tx_rate_fps"], p["rx_rate_fps"], p.get("loss_pct")) for p in pts])
         line = ramp_line_rate(rows, pts[0])
         readings = []
         for rd in ramp.readings(rs):
@@ -209,7 +218,7 @@ def headlines(summary: dict[str, Any], samples: list[dict[str, Any]], most: int 
     for t in summary["tests"]:
         method = merged_methodology(meta.get("methodology"), tests[t["test_id"]].get("methodology"))
         rows = [r for r in summary["rows"] if r["test_id"] == t["test_id"]]
-        for c in _cards_of_test(t, method, rows, samples):
+        for c in _cards_of_test(t, method, rows, samples, throughput_headline(summary, t["test_id"])):
             c["tests"] = [t["test_id"]]
             c["test_title"] = t["title"]
             if c["figures"]:

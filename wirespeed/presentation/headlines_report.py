@@ -16,7 +16,10 @@ def _figures(card: dict[str, Any]) -> list[dict[str, Any]]:
         if i:
             out += [{"t": "Space"}, {"t": "Str", "c": "·"}, {"t": "Space"}]
         text = f["text"] + ("\u00a0" + f["unit"] if f["unit"] else "") + ("\u00a0†" if f["derived"] else "")
-        out.append({"t": "Str", "c": text})  # one Str: a figure never breaks from its unit
+        if f.get("label") == "caveat":  # words beside a figure (its statistic, a lower bound): they wrap like a sentence
+            out += A.inlines(text)
+        else:
+            out.append({"t": "Str", "c": text})  # one Str: a figure never breaks from its unit
     return out
 
 

@@ -22,7 +22,7 @@ def _headlines(con, slug: str, most: int = 6) -> list[tuple[str, str]]:
 
     summary = set_summary(con, slug)
     figs = figures(summary)
-    mark_headlines(figs, summary["meta"]["tests"])
+    mark_headlines(figs, summary)
     chosen = [f for f in figs.values() if f.get("headline")]
     if not chosen:  # no throughput to headline (a ramp, latency, CPU): each test's largest published value of each metric
         best: dict[tuple[str, str], dict] = {}

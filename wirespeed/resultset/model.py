@@ -30,6 +30,7 @@ class Row:
     line: int
     keys: dict[str, Any]
     cells: dict[str, Cell]
+    place: str = ""  # a row an importer made (line 0): where in the native file it comes from (a JSON path), for messages
 
     @property
     def test(self) -> str:

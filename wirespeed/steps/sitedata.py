@@ -18,6 +18,7 @@ from wirespeed.engine import dates, qualified
 from wirespeed.presentation import formatting
 from wirespeed.steps import paths, status as setstatus
 from wirespeed.catalog.columns import METRICS
+from wirespeed.catalog.headline_choice import throughput_headline
 from wirespeed.catalog.view import samples, set_summary
 from wirespeed.presentation.tables.results import DERIVED_FIELDS, frame_label, machine_unit, metric_label
 from wirespeed.presentation.formatting import derived_decimals
@@ -40,15 +41,26 @@ class SiteError(RuntimeError):
     """The site data cannot be exported (e.g. a result set was not analysed)."""
 
 
-def figure_id(row: dict[str, Any], metric: str) -> str:
-    """test/metric/frame[/variant][/direction][/component][/load%]: the name a shortcode uses for one figure."""
+def figure_id(row: dict[str, Any], metric: str, with_trial: bool = False) -> str:
+    """test/metric/frame[/variant][/direction][/component][/load%][/trial-N]: the name a shortcode uses for one figure
+    (trial-N only where repeats of the same keys would otherwise share one name: the row without a trial keeps it)."""
     parts = [row["test_id"], metric]
     for value in (frame_label(row), row.get("variant"), row.get("direction"), row.get("component")):
         if value:
             parts.append(str(value))
     if row.get("load_pct") is not None:
         parts.append(f"{row['load_pct']:g}%")
+    if with_trial and row.get("trial") is not None:
+        parts.append(f"trial-{row['trial']}")
     return "/".join(parts)
+
+
+def _repeated(rows: list[dict[str, Any]]) -> set[int]:
+    """row_ids of the rows whose figure names would collide with another row's (repeated trials of the same keys)."""
+    seen: dict[str, list[int]] = {}
+    for r in rows:
+        seen.setdefault(figure_id(r, ""), []).append(r["row_id"])
+    return {i for ids in seen.values() if len(ids) > 1 for i in ids}
 
 
 def figures(summary: dict[str, Any]) -> dict[str, dict[str, Any]]:
@@ -56,14 +68,16 @@ def figures(summary: dict[str, Any]) -> dict[str, dict[str, Any]]:
     tests = {t["test_id"]: t for t in summary["tests"]}
     agree = {(a["row_id"], a["metric"]): a for a in summary["agreements"]}
     out: dict[str, dict[str, Any]] = {}
+    repeated = _repeated(summary["rows"])
     for row in summary["rows"]:
+        fid = lambda metric: figure_id(row, metric, row["row_id"] in repeated)  # noqa: E731
         where = ", ".join(x for x in (f"{frame_label(row)}-byte frames" if row.get("frame_size") else frame_label(row), row.get("variant"),
                                        row.get("direction"), row.get("component"),
                                        f"{formatting.plain(row['load_pct'])} % load" if row.get("load_pct") is not None else None) if x)
         base = tests[row["test_id"]]["title"]
         for metric, cell in row["cells"].items():
             a = agree.get((row["row_id"], metric))
-            out[figure_id(row, metric)] = {"text": formatting.published(cell["text"], cell["qualifier"], machine_unit(summary, cell)), "unit": cell["unit_symbol"], "value": cell["value"],
+            out[fid(metric)] = {"text": formatting.published(cell["text"], cell["qualifier"], machine_unit(summary, cell)), "unit": cell["unit_symbol"], "value": cell["value"],
                                            "label": f"{base}: {metric_label(metric).lower()}" + (f", {where}" if where else ""), "derived": False,
                                            "flag": None if a is None or a["agree"] else f"recomputed {a['recomputed_text']} {a['unit_symbol']}"}
         for metric, fieldname in DERIVED_FIELDS.items():
@@ -75,28 +89,30 @@ def figures(summary: dict[str, Any]) -> dict[str, dict[str, Any]]:
             shown = value / float(UNITS[unit].factor)
             decimals = derived_decimals(metric, [shown])
             text = qualified.text(shown, qualified.of_derived(row, metric), decimals)
-            out[figure_id(row, metric)] = {"text": text, "unit": UNITS[unit].symbol, "value": value,
+            out[fid(metric)] = {"text": text, "unit": UNITS[unit].symbol, "value": value,
                                            "label": f"{base}: {metric_label(metric).lower()} (derived)" + (f", {where}" if where else ""), "derived": True, "flag": None}
         if row.get("line_rate_fps") is not None:
             unit = formatting.pick_unit("frame_rate", [row["line_rate_fps"]])
             shown = row["line_rate_fps"] / float(UNITS[unit].factor)
-            out[figure_id(row, "line_rate")] = {"text": formatting.derived(shown, derived_decimals("line_rate", [shown])), "unit": UNITS[unit].symbol,
+            out[fid("line_rate")] = {"text": formatting.derived(shown, derived_decimals("line_rate", [shown])), "unit": UNITS[unit].symbol,
                                                 "value": row["line_rate_fps"], "label": f"{base}: line rate (derived)" + (f", {where}" if where else ""),
                                                 "derived": True, "flag": None}
     return out
 
 
-def mark_headlines(figs: dict[str, dict[str, Any]], tests: list[dict[str, Any]], most: int = 4) -> None:
-    """Mark the figures cards and the compare view show: per test (at most `most`), its throughput at the smallest frame size."""
-    for test in tests[:most]:
-        best = None
-        for fid in figs:
-            parts = fid.split("/")
-            if len(parts) >= 3 and parts[0] == test["id"] and parts[1] == "throughput" and parts[2].isdigit():
-                if best is None or int(parts[2]) < int(best.split("/")[2]):
-                    best = fid
-        if best:
-            figs[best]["headline"] = True
+def mark_headlines(figs: dict[str, dict[str, Any]], summary: dict[str, Any], most: int = 4) -> None:
+    """Mark the figures cards and the compare view show: per test (at most `most`), the throughput the catalog
+    chooses (wirespeed.catalog.headline_choice), its caveats added to its label."""
+    repeated = _repeated(summary["rows"])
+    for test in summary["meta"]["tests"][:most]:
+        h = throughput_headline(summary, test["id"])
+        if h is None:
+            continue
+        fid = figure_id(h.row, "throughput", h.row["row_id"] in repeated)
+        if fid in figs:
+            figs[fid]["headline"] = True
+            if h.caveats:
+                figs[fid]["label"] += f" ({'; '.join(h.caveats)})"
 
 
 def _facets(summary: dict[str, Any], shown: dict[str, dict[str, str]] | None = None) -> dict[str, Any]:
@@ -203,7 +219,7 @@ def export_set(con: duckdb.DuckDBPyConnection, slug: str, analysis_root: Path, s
     unassigned_tables = [tid for tid, t in tables.items() if not t.get("test") and tid not in compared]
     unassigned_charts = [cid for cid, c in charts.items() if not c.get("test") and cid not in overview and cid not in compared]
     figs = figures(summary)
-    mark_headlines(figs, meta["tests"])
+    mark_headlines(figs, summary)
     cards = headlines(summary, samples(con, slug))
     preview.render({"title": meta["title"], "dut": meta["dut"], "headlines": cards}, dest / "preview.png", analysis_root.parent / "previews")
     return {

@@ -33,7 +33,7 @@ class SearchConfig:
     max_trials: int = 30
     time_budget_s: float = 600.0
     loss_ratios: tuple[float, ...] = (0.0, 0.005)  # NDR, PDR
-    shortfall: float = 0.1  # a trial that sent slower than (1 - shortfall) x its load could not offer that load
+    shortfall: float = 0.001  # a trial that sent slower than (1 - shortfall) x its load could not offer that load: it tested the rate it sent
 
     def __post_init__(self) -> None:
         checks = [(self.frame_bytes >= 64, "frame_bytes must be at least 64"),
@@ -67,7 +67,7 @@ class Bound:
     upper_fps: int | None  # lowest load that did not (None: the maximum met it)
     converged: bool
     reason: str
-    generator_limited: bool = False  # the upper bound is a load the generator could not offer
+    generator_limited: bool = False  # the upper bound is a load the generator could not offer (the lower bound then bounds the device from below only)
 
     @property
     def rate_fps(self) -> int:
@@ -119,23 +119,33 @@ class Session:
         started = self.clock() - self._start
         result = self.generator.trial(self.config.frame_bytes, float(load), self.config.trial_duration_s)
         short = result.tx_rate_fps < (1 - self.config.shortfall) * load
+        # a trial the generator could not run at its load ran at the rate it achieved: that rate is what it tested
+        # (a lower bound when nothing was lost); the load asked for is a limit of the generator, not of the device
+        tested = self.tested(load, result)
         if short:
             self.short_loads.add(load)
         for ratio, b in self.bounds.items():
-            if _passes(result, ratio) and not short:
-                if b[1] is None or load < b[1]:
-                    b[0] = load if b[0] is None else max(b[0], load)
+            if _passes(result, ratio):
+                if b[1] is None or tested < b[1]:
+                    b[0] = tested if b[0] is None else max(b[0], tested)
+                if short:
+                    b[1] = load if b[1] is None else min(b[1], load)
             else:
-                b[1] = load if b[1] is None else min(b[1], load)
+                b[1] = tested if b[1] is None else min(b[1], tested)
                 if b[0] is not None and b[0] >= b[1]:
                     b[0] = None  # a lower bound is only one below the upper bound; a later trial may restore it
-                    passed = [t.load_fps for t in self.trials if t.load_fps < load and _passes(t.result, ratio) and t.load_fps not in self.short_loads]
+                    passed = [r for t in self.trials if (r := self.tested(t.load_fps, t.result)) < b[1] and _passes(t.result, ratio)]
                     b[0] = max(passed) if passed else None
         trial = Trial(len(self.trials) + 1, load, result, round(started, 3))
         self.trials.append(trial)
         if self.on_trial:
             self.on_trial(self, trial)
         return result
+
+    def tested(self, load: int, result: TrialResult) -> int:
+        """The rate a trial tested: its load, or the slower rate the generator achieved when it fell short of the load
+        (whole frames/s, rounded down)."""
+        return min(load, int(result.tx_rate_fps)) if result.tx_rate_fps < (1 - self.config.shortfall) * load else load
 
     def width_goal(self, upper: int) -> float:
         return max(self.config.resolution_fps, self.config.resolution * upper)

@@ -6,8 +6,10 @@ printed, so a chart and its table cannot disagree.
 
 from __future__ import annotations
 
+import statistics
 from typing import Any
 
+from wirespeed.catalog.headline_choice import repeats_of
 from wirespeed.presentation import formatting
 from wirespeed.engine import qualified
 from wirespeed.engine import ramp
@@ -57,9 +59,10 @@ def throughput_chart(summary: dict[str, Any], test_id: str, view: str = "percent
     """Throughput per frame size (ascending), one series per direction and variant: as % of line rate on a linear
     axis (view="percent", the default) or in frames/s (view="absolute"), with the line rate and any declared
     forwarding cap drawn over the data as labelled references. None when there is a single point (the table says it)."""
-    test, _ = _test_meta(summary, test_id)
+    test, method = _test_meta(summary, test_id)
     rows = [r for r in _throughput_rows(summary, test_id) if r.get("throughput_fps") is not None and (r.get("frame_size") or r.get("imix"))]
-    if view == "percent":
+    nominal = bool(rows) and all(r.get("line_rate_fps") is None for r in rows)  # ports without a line rate (port_speed_nominal)
+    if view == "percent" and not nominal:
         rows = [r for r in rows if r.get("throughput_pct_line_rate") is not None]
     if len(rows) < 2:
         return None
@@ -72,8 +75,9 @@ def throughput_chart(summary: dict[str, Any], test_id: str, view: str = "percent
     absolute = view == "absolute"
     # a software device far below a nominal port speed: % of line rate would flatten every mark, so frames/s, line rate not drawn
     far = max(r["throughput_pct_line_rate"] or 0 for r in rows) < 1.0 if all(r.get("throughput_pct_line_rate") is not None for r in rows) else False
-    absolute = absolute or far
-    sym, factor = (_unit("frame_rate", [r["throughput_fps"] for r in rows] + [r["line_rate_fps"] for r in rows], _published_unit(rows, "throughput"))
+    absolute = absolute or far or nominal
+    sym, factor = (_unit("frame_rate", [r["throughput_fps"] for r in rows] + [r["line_rate_fps"] for r in rows if r["line_rate_fps"] is not None],
+                         _published_unit(rows, "throughput"))
                    if absolute else ("%", 1.0))
     data, ref = [], []
     for r in rows:
@@ -82,13 +86,15 @@ def throughput_chart(summary: dict[str, Any], test_id: str, view: str = "percent
         data.append({"frame": fs, "series": _series_name(r, multi_dir, multi_var), "value": value,
                      "printed": _shown(summary, r, "throughput") or _shown(summary, r, "throughput_l1") or _shown(summary, r, "throughput_l2")
                      or f"{qualified.text(r['throughput_fps'] / (factor if absolute else 1), qualified.of_derived(r, 'throughput'))} {sym if absolute else 'frames/s'} (derived)",
-                     "pct": _shown(summary, r, "throughput_line_rate")
-                     or f"{qualified.text(r['throughput_pct_line_rate'], qualified.of_derived(r, 'throughput_line_rate'))} % (derived)"})
+                     "pct": _shown(summary, r, "throughput_line_rate") or ("" if r.get("throughput_pct_line_rate") is None else
+                                                                  f"{qualified.text(r['throughput_pct_line_rate'], qualified.of_derived(r, 'throughput_line_rate'))} % (derived)")})
         if spread and "throughput_min" in r["cells"] and "throughput_max" in r["cells"]:
             low, high = r["cells"]["throughput_min"]["value"], r["cells"]["throughput_max"]["value"]
             scale = (lambda v: v / factor) if absolute else (lambda v: v / r["line_rate_fps"] * 100)  # % from the catalog's line rate column
-            data[-1].update({"low": scale(low), "high": scale(high), "range": f"{_shown(summary, r, 'throughput_min')} – {_shown(summary, r, 'throughput_max')}"})
-        if absolute:
+            values = sorted(x["throughput_fps"] for x in repeats_of(r, summary["rows"]) if x.get("throughput_fps") is not None)
+            n = f" ({len(values)} {'searches' if method.get('search') in ('binary', 'step') else 'trials'}, median {formatting.derived(statistics.median(values), 0)} frames/s)" if len(values) > 1 else ""
+            data[-1].update({"low": scale(low), "high": scale(high), "range": f"{_shown(summary, r, 'throughput_min')} – {_shown(summary, r, 'throughput_max')}{n}"})
+        if absolute and r["line_rate_fps"] is not None:
             ref.append({"frame": fs, "line": r["line_rate_fps"] / factor, "line_text": f"{qualified.text(r['line_rate_fps'] / factor, qualified.Qualified())} {sym}"})
     frames = chartstyle.ascending_frames(d["frame"] for d in data)
     if len(frames) < 2 and len(data) < 2:
@@ -119,7 +125,14 @@ def throughput_chart(summary: dict[str, Any], test_id: str, view: str = "percent
                        + (f", the dotted one the declared forwarding limit ({cap_text})" if cap and capped else "") + ".",
             "alt": alt_text, "data": data, "tooltip": tooltip, "limits": limits,
             "y": {"field": "value", "title": f"Throughput ({sym})" if absolute else "Throughput (% of line rate)", "zero": True}}
-    if far:
+    if nominal:
+        ref = []
+        defn.update({"subtitle": "no line rate: the ports have none",
+                     "caption": f"Throughput per frame size {unit_words}. The ports have no line rate of their own ({test['port_speed']} is only a label), so none is drawn.",
+                     "alt": f"{test['title']}: throughput per frame size {unit_words}; the ports have no line rate. "
+                            + "; ".join(f"{d['frame']} bytes{' ' + d['series'] if multi_dir or multi_var else ''}: {d['printed']}" for d in data),
+                     "tooltip": [t for t in tooltip if t["field"] != "pct"]})
+    elif far:
         ref = []
         defn.update({"subtitle": "line rate not drawn: under 1 % of it",
                      "caption": f"Throughput per frame size {unit_words}; all under 1 % of the line rate of {test['ports']} × {test['port_speed']}, which is not drawn."})
@@ -144,8 +157,8 @@ def latency_chart(summary: dict[str, Any], test_id: str) -> dict[str, Any] | Non
     """Minimum, average and maximum latency at the throughput rate per frame size."""
     test, _ = _test_meta(summary, test_id)
     rows = [r for r in _throughput_rows(summary, test_id) if r.get("frame_size") and any(m in r["cells"] for m in ("latency_min", "latency_avg", "latency_max"))]
-    if len(rows) < 2:
-        return None
+    if len(rows) < 2 or len({frame_label(r) for r in rows}) < 2:
+        return None  # latency over frame size needs two sizes; one is in the table
     rows.sort(key=lambda r: (chartstyle.frame_key(frame_label(r)), _row_order(summary, test_id)(r)))
     values = [r["cells"][m]["value"] for r in rows for m in ("latency_min", "latency_avg", "latency_max") if m in r["cells"]]
     sym, factor = _time_unit(values)
@@ -153,14 +166,32 @@ def latency_chart(summary: dict[str, Any], test_id: str) -> dict[str, Any] | Non
     names = {"latency_min": "minimum", "latency_avg": "average", "latency_max": "maximum"}
     multi_dir = len({r["direction"] for r in rows}) > 1
     multi_var = len({r["variant"] for r in rows}) > 1
+    points: dict[tuple, list[dict[str, Any]]] = {}  # repeated trials of one point: their median, with the spread in the tooltip
     for r in rows:
+        points.setdefault((frame_label(r), r.get("direction"), r.get("variant"), r.get("load_pct")), []).append(r)
+    repeated = False
+    for group in points.values():
+        r = group[0]
+        who = _series_name(r, multi_dir, multi_var) if multi_dir or multi_var else ""
         for m, name in names.items():
-            if m in r["cells"]:
-                who = _series_name(r, multi_dir, multi_var) if multi_dir or multi_var else ""
-                data.append({"frame": frame_label(r), "series": f"{name}, {who}" if who else name, "value": r["cells"][m]["value"] / factor, "printed": _shown(summary, r, m)})
+            cells = [x["cells"][m] for x in group if m in x["cells"]]
+            if not cells:
+                continue
+            if len(cells) == 1:
+                value, printed = cells[0]["value"] / factor, _shown(summary, group[0] if m in group[0]["cells"] else next(x for x in group if m in x["cells"]), m)
+            else:
+                repeated = True
+                vals = sorted(c["value"] / factor for c in cells)
+                decimals = formatting.derived_decimals(m, vals)
+                value = statistics.median(vals)
+                printed = (f"{formatting.derived(value, decimals)} {sym}, median of {len(vals)} trials "
+                           f"({formatting.derived(vals[0], decimals)} to {formatting.derived(vals[-1], decimals)})")
+            data.append({"frame": frame_label(r), "series": f"{name}, {who}" if who else name, "value": value, "printed": printed})
     loads = sorted({r["load_pct"] for r in rows if r.get("load_pct") is not None})
-    at = ("at the throughput rate" if not loads else  # fixed-rate runs say the load they ran at
-          f"at {', '.join(formatting.plain(v) for v in loads)} % load")
+    at_rate = all(r.get("throughput_fps") is not None or r.get("load_pct") is not None for r in rows) or not any(r.get("trial") is not None for r in rows)
+    at = (f"at {', '.join(formatting.plain(v) for v in loads)} % load" if loads else  # fixed-rate runs say the load they ran at
+          "at the throughput rate" if at_rate else "at each trial's own rate (in the table)")
+    at += ", median of the repeated trials" if repeated else ""
     return {"id": f"{test_id}-latency", "test": test_id, "type": "lines", "title": f"{test['title']}: latency {at}",
             "caption": f"Minimum, average and maximum latency per frame size, {at}.",
             "alt": f"{test['title']}: latency per frame size. " + "; ".join(f"{d['frame']} bytes {d['series']} {d['printed']}" for d in data),
@@ -312,8 +343,10 @@ def ramp_latency_chart(samples: list[dict[str, Any]], test: dict[str, Any]) -> d
             "tooltip": [{"field": "t", "title": "Second", "type": "Q"}, {"field": "series", "title": ""}, {"field": "printed", "title": "Latency"}]}
 
 
-def histogram_chart(buckets: list[dict[str, Any]], test: dict[str, Any], frame: str, load: float | None = None) -> dict[str, Any]:
-    """Latency histogram with its cumulative distribution."""
+def histogram_chart(buckets: list[dict[str, Any]], test: dict[str, Any], frame: str, load: float | None = None, variant: str | None = None) -> dict[str, Any]:
+    """Latency histogram with its cumulative distribution, in the time unit of its magnitude (the data table says it)."""
+    from wirespeed.presentation.tables.latency_percentiles import histogram_ident, histogram_where
+
     total = sum(b["count_frames"] for b in buckets) or 1
     cum = 0.0
     data = []
@@ -321,13 +354,19 @@ def histogram_chart(buckets: list[dict[str, Any]], test: dict[str, Any], frame: 
     scale = 1e-6 / factor
     for b in buckets:
         cum += b["count_frames"]
-        data.append({"low": b["bucket_low_us"] * scale, "high": b["bucket_high_us"] * scale, "count": b["count_frames"], "cumulative": cum / total * 100})
-    at = f", {_pct(load)} load" if load is not None else ""
-    ident = f"{test['id']}-{frame}" + (f"-{format(load, 'g').replace('.', '_')}pct" if load is not None else "")
-    return {"id": f"{ident}-latency-histogram", "test": test["id"], "type": "histogram", "title": f"{test['title']}: latency distribution ({frame}-byte frames{at})",
+        low, high = b["bucket_low_us"] * scale, b["bucket_high_us"] * scale
+        data.append({"low": low, "high": high, "count": b["count_frames"], "cumulative": cum / total * 100,
+                     "low_text": formatting.plain(low), "high_text": formatting.plain(high),
+                     "count_text": formatting.derived(b["count_frames"], 0),
+                     "cumulative_text": formatting.derived(cum / total * 100, formatting.derived_decimals("cumulative_share", []))})
+    where = histogram_where(frame, load, variant)
+    return {"id": f"{histogram_ident(test['id'], frame, load, variant)}-latency-histogram", "test": test["id"], "type": "histogram",
+            "title": f"{test['title']}: latency distribution ({where})",
             "caption": "Frames per latency bucket (bars) and the cumulative share of frames (dashed line).",
             "alt": f"Latency histogram of {int(total):,} frames from {formatting.plain(data[0]['low'])} to {formatting.plain(data[-1]['high'])} {sym}.",
-            "data": data, "x_title": f"Latency ({sym})", "y_title": "Frames"}
+            "data": data, "x_title": f"Latency ({sym})", "y_title": "Frames",
+            "tooltip": [{"field": "low_text", "title": f"From ({sym})"}, {"field": "high_text", "title": f"To ({sym})"},
+                        {"field": "count_text", "title": "Frames"}, {"field": "cumulative_text", "title": "Cumulative share (%)"}]}
 
 
 SAMPLE_SERIES = ("goodput", "rtt_avg", "cwnd", "retransmits", "interarrival_jitter")

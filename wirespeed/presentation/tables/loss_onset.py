@@ -34,7 +34,7 @@ def loss_onset_table(samples: list[dict[str, Any]], summary: dict[str, Any], tes
     body = []
     for key, pts in ramps.items():
         pts.sort(key=lambda s: s["t_s"])
-        rs = ramp.summarise([(p["t_s"], p["tx_rate_fps"], p["rx_rate_fps"]) for p in pts])
+        rs = ramp.summarise([(p["t_s"], p["tx_rate_fps"], p["rx_rate_fps"], p.get("loss_pct")) for p in pts])
         line = ramp_line_rate(rows, pts[0])
         pct = rs.max_lossless_rx_fps / line * 100 if line and rs.max_lossless_rx_fps is not None else None
         body.append([Cell(key[0], int(key[0]) if key[0].isdigit() else key[0]), *[Cell(key[i], key[i]) for _, _, i in shown],

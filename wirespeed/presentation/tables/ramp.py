@@ -6,12 +6,12 @@ from typing import Any
 
 from wirespeed.presentation import formatting
 from wirespeed.presentation.tables.model import Cell, Column, ResultTable
-from wirespeed.catalog.view import ramps
+from wirespeed.catalog.view import ramp_tests, ramps
 
 
 def ramp_table(samples: list[dict[str, Any]], summary: dict[str, Any], threshold_pct: float = 0.1) -> ResultTable | None:
     """Per ramp (test, frame size): samples, peak rates, loss onset and the highest rate received without loss."""
-    found = ramps(samples, threshold_pct)
+    found = ramps(samples, threshold_pct, ramp_tests(summary["meta"]))
     if not found:
         return None
     columns = [Column("test", "Test"), Column("frame_size", "Frame size", "bytes"), Column("samples", "Samples", "s"),

@@ -99,7 +99,7 @@ class _Builder:
         self.summary = summary
         self.agree = {(a["row_id"], a["metric"]): a for a in summary["agreements"]}
         # findings about a published cell (e.g. a rate above line rate), acknowledged errata included
-        self.findings = {(f["file"], f["line"], f["field"]): f["message"].split(" — erratum:")[0]
+        self.findings = {(f["file"], f["line"], f["field"]): f["message"].split(" — erratum:")[0].split(" — known measurement artefact:")[0]
                          for f in summary["findings"] if f["line"] and f["rule"] in FLAGGED_RULES}
 
     def raw(self, row: dict[str, Any], metric: str) -> dict[str, Any] | None:
@@ -170,13 +170,28 @@ def _throughput_rows(summary: dict[str, Any], test_id: str) -> list[dict[str, An
     return out
 
 
-def results_table(summary: dict[str, Any], test_id: str) -> ResultTable | None:
-    """Throughput, bit rates, share of line rate, latency and the rest per frame size of one test.
+def results_tables(summary: dict[str, Any], test_id: str) -> list[ResultTable]:
+    """The results of one test: one table, or two when its rows are of two kinds that share no column — throughput
+    rows (a search's bounds and their spread) and trials at fixed loads without a throughput (latency trials) — so
+    that no row is blank in the other kind's columns."""
+    rows = _throughput_rows(summary, test_id)
+    searched = [r for r in rows if r.get("throughput_fps") is not None]
+    fixed = [r for r in rows if r.get("throughput_fps") is None]
+    if searched and fixed and not any(set(a["cells"]) & set(b["cells"]) for a in searched for b in fixed):
+        parts = [results_table(summary, test_id, searched), results_table(summary, test_id, fixed, "fixed-load", "trials at fixed loads")]
+    else:
+        parts = [results_table(summary, test_id)]
+    return [t for t in parts if t is not None]
+
+
+def results_table(summary: dict[str, Any], test_id: str, rows: list[dict[str, Any]] | None = None, part: str = "results",
+                  what: str = "results") -> ResultTable | None:
+    """Throughput, bit rates, share of line rate, latency and the rest per frame size of one test (or of `rows` of it).
 
     Several directions (or device components) become column groups side by side.
     """
     test = next(t for t in summary["tests"] if t["test_id"] == test_id)
-    rows = _throughput_rows(summary, test_id)
+    rows = _throughput_rows(summary, test_id) if rows is None else rows
     if not rows:
         return None
     b = _Builder(summary)
@@ -239,7 +254,7 @@ def results_table(summary: dict[str, Any], test_id: str) -> ResultTable | None:
         notes.append("Figures marked † are computed by the wirespeed engine where the source does not print them; they carry their inputs' qualifiers (>, <, ≈).")
     if any(c.flag for r in table_rows for c in r):
         notes.append("A flagged figure disagrees with its recomputation beyond the published rounding.")
-    return ResultTable(f"{test_id}-results", f"{test['title']}: results", caption, test_id, columns, table_rows, notes)
+    return ResultTable(f"{test_id}-{part}", f"{test['title']}: {what}", caption, test_id, columns, table_rows, notes)
 
 
 def set_layer(summary: dict[str, Any]) -> str:
