@@ -179,7 +179,7 @@ def test_dry_run_json_prints_the_rows_and_writes_nothing(tmp_path):
     (row,) = f["rows"]
     assert row["kind"] == "measurements" and row["keys"] == {"test": "capture", "trial": 1}
     assert row["metrics"]["rx_frames"] == {"metric": "rx", "unit": "frames", "value": 500, "text": "500"}
-    assert row["metrics"]["duration_ns"] == {"metric": "duration", "unit": "ns", "value": 10399000, "text": "10399000"}
+    assert row["metrics"]["duration_ns"] == {"metric": "duration", "unit": "ns", "value": 10419840, "text": "10419840"}  # 10,399,000 × 500 / 499: the time the frames occupied
     assert "tests[0].port_speed (test capture)" in doc["unstated"]
     (tmp_path / "junk.json").write_text('{"fields": [], "type": "struct"}')
     proc = run_cli("import", "auto", "junk.json", "--into", "cap-2016", "--dry-run", "--json", "--root", str(tmp_path / "results"), cwd=tmp_path)
