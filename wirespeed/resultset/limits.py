@@ -62,6 +62,10 @@ _TABLE = (
           "The longest example text (a methodology description) has 658 characters."),
     Limit("depth", 32, "levels", "limit.depth", "nesting of arrays, tables and dotted keys in TOML, and of arrays and objects in JSON",
           "result.toml nests 5 levels, iperf3 --json 7; parsers recurse, so depth is measured before parsing."),
+    # Attachments and the lists that reach the site and the PDF report (issue 28: what validates must build).
+    Limit("png_pixels", 40_000_000, "pixels", "limit.png-pixels", "pixels of a PNG attachment (width × height)",
+          "An 8K screenshot has 33 million; the image data of 40 million 16-bit RGBA pixels (320 MB) is inflated, "
+          "streamed and counted, in about a second."),
 )
 
 LIMITS: dict[str, Limit] = {lim.key: lim for lim in _TABLE}

@@ -19,14 +19,14 @@ from wirespeed.presentation.tables.model import ResultTable
 
 def table_csv(table: ResultTable) -> str:
     """CSV of a table: one header row of labels with units, cells as printed without thousands separators
-    (spreadsheet formulas neutralised, wirespeed.system.csvsafe)."""
+    (spreadsheet formulas neutralised per cell and then, for every separator, in the text: wirespeed.system.csvsafe)."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(csvsafe.neutralise_row([" ".join(x for x in (c.group, c.label) if x) + (f" ({c.unit})" if c.unit else "") + (" [derived]" if c.derived else "")
                                        for c in table.columns] + ["Notes"]))
     for row in table.rows:
         w.writerow(csvsafe.neutralise_row([c.text.replace(",", "") for c in row] + [_row_notes(table, row)]))
-    return buf.getvalue()
+    return csvsafe.neutralise_csv_text(buf.getvalue())
 
 
 def _row_notes(table: ResultTable, row: list) -> str:
