@@ -93,6 +93,8 @@ def plan(slugs: list[str] | None, data_root: Path = paths.HUGO_DATA, static_root
         data = json.loads(data_file.read_text())
         charts_dir = static_root / "results" / slug / "charts"
         article = articles.for_report(slug)
+        if article is not None and articles.missing(article, articles.cited_sets(article) - set(available), {slug: set(data.get("unavailable", {}))}):
+            article = None  # it cites what is not on the site, so it is left out of the site too: the report takes the generated structure
         charts = {cid: hashlib.sha256((charts_dir / f"{cid}.pdf").read_bytes()).hexdigest() for cid in sorted(data["charts"]) if (charts_dir / f"{cid}.pdf").is_file()}
         components = {"data": hashlib.sha256(data_file.read_bytes()).hexdigest(), "charts": charts, "template": template, "code": code, "tools": tools, "build": stamp,
                       "article": hashlib.sha256(article.path.read_bytes()).hexdigest() if article else None}
