@@ -207,6 +207,23 @@ def summary(slugs: tuple[str, ...], markdown: bool, left_out: bool, db: Path) ->
 
 
 @cli.command()
+@click.argument("slugs", nargs=-1, required=True)
+@click.option("--articles", "root", type=click.Path(path_type=Path), default=Path("content/reviews"), show_default=True, help="Folder of the review articles.")
+def cited(slugs: tuple[str, ...], root: Path) -> None:
+    """The articles that cite these result sets (their report, front matter resultsets, shortcodes), one line each; exits 1 when one does."""
+    from wirespeed.steps import articles
+
+    try:
+        found = articles.citing(set(slugs), root)
+    except articles.ArticleError as exc:
+        raise StepFailed(str(exc)) from None
+    for path, sets in found.items():
+        out.print(f"{path.name}: cites {', '.join(sets)}", markup=False)
+    if found:
+        sys.exit(1)
+
+
+@cli.command()
 @click.argument("slug")
 @click.option("--root", type=click.Path(path_type=Path), default=ARCHIVE, show_default=True, help="Archive folder.")
 def new(slug: str, root: Path) -> None:
