@@ -19,7 +19,7 @@ class Limit:
 
     key: str
     value: int
-    unit: str  # bytes | characters | rows | columns | files | levels | segments
+    unit: str  # bytes | characters | rows | columns | files | levels | segments | tags | items | pixels
     rule: str
     what: str
     why: str
@@ -63,6 +63,14 @@ _TABLE = (
     Limit("depth", 32, "levels", "limit.depth", "nesting of arrays, tables and dotted keys in TOML, and of arrays and objects in JSON",
           "result.toml nests 5 levels, iperf3 --json 7; parsers recurse, so depth is measured before parsing."),
     # Attachments and the lists that reach the site and the PDF report (issue 28: what validates must build).
+    Limit("tags", 32, "tags", "limit.tags", "tags of one result set (result.toml's tags)",
+          "The examples have at most 7. The PDF report writes them into its keywords, which XeLaTeX (hyperref) "
+          "processes in time that grows with the square of their number: 500 tags took 50 s more than none, "
+          "20,000 over 11 minutes; 32 take well under a second."),
+    Limit("list_items", 1024, "items", "limit.list", "items of any other list in result.toml (tests, frame sizes, loads, components, "
+          "software, authors, errata, comparisons, …)",
+          "The examples' longest list has 17 items. Lists reach the site and the PDF report as table rows and sentences: "
+          "a report with 1,024 items in each of its test-bed, methodology and errata lists builds in about 16 s."),
     Limit("png_pixels", 40_000_000, "pixels", "limit.png-pixels", "pixels of a PNG attachment (width × height)",
           "An 8K screenshot has 33 million; the image data of 40 million 16-bit RGBA pixels (320 MB) is inflated, "
           "streamed and counted, in about a second."),
