@@ -20,7 +20,7 @@ import pytest
 import hostile
 import workdir
 
-pytestmark = pytest.mark.slow
+
 BROKEN = "cisco-nexus-9516-128x100g-2015"  # cited by its review, and compared with by the Catalyst set
 COMPARING = "cisco-catalyst-6500-vss-2008"  # declares set_comparisons vs-nexus-9516; its review shows that table
 NOTEBOOK = f'''# ---
@@ -78,6 +78,7 @@ def left_out(w: Path) -> list[str]:
     return (w / "build" / "left-out.txt").read_text(encoding="utf-8").splitlines()
 
 
+@pytest.mark.slow
 def test_make_succeeds_and_names_what_it_left_out(built):
     w, proc = built
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
@@ -97,6 +98,7 @@ def test_make_succeeds_and_names_what_it_left_out(built):
     assert summary.startswith("## Published without 5 items") and all(f"- `{line}`" in summary for line in lines)
 
 
+@pytest.mark.slow
 def test_the_rest_is_published(built):
     w, _ = built
     public = w / "public"
@@ -112,6 +114,7 @@ def test_the_rest_is_published(built):
     assert manifest["components"]["article"] is None  # its review is left out: the report takes the generated structure
 
 
+@pytest.mark.slow
 def test_a_template_failing_for_one_set_leaves_that_set_out(built):
     w, _ = built
     page = w / "layouts" / "results" / "result-set.html"
@@ -131,6 +134,7 @@ def test_a_template_failing_for_one_set_leaves_that_set_out(built):
         page.write_text(original, encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_a_site_that_cannot_be_built_fails_make(built):
     w, _ = built
     home = w / "layouts" / "home.html"
@@ -143,3 +147,23 @@ def test_a_site_that_cannot_be_built_fails_make(built):
         assert "wirespeed site (exit status 3)" in proc.stderr
     finally:
         home.write_text(original, encoding="utf-8")
+
+
+@pytest.mark.parametrize("culprits, expected", [({"d"}, "d"), ({"a"}, "a"), ({"h"}, "h"), ({"c", "f"}, "c"), (set(), None)])
+def test_bisection_finds_a_set_the_site_fails_with(monkeypatch, culprits, expected):
+    """The search the site step runs when Hugo's error names no set: each trial leaves a set of sets out; the site
+    fails while a culprit is in. It finds one in about log2(n) trials, and None when the site fails without any."""
+    from wirespeed.steps import sitebuild
+
+    slugs = list("abcdefgh")
+    trials = []
+
+    def fails(_db, exclude, _dest, _url):
+        trials.append(set(exclude))
+        if not culprits:
+            return True
+        return bool(culprits - set(exclude))
+
+    monkeypatch.setattr(sitebuild, "_fails", fails)
+    assert sitebuild._culprit(Path("x.duckdb"), {}, slugs, Path("public"), None) == expected
+    assert len(trials) <= 1 + 3

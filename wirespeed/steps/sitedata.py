@@ -260,6 +260,7 @@ def _export_all(con: duckdb.DuckDBPyConnection, candidates: list[str], allowed: 
     unavailable items. `strict`: the first set left out raises SiteError and nothing is swapped in."""
     status_root = analysis_root.parent / "status"
     slugs: list[str] = []
+    entries: list[dict] = []
     unavailable: dict[str, dict[str, str]] = {}
     data_tmp = atomic.temp_dir_beside(data_root)
     static_tmp = atomic.temp_dir_beside(static_root)
@@ -278,6 +279,7 @@ def _export_all(con: duckdb.DuckDBPyConnection, candidates: list[str], allowed: 
                 continue  # its export failed in the previous round, reported there
             try:
                 data = export_set(con, slug, analysis_root, static_tmp, allowed)
+                compared = compare_data.set_entries(con, slug, f"results/{slug}/")  # the compare page's rows, made set by set: one set's fail alone
             except publish.PublishRefused as exc:
                 refused.append(f"{exc} (result set {slug} not published)")
                 setstatus.record(slug, "site", {"what": "publishing its files (wirespeed/system/publish.py)", "cause": str(exc).removeprefix(f"{slug}: "),
@@ -296,11 +298,12 @@ def _export_all(con: duckdb.DuckDBPyConnection, candidates: list[str], allowed: 
                 continue
             setstatus.record(slug, "site", None, status_root)
             slugs.append(slug)
+            entries += compared
             unavailable[slug] = data["unavailable"]
             (sets_dir / f"{slug}.json").write_text(json.dumps(data, ensure_ascii=False, default=str) + "\n", encoding="utf-8")
         if strict and refused:
             raise SiteError(refused[0])
-        compare_data.write(con, slugs, static_tmp)  # the compare page: the sets just exported, nothing else
+        compare_data.write(con, slugs, static_tmp, entries)  # the compare page: the sets just exported, nothing else
         duck = con.execute("SELECT value FROM catalog_info WHERE key = 'duckdb_version'").fetchone()
         (data_tmp / "wirespeed" / "build.json").write_text(json.dumps({"wirespeed": wirespeed.__version__, "duckdb": duck[0] if duck else None,
                                                                        "sets": slugs}) + "\n", encoding="utf-8")
