@@ -236,10 +236,11 @@ def export(catalog: Path, analysis_root: Path = paths.ANALYSIS, data_root: Path 
     try:
         candidates = [s for (s,) in con.execute("SELECT slug FROM published_sets ORDER BY published DESC, slug").fetchall()]
         allowed = {s for s in candidates if s not in exclude and not setstatus.failed_steps(s, leave_out, status_root)}
+        failed: dict[str, str] = {}  # the sets whose export failed, in any round, and their lines
         while True:
             lines: list[str] = []
             slugs, unavailable = _export_all(con, candidates, allowed, analysis_root, data_root, static_root, lines, leave_out, exclude,
-                                             strict=refused is None)
+                                             failed, strict=refused is None)
             if set(slugs) == allowed:
                 break
             allowed = set(slugs)  # a set failed its export: redo the others, whose comparisons may name it
@@ -254,7 +255,7 @@ def export(catalog: Path, analysis_root: Path = paths.ANALYSIS, data_root: Path 
 
 
 def _export_all(con: duckdb.DuckDBPyConnection, candidates: list[str], allowed: set[str], analysis_root: Path, data_root: Path, static_root: Path,
-                refused: list[str], leave_out: tuple[str, ...], exclude: dict[str, dict[str, str]],
+                refused: list[str], leave_out: tuple[str, ...], exclude: dict[str, dict[str, str]], failed: dict[str, str],
                 strict: bool = False) -> tuple[list[str], dict[str, dict[str, str]]]:
     """One export of every candidate into temporary folders swapped in at the end; the slugs exported and their
     unavailable items. `strict`: the first set left out raises SiteError and nothing is swapped in."""
@@ -276,12 +277,13 @@ def _export_all(con: duckdb.DuckDBPyConnection, candidates: list[str], allowed: 
                 refused.append(f"{slug}: left out of the site: its {' and '.join(bad)} step failed (wirespeed summary shows it)")
                 continue
             if slug not in allowed:
-                continue  # its export failed in the previous round, reported there
+                refused.append(failed[slug])  # its export failed in an earlier round
+                continue
             try:
                 data = export_set(con, slug, analysis_root, static_tmp, allowed)
                 compared = compare_data.set_entries(con, slug, f"results/{slug}/")  # the compare page's rows, made set by set: one set's fail alone
             except publish.PublishRefused as exc:
-                refused.append(f"{exc} (result set {slug} not published)")
+                refused.append(failed.setdefault(slug, f"{exc} (result set {slug} not published)"))
                 setstatus.record(slug, "site", {"what": "publishing its files (wirespeed/system/publish.py)", "cause": str(exc).removeprefix(f"{slug}: "),
                                                 "log": str(setstatus.write_log(slug, "site", "publish", str(exc), analysis_root.parent / "logs"))}, status_root)
                 if publish.SAFE_SLUG.match(slug):
@@ -292,7 +294,7 @@ def _export_all(con: duckdb.DuckDBPyConnection, candidates: list[str], allowed: 
                 failure = {"what": "exporting its site data (wirespeed/steps/sitedata.py)", "cause": cause,
                            "log": str(setstatus.write_log(slug, "site", "export", traceback.format_exc(), analysis_root.parent / "logs"))}
                 setstatus.record(slug, "site", failure, status_root)
-                refused.append(setstatus.line(slug, "site", failure))
+                refused.append(failed.setdefault(slug, setstatus.line(slug, "site", failure)))
                 if publish.SAFE_SLUG.match(slug):
                     shutil.rmtree(static_tmp / "results" / slug, ignore_errors=True)
                 continue
