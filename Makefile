@@ -54,10 +54,15 @@ $(VENV)/.installed: pyproject.toml
 	$(BIN)/pip install -q -e '.[test]'
 	touch $@
 
-# A step that fails for some result sets names each in one line and leaves it out; the other sets go on.
-# Alone (`make analyse`) a failed step fails make at once; within `make` (KEEP_GOING=1) it is recorded
-# in build/failed-steps, the later steps still publish the other sets, and the build fails at the end.
-step = $(1) || { mkdir -p build; echo "$(1)" >> build/failed-steps; [ -n "$(KEEP_GOING)" ] || exit 1; }
+# A step that leaves some result sets out names each in one line and exits 1 (wirespeed/steps/status.py,
+# EXIT_LEFT_OUT); any other failure (a missing tool, a broken notebook, template or article, an internal
+# error) means the site cannot be built. Alone (`make analyse`) any failure fails make at once. Within
+# `make` (KEEP_GOING=1) a left-out set is recorded in build/left-out-steps and the build goes on; a step
+# that failed as a whole is recorded in build/failed-steps and fails the build at the end.
+step = $(1) || { rc=$$?; mkdir -p build; \
+  if [ -z "$(KEEP_GOING)" ]; then exit $$rc; \
+  elif [ $$rc -eq 1 ]; then echo "$(1)" >> build/left-out-steps; \
+  else echo "$(1) (exit status $$rc)" >> build/failed-steps; fi; }
 
 validate: python-env
 	@$(call step,$(WIRESPEED) validate)
@@ -84,12 +89,17 @@ serve: site
 	@echo "serving public/ on http://127.0.0.1:8000/ (Ctrl-C stops)"
 	$(BIN)/python -m http.server --directory public --bind 127.0.0.1 8000
 
+# `make`: builds everything. A result set (or an article citing it) that fails a step is left out and
+# named; the rest is built and `make` succeeds, printing what was left out (`wirespeed summary --left-out`,
+# also to the GitHub job summary), so the publish workflow deploys the site without it. When a step fails
+# as a whole the site cannot be built: `make` fails.
 build: setup
-	@rm -f build/failed-steps
+	@rm -f build/failed-steps build/left-out-steps
 	@$(MAKE) --no-print-directory KEEP_GOING=1 validate site summary
 	@if [ -s build/failed-steps ]; then \
-	  echo "make: these steps failed for some result sets (each named above, with its log; the others are in public/):" >&2; \
+	  echo "make: the site could not be built: these steps failed as a whole (see their messages above):" >&2; \
 	  sed 's/^/  /' build/failed-steps >&2; exit 1; fi
+	@$(WIRESPEED) summary --left-out || [ $$? -eq 1 ]
 
 bench: setup
 	$(BIN)/pip install -q -e '.[bench]'

@@ -210,7 +210,6 @@ def pr_repo(tmp_path):
     for name in ("café set", "new\nline", "-dash [x] *"):
         (results / name).mkdir()
         (results / name / "result.toml").write_text("#\n")
-    (results / "README.md").write_text("not a set\n")
     (repo / "Makefile").write_text("all:\n\tfalse\n")
     head = commit(repo, "contribution")
     return repo, base, head
@@ -228,7 +227,6 @@ def test_changed_sets_are_listed_nul_safe(pr_repo):
     assert listed.pop() == ""
     assert listed == ["data/results/-dash [x] *", "data/results/café set", "data/results/changed", "data/results/new\nline"]
     assert "deleted, not validated: data/results/gone" in proc.stderr.decode()
-    assert "not a result set folder" in proc.stderr.decode() and "README.md" in proc.stderr.decode()
 
 
 def test_no_changed_set_lists_nothing_and_a_bad_commit_fails(pr_repo):
@@ -279,3 +277,114 @@ def test_validation_refuses_a_checkout_other_than_the_head(pr_repo):
     git(repo, "checkout", "-q", base)
     proc = validate_changed(repo, base, head)
     assert proc.returncode == 2 and "not " + head in proc.stderr
+
+
+# Only plain folders of regular files under data/results/ (issue 28): what the PR check must refuse.
+
+def changed_sets_deleted(repo: Path, base: str, head: str, tmp: Path) -> tuple[subprocess.CompletedProcess, list[str]]:
+    out = tmp / "deleted"
+    proc = subprocess.run([str(SCRIPTS / "changed-sets.sh"), "--deleted", str(out), str(repo), base, head], capture_output=True)
+    return proc, [x for x in out.read_text().split("\0") if x] if out.exists() else []
+
+
+def gitlink(repo: Path, path: str, sha: str) -> None:
+    """A gitlink (mode 160000), the way a submodule is recorded, without any submodule to fetch."""
+    git(repo, "update-index", "--add", "--cacheinfo", f"160000,{sha},{path}")
+
+
+@pytest.mark.parametrize("where", ["data/results/sub", "data/results/kept/sub"])
+def test_a_gitlink_is_refused(pr_repo, tmp_path, where):
+    """A submodule in place of a set, or inside one: nothing in it would be validated, and after the merge
+    the build would find an empty folder. The PR check refuses it, naming it."""
+    repo, base, _head = pr_repo
+    git(repo, "checkout", "-q", "-b", "gitlink", base)
+    gitlink(repo, where, base)
+    git(repo, "commit", "-q", "-m", "a submodule")
+    head = git(repo, "rev-parse", "HEAD")
+    assert git(repo, "ls-tree", "-r", head, "--", where).startswith("160000 commit")
+    proc, _ = changed_sets_deleted(repo, base, head, tmp_path)
+    assert proc.returncode == 1
+    assert f"refused: {where}: a gitlink (submodule)" in proc.stderr.decode()
+    proc = validate_changed(repo, base, head)
+    assert proc.returncode == 1 and "gitlink" in proc.stderr, proc.stdout + proc.stderr
+
+
+@pytest.mark.parametrize("name, make", [
+    ("symlinked set", lambda r: os.symlink("kept", r / "data" / "results" / "linked")),
+    ("symlink in a set", lambda r: os.symlink("/etc/passwd", r / "data" / "results" / "kept" / "passwd.txt")),
+    ("file in data/results", lambda r: (r / "data" / "results" / "README.md").write_text("not a set\n")),
+])
+def test_what_is_not_a_folder_of_regular_files_is_refused(pr_repo, tmp_path, name, make):
+    repo, base, _head = pr_repo
+    git(repo, "checkout", "-q", "-b", "odd", base)
+    make(repo)
+    head = commit(repo, name)
+    proc, _ = changed_sets_deleted(repo, base, head, tmp_path)
+    err = proc.stderr.decode()
+    assert proc.returncode == 1 and err.startswith("refused: data/results/"), err
+    assert ("a symlink" in err) if "symlink" in name else ("a file directly in data/results/" in err)
+    assert validate_changed(repo, base, head).returncode == 1
+
+
+def review(slug: str, cites: str = "report") -> str:
+    """A review article citing a set by its report (front matter), its resultsets list or a shortcode."""
+    front = {"report": f'report: "{slug}"\n', "resultsets": f'resultsets: ["{slug}"]\n', "shortcode": ""}[cites]
+    body = f'{{{{< result-figure set="{slug}" figure="x/throughput/64" >}}}}\n' if cites == "shortcode" else "Text.\n"
+    return f"---\ntitle: Review\n{front}---\n\n{body}"
+
+
+@pytest.fixture
+def cited_repo(tmp_path):
+    """Two sets on main, one of them cited by a review article."""
+    repo = tmp_path / "cited"
+    for name in ("cited", "loose"):
+        (repo / "data" / "results" / name).mkdir(parents=True)
+        (repo / "data" / "results" / name / "result.toml").write_text(f"# {name}\n")
+    (repo / "content" / "reviews").mkdir(parents=True)
+    git(repo, "init", "-q", "-b", "main")
+    base = commit(repo, "base")
+    return repo, base
+
+
+@pytest.mark.parametrize("cites", ["report", "resultsets", "shortcode"])
+def test_deleting_a_cited_set_is_refused(cited_repo, cites):
+    repo, _ = cited_repo
+    (repo / "content" / "reviews" / "a-review.md").write_text(review("cited", cites))
+    base = commit(repo, "a review")
+    git(repo, "checkout", "-q", "-b", "delete")
+    git(repo, "rm", "-q", "-r", "data/results/cited")
+    head = commit(repo, "delete the cited set")
+    proc = validate_changed(repo, base, head)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "a-review.md: cites cited" in proc.stdout and "deletes a result set that an article cites" in proc.stderr
+
+
+def test_deleting_an_uncited_set_or_a_set_with_its_review_passes(cited_repo):
+    repo, _ = cited_repo
+    (repo / "content" / "reviews" / "a-review.md").write_text(review("cited"))
+    base = commit(repo, "a review")
+    git(repo, "checkout", "-q", "-b", "delete-loose")
+    git(repo, "rm", "-q", "-r", "data/results/loose")
+    head = commit(repo, "delete the loose set")
+    proc = validate_changed(repo, base, head)
+    assert proc.returncode == 0 and "no changed result set left to validate" in proc.stdout, proc.stdout + proc.stderr
+    git(repo, "checkout", "-q", "-b", "delete-both", base)
+    git(repo, "rm", "-q", "-r", "data/results/cited", "content/reviews/a-review.md")
+    head = commit(repo, "delete the set and its review")
+    proc = validate_changed(repo, base, head)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_a_review_added_on_main_after_the_branch_counts(cited_repo):
+    """The articles checked are those of the merge: a review main gained after the pull request branched
+    off still protects the set it cites."""
+    repo, first = cited_repo
+    git(repo, "checkout", "-q", "-b", "delete", first)
+    git(repo, "rm", "-q", "-r", "data/results/loose")
+    head = commit(repo, "delete the loose set")
+    git(repo, "checkout", "-q", "main")
+    (repo / "content" / "reviews" / "later.md").write_text(review("loose", "resultsets"))
+    base = commit(repo, "a review of the loose set")
+    git(repo, "checkout", "-q", "delete")
+    proc = validate_changed(repo, base, head)
+    assert proc.returncode == 1 and "later.md: cites loose" in proc.stdout, proc.stdout + proc.stderr

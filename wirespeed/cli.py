@@ -13,10 +13,18 @@ from rich.table import Table
 
 from wirespeed import __version__
 from wirespeed.steps import paths
+from wirespeed.steps.status import EXIT_LEFT_OUT, EXIT_STEP_FAILED
 ARCHIVE = Path("data/results")
 _WIDTH = None if sys.stdout.isatty() else 1000  # files and pipes get whole lines
 err = Console(stderr=True, highlight=False, width=_WIDTH)
 out = Console(highlight=False, soft_wrap=True, width=_WIDTH)
+
+
+class StepFailed(click.ClickException):
+    """A build step that could not do its work at all (not one result set's failure): its own exit status,
+    so `make` tells "the site could not be built" from "a set was left out" (exit 1)."""
+
+    exit_code = EXIT_STEP_FAILED
 
 
 def _build_step(fn):
@@ -62,7 +70,7 @@ def validate(paths: tuple[str, ...], verbose: bool) -> None:
 
     folders = _folders(paths)
     if not folders:
-        raise click.ClickException(f"no result sets under {ARCHIVE}/ and no paths given")
+        raise StepFailed(f"no result sets under {ARCHIVE}/ and no paths given")
     counts = {"error": 0, "warning": 0, "acknowledged": 0}
     invalid = 0
     for _folder, rs, problems in load_many(folders):
@@ -78,7 +86,7 @@ def validate(paths: tuple[str, ...], verbose: bool) -> None:
     err.print(f"{n} result set{'s' if n != 1 else ''}: {n - invalid} valid, {invalid} invalid; "
               f"{counts['error']} errors, {counts['warning']} warnings, {counts['acknowledged']} acknowledged by errata", markup=False)
     if invalid:
-        sys.exit(1)
+        sys.exit(EXIT_LEFT_OUT)
 
 
 @cli.command()
@@ -110,7 +118,7 @@ def ingest(paths: tuple[str, ...], db: Path) -> None:
     loaded = sum(r.rows_loaded for r in reports)
     err.print(f"{len([r for r in reports if r.action != 'removed'])} result sets, {total} rows read, {loaded} loaded, {total - loaded} rejected → {db}", markup=False)
     if failed:
-        sys.exit(1)
+        sys.exit(EXIT_LEFT_OUT)
 
 
 @cli.command()
@@ -142,12 +150,27 @@ def show(slug: str, as_json: bool, db: Path) -> None:
 @cli.command()
 @click.argument("slugs", nargs=-1)
 @click.option("--markdown", is_flag=True, help="For SLUGS: a Markdown summary (headline figures, every problem, failed steps), e.g. for a pull request's job summary; exits 1 when one of them has an error.")
+@click.option("--left-out", "left_out", is_flag=True, help="What the last build left out of the site, one line each (also to $GITHUB_STEP_SUMMARY); exits 1 when anything was.")
 @click.option("--db", type=click.Path(path_type=Path), default=paths.CATALOG, show_default=True, help="Catalog file.")
-def summary(slugs: tuple[str, ...], markdown: bool, db: Path) -> None:
+def summary(slugs: tuple[str, ...], markdown: bool, left_out: bool, db: Path) -> None:
     """One line per result set in the catalog: tests, rows, how many published figures the engine reproduces, and whether every build step succeeded."""
     from wirespeed.steps import status as setstatus
     from wirespeed.catalog.store import connect
 
+    if left_out:
+        from wirespeed.steps import leftout
+
+        if slugs or markdown:
+            raise click.UsageError("--left-out takes no SLUGS and no --markdown: it reports the whole build")
+        found = leftout.lines(ARCHIVE, db, db.parent / "status", db.parent / leftout.ITEMS.name)
+        leftout.announce(found, db.parent / leftout.REPORT.name)
+        if not found:
+            out.print("every result set and article is on the site", markup=False)
+            return
+        err.print(f"THE SITE WAS BUILT WITHOUT {len(found)} ITEM{'S' if len(found) != 1 else ''} (each below; everything else is on it):", markup=False)
+        for line in found:
+            err.print(f"  {line}", markup=False)
+        sys.exit(EXIT_LEFT_OUT)
     if markdown:
         from wirespeed.presentation.pullrequest import markdown as to_markdown
 
@@ -181,6 +204,23 @@ def summary(slugs: tuple[str, ...], markdown: bool, db: Path) -> None:
     out.print(table)
     for line in failures:
         err.print(line, markup=False)
+
+
+@cli.command()
+@click.argument("slugs", nargs=-1, required=True)
+@click.option("--articles", "root", type=click.Path(path_type=Path), default=Path("content/reviews"), show_default=True, help="Folder of the review articles.")
+def cited(slugs: tuple[str, ...], root: Path) -> None:
+    """The articles that cite these result sets (their report, front matter resultsets, shortcodes), one line each; exits 1 when one does."""
+    from wirespeed.steps import articles
+
+    try:
+        found = articles.citing(set(slugs), root)
+    except articles.ArticleError as exc:
+        raise StepFailed(str(exc)) from None
+    for path, sets in found.items():
+        out.print(f"{path.name}: cites {', '.join(sets)}", markup=False)
+    if found:
+        sys.exit(1)
 
 
 @cli.command()
@@ -292,12 +332,12 @@ def analyse(slugs: tuple[str, ...], jobs: int | None, include_drafts: bool, db: 
         try:
             plan, errors = analysis.run(db, list(slugs) or None, jobs, tick, include_drafts)
         except analysis.AnalysisError as exc:
-            raise click.ClickException(str(exc)) from None
+            raise StepFailed(str(exc)) from None
     for e in errors:
         err.print(e, markup=False)
     out.print(f"{len(plan.run)} notebook runs executed, {len(plan.fresh)} up to date, {len(plan.stale_dirs)} stale outputs removed", markup=False)
     if errors or bad:
-        sys.exit(1)
+        sys.exit(EXIT_LEFT_OUT)
 
 
 @cli.command()
@@ -315,7 +355,8 @@ def site(db: Path, destination: Path, data_only: bool, base_url: str | None) -> 
     (a GitHub Pages project site: --base-url https://OWNER.github.io/REPO/).
     """
     from wirespeed.system import hugo
-    from wirespeed.steps.sitedata import SiteError, export
+    from wirespeed.steps import sitebuild
+    from wirespeed.steps.sitedata import SiteError
 
     if base_url is not None:
         if data_only:
@@ -324,53 +365,17 @@ def site(db: Path, destination: Path, data_only: bool, base_url: str | None) -> 
             base_url = hugo.base_url(base_url)
         except hugo.HugoError as exc:
             raise click.BadParameter(str(exc), param_hint="--base-url") from None
-
-    refused: list[str] = []
     try:
-        slugs = export(db, refused=refused, leave_out=("analyse",) if data_only else ("analyse", "report"))
-    except SiteError as exc:
-        raise click.ClickException(str(exc)) from None
-    for r in refused:
-        err.print(r, markup=False)
-    out.print(f"site data for {len(slugs)} result sets → build/hugo-data, build/site-static", markup=False)
-    if data_only:
-        if refused:
-            sys.exit(1)
-        return
-    extra = []
-    left_out = _left_out_sets(db, slugs)
-    if left_out:
-        from wirespeed.steps import articles
-        try:
-            missing = articles.citing(left_out)
-        except articles.ArticleError as exc:
-            raise click.ClickException(str(exc)) from None
-        for path, sets in missing.items():
-            refused.append(f"{path}: left out of the site: it cites {', '.join(sets)}, which {'was' if len(sets) == 1 else 'were'} left out")
-            err.print(refused[-1], markup=False)
-        if missing:
-            conf = hugo.ignore_config([p.relative_to(articles.ARTICLES.parent) for p in missing], paths.HUGO_LEFT_OUT)
-            extra = ["--config", f"config.toml,{conf.resolve()}"]
-    try:
-        hugo.build(destination=destination, extra=extra, base_url=base_url)
-    except hugo.HugoError as exc:
-        raise click.ClickException(str(exc)) from None
-    pages = sum(1 for _ in destination.rglob("*.html"))
-    out.print(f"site built: {pages} HTML pages in {destination}/", markup=False)
-    if refused:
-        sys.exit(1)
-
-
-def _left_out_sets(db: Path, exported: list[str]) -> set[str]:
-    """Published result sets of the catalog that the site export left out (a failed step, a refused file)."""
-    from wirespeed.catalog.store import connect
-
-    con = connect(db, read_only=True)
-    try:
-        published = {s for (s,) in con.execute("SELECT slug FROM published_sets").fetchall()}
-    finally:
-        con.close()
-    return published - set(exported)
+        outcome = sitebuild.export(db, data_only=True) if data_only else sitebuild.build(db, destination, base_url)
+    except (SiteError, sitebuild.SiteFailed) as exc:
+        raise StepFailed(str(exc)) from None
+    for line in outcome.refused + outcome.items:
+        err.print(line, markup=False)
+    out.print(f"site data for {len(outcome.slugs)} result sets → build/hugo-data, build/site-static", markup=False)
+    if not data_only:
+        out.print(f"site built: {outcome.pages} HTML pages in {destination}/", markup=False)
+    if outcome.refused or outcome.items:
+        sys.exit(EXIT_LEFT_OUT)
 
 
 @cli.command()
@@ -390,7 +395,7 @@ def report(slugs: tuple[str, ...], jobs: int | None, base_url: str | None) -> No
 
     from wirespeed.steps import typesetting as rep
     if rep.which_tex() is None:
-        raise click.ClickException("xelatex is not installed: run make (it installs TeX Live from Debian's packages)")
+        raise StepFailed("xelatex is not installed: run make (it installs TeX Live from Debian's packages)")
     if base_url is not None:
         from wirespeed.system import hugo
 
@@ -404,12 +409,12 @@ def report(slugs: tuple[str, ...], jobs: int | None, base_url: str | None) -> No
             built, fresh, errors = rep.run(list(slugs) or None, jobs, lambda j, d, t: progress.update(task, total=t, completed=d, description=j.slug),
                                            base_url=base_url)
         except rep.ReportError as exc:
-            raise click.ClickException(str(exc)) from None
+            raise StepFailed(str(exc)) from None
     for e in errors:
         err.print(e, markup=False)
     out.print(f"{len(built) - len(errors)} reports built, {len(fresh)} up to date → build/reports/", markup=False)
     if errors:
-        sys.exit(1)
+        sys.exit(EXIT_LEFT_OUT)
 
 
 @cli.command("check-site")

@@ -6,7 +6,8 @@
 # target a person runs — builds the site and PDF reports into BASE_DIR/public. Then the base's
 # `wirespeed summary --markdown` writes each changed set's headline figures and every problem to
 # the job summary ($GITHUB_STEP_SUMMARY, else stdout). Nothing from REPO is executed: folders are
-# copied without following symlinks (wirespeed refuses them). Exits 1 when the build or a set failed.
+# copied without following symlinks (wirespeed refuses them). Exits 1 when the build failed or left
+# anything out of the site (build/left-out.txt, written by `make`).
 set -euo pipefail
 
 if [ "$#" -ne 4 ]; then
@@ -38,7 +39,12 @@ printf 'previewing %q\n' "${slugs[@]}"
 status=0
 (cd -- "$base_dir" && make) || status=$?
 (cd -- "$base_dir" && .venv/bin/wirespeed summary --markdown -- "${slugs[@]}") >> "$summary" || status=1
+# `make` succeeds when it only left something out; on the base branch nothing is, so whatever the
+# preview left out (a set, or an article or comparison that depends on one) is the pull request's doing
+if [ -s "$base_dir/build/left-out.txt" ]; then
+  status=1
+fi
 if [ "$status" -ne 0 ]; then
-  echo "the preview build failed for some result sets: see the job summary and the log above" >&2
+  echo "the preview build failed or left something out of the site: see the job summary and the log above" >&2
 fi
 exit "$status"

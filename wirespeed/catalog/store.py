@@ -279,7 +279,10 @@ def ingest(folders: Iterable[Path], db: Path = DEFAULT_DB, progress: Callable[[s
     todo: list[Path] = []
     hashes: dict[Path, str] = {}
     for f in folders:
-        hashes[f] = folder_hash(f)
+        try:
+            hashes[f] = folder_hash(f)
+        except Exception:  # noqa: BLE001 - a folder that cannot be hashed (an I/O error) is loaded, and refused by name
+            hashes[f] = ""
         if known.get(f.name) == (hashes[f], ehash):
             n = con.execute("SELECT count(*) FROM rows WHERE slug = ?", [f.name]).fetchone()[0]
             reports.append(SetReport(f.name, display_path(f), "unchanged", n, n, 0))

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Callable
 
-from wirespeed.problems import Problem, display_path
+from wirespeed.problems import Problem, display_path, internal_problem
 from wirespeed.resultset.model import ResultSet
 
 RULE = "semantic.comparison-reference"
@@ -69,4 +69,7 @@ def check(loaded: list[tuple[Path, ResultSet | None, list[Problem]]], load: Call
 
     for folder, rs, problems in loaded:
         if rs is not None and rs.meta.get("set_comparisons"):
-            problems.extend(problems_of(rs, display_path(folder / "result.toml"), lambda s, f=folder: tests_of(f, s)))
+            try:
+                problems.extend(problems_of(rs, display_path(folder / "result.toml"), lambda s, f=folder: tests_of(f, s)))
+            except Exception as exc:  # noqa: BLE001 - one set's references fail alone: the other sets are still checked
+                problems.append(internal_problem(folder / "result.toml", "checking its set_comparisons", exc))

@@ -81,9 +81,9 @@ def toml_depth_problem(text: str, file: str) -> Problem | None:
 
 def structure_problems(doc: Any, file: str) -> list[Problem]:
     """Problems of a parsed document: nesting past the depth limit (tables from [a.b.c] headers
-    included), arrays longer than the list limit and strings or keys longer than the string limit.
-    Iterative, never recursive."""
-    limit, chars, items_limit = value("depth"), value("string_chars"), value("list_items")
+    included), strings or keys longer than the string limit, and lists longer than their limit
+    (tags, list_items). Iterative, never recursive."""
+    limit, chars = value("depth"), value("string_chars")
     problems: list[Problem] = []
     stack: list[tuple[Any, str, int]] = [(doc, "", 0)]
     while stack:
@@ -91,8 +91,8 @@ def structure_problems(doc: Any, file: str) -> list[Problem]:
         if isinstance(node, (dict, list)):
             if depth >= limit:
                 return [Problem(file, None, where, f"nested deeper than the limit of {describe('depth')}", "limit.depth")]
-            if isinstance(node, list) and len(node) > items_limit:
-                problems.append(Problem(file, None, where, f"{len(node):,} items: more than the limit of {describe('list_items')}", "limit.list"))
+            if isinstance(node, list) and len(node) > value(key := "tags" if where == "tags" else "list_items"):
+                problems.append(Problem(file, None, where, f"{len(node):,} items: more than the limit of {describe(key)}", f"limit.{'tags' if key == 'tags' else 'list'}"))
                 continue
             items = node.items() if isinstance(node, dict) else enumerate(node)
             for k, v in items:

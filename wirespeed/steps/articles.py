@@ -84,20 +84,37 @@ def for_report(slug: str, root: Path = ARTICLES) -> Article | None:
 
 
 def cited_sets(article: Article) -> set[str]:
-    """The result sets an article depends on: its report's set and every set its shortcodes name."""
-    return {s.args["set"] for s in article.shortcodes() if s.args.get("set")} | ({article.report} if article.report else set())
+    """The result sets an article depends on: its report's set, the sets its front matter lists (`resultsets`,
+    which the page links) and every set its shortcodes name."""
+    listed = article.front.get("resultsets") or []
+    if not isinstance(listed, list) or not all(isinstance(x, str) for x in listed):
+        raise ArticleError(f"{article.path}: front matter resultsets must be a list of result set slugs")
+    return ({s.args["set"] for s in article.shortcodes() if s.args.get("set")} | set(listed)
+            | ({article.report} if article.report else set()))
 
 
-def citing(left_out: set[str], root: Path = ARTICLES) -> dict[Path, list[str]]:
-    """Articles that cite a result set left out of the site (its step failed or a file was refused),
-    with the sets they miss: such an article is left out too, so the other pages still build."""
-    if not left_out or not root.is_dir():
+def cited_items(article: Article) -> set[tuple[str, str]]:
+    """(set, table or chart id) of every table and chart its shortcodes embed or refer to."""
+    return {(s.args["set"], s.args[kind]) for s in article.shortcodes() for kind in ("table", "chart") if s.args.get("set") and s.args.get(kind)}
+
+
+def missing(article: Article, left_out: set[str], unavailable: dict[str, set[str]]) -> list[str]:
+    """What an article cites that is not on the site: sets left out ("slug") and tables or charts that could not be
+    made ("slug/item", `unavailable`: set → item ids, e.g. a comparison with a set left out)."""
+    out = sorted(cited_sets(article) & left_out)
+    return out + sorted(f"{s}/{i}" for s, i in cited_items(article) if i in unavailable.get(s, set()) and s not in left_out)
+
+
+def citing(left_out: set[str], root: Path = ARTICLES, unavailable: dict[str, set[str]] | None = None) -> dict[Path, list[str]]:
+    """Articles that cite what is not on the site (`missing`), with what they miss: such an article is left out too
+    (and its set's PDF report takes the generated structure), so the other pages still build."""
+    unavailable = unavailable or {}
+    if not (left_out or any(unavailable.values())) or not root.is_dir():
         return {}
     out = {}
     for p in sorted(root.glob("*.md")):
         if p.name == "_index.md":
             continue
-        missing = sorted(cited_sets(read(p)) & left_out)
-        if missing:
-            out[p] = missing
+        if found := missing(read(p), left_out, unavailable):
+            out[p] = found
     return out

@@ -98,16 +98,17 @@ def units() -> dict[str, list[list[Any]]]:
     return {dim: [[UNITS[u].symbol, float(UNITS[u].factor)] for u in names] for dim, names in ladders.items()}
 
 
-def document(con: duckdb.DuckDBPyConnection, slugs: list[str]) -> dict[str, Any]:
-    """compare/data.json: the entries of every exported set and what the page needs to label them."""
+def document(con: duckdb.DuckDBPyConnection, slugs: list[str], found: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """compare/data.json: the entries of every exported set (`found`, when the caller made them set by set) and
+    what the page needs to label them."""
     return {"version": VERSION, "normalisations": list(NORMALISATIONS), "rates": list(RATES), "heat": {"cap": HEAT_CAP, "levels": HEAT_LEVELS},
             "metrics": {m: {"label": METRICS[m].label, "dimension": METRICS[m].dimension,
                             "statements": {f"{n}/{r}": statement(m, n, r) for n in NORMALISATIONS for r in RATES}} for m in COMPARED},
-            "units": units(), "entries": entries(con, slugs)}
+            "units": units(), "entries": entries(con, slugs) if found is None else found}
 
 
-def write(con: duckdb.DuckDBPyConnection, slugs: list[str], static_root: Path) -> Path:
+def write(con: duckdb.DuckDBPyConnection, slugs: list[str], static_root: Path, found: list[dict[str, Any]] | None = None) -> Path:
     dest = static_root / "compare" / "data.json"
     dest.parent.mkdir(parents=True, exist_ok=True)
-    atomic.write_text(dest, json.dumps(document(con, slugs), ensure_ascii=False, separators=(",", ":")) + "\n")
+    atomic.write_text(dest, json.dumps(document(con, slugs, found), ensure_ascii=False, separators=(",", ":")) + "\n")
     return dest

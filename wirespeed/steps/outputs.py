@@ -19,7 +19,8 @@ from wirespeed.presentation.tables.model import ResultTable
 
 def table_csv(table: ResultTable) -> str:
     """CSV of a table: one header row of labels with units, cells as printed without thousands separators
-    (spreadsheet formulas neutralised, wirespeed.system.csvsafe), and a Notes column when a row has a note."""
+    (spreadsheet formulas neutralised per cell and then, for every separator, in the text: wirespeed.system.csvsafe),
+    and a Notes column when a row has a note."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     notes = [_row_notes(table, row) for row in table.rows]
@@ -28,7 +29,7 @@ def table_csv(table: ResultTable) -> str:
                                        for c in table.columns] + extra))
     for row, note in zip(table.rows, notes):
         w.writerow(csvsafe.neutralise_row([c.text.replace(",", "") for c in row] + ([note] if extra else [])))
-    return buf.getvalue()
+    return csvsafe.neutralise_csv_text(buf.getvalue())
 
 
 def _row_notes(table: ResultTable, row: list) -> str:

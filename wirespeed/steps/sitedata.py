@@ -195,13 +195,13 @@ def export_set(con: duckdb.DuckDBPyConnection, slug: str, analysis_root: Path, s
                       "tables": per_test_tables.get(t["id"], []), "charts": per_test_charts.get(t["id"], [])})
     comparisons = [{**c, "table": c["id"] if c["id"] in tables else None, "chart": f"{c['id']}-chart" if f"{c['id']}-chart" in charts else None}
                    for c in meta.get("comparisons", [])]
+    unavailable: dict[str, str] = {}  # item id → why it is not made (a comparison with a set that is not published)
     if meta.get("set_comparisons"):
         if published is None:
             published = {s for (s,) in con.execute("SELECT slug FROM published_sets").fetchall()}
-        try:
-            across = set_comparisons.make(con, slug, meta, dest, published)
-        except set_comparisons.ComparisonError as exc:
-            raise SiteError(str(exc)) from None
+        across, dropped = set_comparisons.make(con, slug, meta, dest, published)
+        for cid, reason in dropped:
+            unavailable[cid] = unavailable[f"{cid}-chart"] = reason
         for c in across:
             tables[c["table"]] = {**json.loads((dest / "tables" / f"{c['table']}.json").read_text()), "csv": f"{url}/tables/{c['table']}.csv",
                                   "json": f"{url}/tables/{c['table']}.json", "notebook": None}
@@ -236,7 +236,7 @@ def export_set(con: duckdb.DuckDBPyConnection, slug: str, analysis_root: Path, s
         "other_tables": unassigned_tables, "other_charts": unassigned_charts,
         "figures": figs, "headlines": cards, "preview": f"{url}/preview.png", "comparisons": comparisons,
         "consistency": {"checked": len(summary["agreements"]), "agree": len(summary["agreements"]) - len(mism), "mismatches": mism, "errata": errata},
-        "downloads": downloads,
+        "downloads": downloads, "unavailable": unavailable,
     }
 
 
@@ -245,64 +245,102 @@ def meta_path(con: duckdb.DuckDBPyConnection, slug: str) -> str:
 
 
 def export(catalog: Path, analysis_root: Path = paths.ANALYSIS, data_root: Path = HUGO_DATA, static_root: Path = SITE_STATIC,
-           refused: list[str] | None = None, leave_out: tuple[str, ...] = ("analyse",)) -> list[str]:
+           refused: list[str] | None = None, leave_out: tuple[str, ...] = ("analyse",), exclude: dict[str, dict[str, str]] | None = None,
+           items: list[str] | None = None) -> list[str]:
     """Write the site data and files of every published result set; returns the slugs exported.
 
     A set with a file that may not be published (wirespeed.system.publish) is left out whole; its one-line
     reason is appended to `refused` (raised as SiteError when no list is given). So is a set whose
-    step in `leave_out` failed (wirespeed.steps.status) or whose export fails (its traceback kept in a
-    log). The others are exported."""
+    step in `leave_out` failed (wirespeed.steps.status), whose export fails (its traceback kept in a
+    log) or that `exclude` names (slug → the failure to record for its site step, e.g. the Hugo build
+    failing with it). The others are exported. A comparison with a set that is not exported is left out
+    of the declaring set (one line in `items`), which is still published: the export is redone until
+    no exported set compares with one that is not."""
+    exclude = exclude or {}
+    status_root = analysis_root.parent / "status"
     con = duckdb.connect(str(catalog), read_only=True)
     try:
         candidates = [s for (s,) in con.execute("SELECT slug FROM published_sets ORDER BY published DESC, slug").fetchall()]
-        slugs = []
-        data_tmp = atomic.temp_dir_beside(data_root)
-        static_tmp = atomic.temp_dir_beside(static_root)
-        try:
-            sets_dir = data_tmp / "wirespeed" / "sets"
-            sets_dir.mkdir(parents=True)
-            allowed = {s for s in candidates if not setstatus.failed_steps(s, leave_out, analysis_root.parent / "status")}
-            names = con.execute("SELECT dut_vendor, dut_model, published, slug FROM published_sets").fetchall()
-            shown = {"vendor": display_names([(v, p, s) for v, _m, p, s in names if v]), "device": display_names([(m, p, s) for _v, m, p, s in names if m])}
-            for slug in candidates:
-                if bad := setstatus.failed_steps(slug, leave_out, analysis_root.parent / "status"):
-                    if refused is None:
-                        raise SiteError(f"{slug}: its {', '.join(bad)} step failed")
-                    refused.append(f"{slug}: left out of the site: its {' and '.join(bad)} step failed (wirespeed summary shows it)")
-                    continue
-                try:
-                    data = export_set(con, slug, analysis_root, static_tmp, allowed, shown)
-                except publish.PublishRefused as exc:
-                    if refused is None:
-                        raise SiteError(str(exc)) from None
-                    refused.append(f"{exc} (result set {slug} not published)")
-                    if publish.SAFE_SLUG.match(slug):
-                        shutil.rmtree(static_tmp / "results" / slug, ignore_errors=True)
-                    continue
-                except Exception as exc:  # noqa: BLE001 - one set's export fails alone; the others are still published
-                    if refused is None:
-                        raise
-                    cause = str(exc) if isinstance(exc, SiteError) else f"{type(exc).__name__}: {exc}"
-                    failure = {"what": "exporting its site data (wirespeed/steps/sitedata.py)", "cause": cause,
-                               "log": str(setstatus.write_log(slug, "site", "export", traceback.format_exc(), analysis_root.parent / "logs"))}
-                    setstatus.record(slug, "site", failure, analysis_root.parent / "status")
-                    refused.append(setstatus.line(slug, "site", failure))
-                    if publish.SAFE_SLUG.match(slug):
-                        shutil.rmtree(static_tmp / "results" / slug, ignore_errors=True)
-                    continue
-                setstatus.record(slug, "site", None, analysis_root.parent / "status")
-                slugs.append(slug)
-                (sets_dir / f"{slug}.json").write_text(json.dumps(data, ensure_ascii=False, default=str) + "\n", encoding="utf-8")
-            compare_data.write(con, slugs, static_tmp)  # the compare page: the sets just exported, nothing else
-            duck = con.execute("SELECT value FROM catalog_info WHERE key = 'duckdb_version'").fetchone()
-            (data_tmp / "wirespeed" / "build.json").write_text(json.dumps({"wirespeed": wirespeed.__version__, "duckdb": duck[0] if duck else None,
-                                                                           "sets": slugs}) + "\n", encoding="utf-8")
-            atomic.swap_dir(data_tmp, data_root)
-            atomic.swap_dir(static_tmp, static_root)
-        finally:
-            for tmp in (data_tmp, static_tmp):
-                if tmp.exists():
-                    shutil.rmtree(tmp, ignore_errors=True)
+        allowed = {s for s in candidates if s not in exclude and not setstatus.failed_steps(s, leave_out, status_root)}
+        failed: dict[str, str] = {}  # the sets whose export failed, in any round, and their lines
+        while True:
+            lines: list[str] = []
+            slugs, unavailable = _export_all(con, candidates, allowed, analysis_root, data_root, static_root, lines, leave_out, exclude,
+                                             failed, strict=refused is None)
+            if set(slugs) == allowed:
+                break
+            allowed = set(slugs)  # a set failed its export: redo the others, whose comparisons may name it
+        if refused is not None:
+            refused += lines
+        if items is not None:
+            items += [f"{slug}: {item} left out of the site: {reason}" for slug in slugs
+                      for item, reason in unavailable.get(slug, {}).items() if not item.endswith("-chart")]
     finally:
         con.close()
     return slugs
+
+
+def _export_all(con: duckdb.DuckDBPyConnection, candidates: list[str], allowed: set[str], analysis_root: Path, data_root: Path, static_root: Path,
+                refused: list[str], leave_out: tuple[str, ...], exclude: dict[str, dict[str, str]], failed: dict[str, str],
+                strict: bool = False) -> tuple[list[str], dict[str, dict[str, str]]]:
+    """One export of every candidate into temporary folders swapped in at the end; the slugs exported and their
+    unavailable items. `strict`: the first set left out raises SiteError and nothing is swapped in."""
+    status_root = analysis_root.parent / "status"
+    slugs: list[str] = []
+    entries: list[dict] = []
+    unavailable: dict[str, dict[str, str]] = {}
+    data_tmp = atomic.temp_dir_beside(data_root)
+    static_tmp = atomic.temp_dir_beside(static_root)
+    try:
+        sets_dir = data_tmp / "wirespeed" / "sets"
+        sets_dir.mkdir(parents=True)
+        names = con.execute("SELECT dut_vendor, dut_model, published, slug FROM published_sets").fetchall()
+        shown = {"vendor": display_names([(v, p, s) for v, _m, p, s in names if v]), "device": display_names([(m, p, s) for _v, m, p, s in names if m])}
+        for slug in candidates:
+            if slug in exclude:
+                setstatus.record(slug, "site", exclude[slug], status_root)
+                refused.append(setstatus.line(slug, "site", exclude[slug]))
+                continue
+            if bad := setstatus.failed_steps(slug, leave_out, status_root):
+                refused.append(f"{slug}: left out of the site: its {' and '.join(bad)} step failed (wirespeed summary shows it)")
+                continue
+            if slug not in allowed:
+                refused.append(failed[slug])  # its export failed in an earlier round
+                continue
+            try:
+                data = export_set(con, slug, analysis_root, static_tmp, allowed, shown)
+                compared = compare_data.set_entries(con, slug, f"results/{slug}/")  # the compare page's rows, made set by set: one set's fail alone
+            except publish.PublishRefused as exc:
+                refused.append(failed.setdefault(slug, f"{exc} (result set {slug} not published)"))
+                setstatus.record(slug, "site", {"what": "publishing its files (wirespeed/system/publish.py)", "cause": str(exc).removeprefix(f"{slug}: "),
+                                                "log": str(setstatus.write_log(slug, "site", "publish", str(exc), analysis_root.parent / "logs"))}, status_root)
+                if publish.SAFE_SLUG.match(slug):
+                    shutil.rmtree(static_tmp / "results" / slug, ignore_errors=True)
+                continue
+            except Exception as exc:  # noqa: BLE001 - one set's export fails alone; the others are still published
+                cause = str(exc) if isinstance(exc, SiteError) else f"{type(exc).__name__}: {exc}"
+                failure = {"what": "exporting its site data (wirespeed/steps/sitedata.py)", "cause": cause,
+                           "log": str(setstatus.write_log(slug, "site", "export", traceback.format_exc(), analysis_root.parent / "logs"))}
+                setstatus.record(slug, "site", failure, status_root)
+                refused.append(failed.setdefault(slug, setstatus.line(slug, "site", failure)))
+                if publish.SAFE_SLUG.match(slug):
+                    shutil.rmtree(static_tmp / "results" / slug, ignore_errors=True)
+                continue
+            setstatus.record(slug, "site", None, status_root)
+            slugs.append(slug)
+            entries += compared
+            unavailable[slug] = data["unavailable"]
+            (sets_dir / f"{slug}.json").write_text(json.dumps(data, ensure_ascii=False, default=str) + "\n", encoding="utf-8")
+        if strict and refused:
+            raise SiteError(refused[0])
+        compare_data.write(con, slugs, static_tmp, entries)  # the compare page: the sets just exported, nothing else
+        duck = con.execute("SELECT value FROM catalog_info WHERE key = 'duckdb_version'").fetchone()
+        (data_tmp / "wirespeed" / "build.json").write_text(json.dumps({"wirespeed": wirespeed.__version__, "duckdb": duck[0] if duck else None,
+                                                                       "sets": slugs}) + "\n", encoding="utf-8")
+        atomic.swap_dir(data_tmp, data_root)
+        atomic.swap_dir(static_tmp, static_root)
+    finally:
+        for tmp in (data_tmp, static_tmp):
+            if tmp.exists():
+                shutil.rmtree(tmp, ignore_errors=True)
+    return slugs, unavailable

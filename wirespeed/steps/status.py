@@ -19,6 +19,10 @@ from wirespeed.system import atomic
 STATUS_ROOT = paths.STATUS
 LOG_ROOT = paths.LOGS
 STEPS = ("analyse", "site", "report")
+# The exit statuses of the build steps (validate, ingest, analyse, site, report), which `make` reads (Makefile):
+EXIT_LEFT_OUT = 1  # some result sets (or articles) were left out, each named in one line; everything else was built
+EXIT_STEP_FAILED = 3  # the step itself could not run (a missing tool, a broken notebook, template or article): the site
+# cannot be built. An internal error exits 2 (wirespeed.cli.main), an interrupt 130.
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 _SAFE = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
 

@@ -92,6 +92,8 @@ def plan(slugs: list[str] | None, data_root: Path = paths.HUGO_DATA, static_root
         data = json.loads(data_file.read_text())
         charts_dir = static_root / "results" / slug / "charts"
         article = articles.for_report(slug)
+        if article is not None and articles.missing(article, articles.cited_sets(article) - set(available), {slug: set(data.get("unavailable", {}))}):
+            article = None  # it cites what is not on the site, so it is left out of the site too: the report takes the generated structure
         charts = {cid: hashlib.sha256((charts_dir / f"{cid}.pdf").read_bytes()).hexdigest() for cid in sorted(data["charts"]) if (charts_dir / f"{cid}.pdf").is_file()}
         # base URL, version and the date of this report's own data (never the repository's last commit): a commit elsewhere rebuilds nothing
         stamp = reportlinks.stamp(base_url, epoch=reportlinks.data_epoch(data, article.path if article else None))

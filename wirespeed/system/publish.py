@@ -9,7 +9,9 @@ symlink, or an HTML attachment never reaches the site even if validation was byp
 - the destination's resolved path is inside the output root, and is a new file (no overwrite);
 - only an allowlist of types is published; text-like types get a `.txt` extension; HTML, SVG, XML,
   JavaScript and anything unknown are refused;
-- CSV files have spreadsheet formulas neutralised (wirespeed.system.csvsafe).
+- a set's file must be, read to its end, what its type says (the check validation applies,
+  wirespeed.resultset.attachments.check_bytes: no PDF with active content, no polyglot);
+- CSV files have spreadsheet formulas neutralised for every separator (wirespeed.system.csvsafe).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import stat
 from pathlib import Path, PurePosixPath
 
 from wirespeed.system import csvsafe
-from wirespeed.resultset.attachments import TYPES
+from wirespeed.resultset.attachments import TYPES, check_bytes, file_type
 
 # The types come from the one allowlist that validation also uses (wirespeed.resultset.attachments).
 # Published as they are: data, metadata, documents, captures, and the Parquet export the site adds.
@@ -124,19 +126,24 @@ def _write_new(dst: Path, data: bytes) -> None:
         f.write(data)
 
 
-def copy_contained(slug: str, src_root: Path, rel: str, out_root: Path, dest_rel: str) -> Path:
-    """Copy src_root/rel to out_root/dest_rel with both ends checked; CSV formulas neutralised. Returns the destination."""
+def copy_contained(slug: str, src_root: Path, rel: str, out_root: Path, dest_rel: str, check_type: bool = False) -> Path:
+    """Copy src_root/rel to out_root/dest_rel with both ends checked; with check_type, the content must be
+    what its type says (a set's file); CSV formulas neutralised. Returns the destination."""
     src = source_file(slug, src_root, rel)
     dst = destination(slug, out_root, dest_rel)
     try:
         data = _read_regular(src)
     except OSError as exc:
         raise PublishRefused(f"{slug}: {rel}: not published: cannot read it as a regular file ({exc.strerror or exc}) [publish.regular]") from None
+    ftype = file_type(rel) if check_type else None
+    if ftype is not None and (found := check_bytes(data, ftype)) is not None:
+        line, message, _rule = found
+        raise PublishRefused(f"{slug}: {rel}{f':{line}' if line else ''}: not published: {message} [publish.content]")
     if dest_rel.lower().endswith(".csv"):
         try:
             data = csvsafe.neutralise_csv_bytes(data)
-        except (UnicodeDecodeError, ValueError) as exc:
-            raise PublishRefused(f"{slug}: {rel}: not published: not UTF-8 CSV ({exc}) [publish.csv]") from None
+        except (UnicodeDecodeError, csvsafe.CsvRefused) as exc:
+            raise PublishRefused(f"{slug}: {rel}: not published: not a CSV file that can be neutralised ({exc}) [publish.csv]") from None
     _write_new(dst, data)
     return dst
 
@@ -147,5 +154,5 @@ def publish_set_file(slug: str, set_dir: Path, rel: str, static_set_root: Path, 
     name = published_name(slug, rel, native=role == "native")
     if set_dir.name != slug:
         raise PublishRefused(f"{slug}: {rel}: not published: the set's folder {set_dir} is not named after its slug [publish.folder]")
-    copy_contained(slug, set_dir, rel, static_set_root, f"data/{name}")
+    copy_contained(slug, set_dir, rel, static_set_root, f"data/{name}", check_type=True)
     return name

@@ -1,0 +1,92 @@
+"""Every list that reaches the site and the PDF report is bounded before the work it drives (issue 28):
+tags (which XeLaTeX writes into the report's keywords, in time that grows with the square of their
+number) and every other list of result.toml. Past a limit a set is refused in one line; at the limits
+its report builds well within the report's time budget."""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+import pipeline
+from wirespeed.resultset import limits
+from wirespeed.resultset.load import load
+
+TAGS = 'tags = ["wan", "pos", "acl", "smartbits"]'
+FRAMES = "frame_sizes = [40, 64, 128, 256, 512, 1024, 1500]"
+
+
+def edit(s: Path, old: str, new: str) -> None:
+    toml = s / "result.toml"
+    text = toml.read_text(encoding="utf-8")
+    assert old in text
+    toml.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def errors(s: Path) -> list[str]:
+    rs, problems = load(s)
+    return [str(p) for p in problems if p.severity == "error"]
+
+
+def test_tags_up_to_the_limit_pass_and_one_more_is_refused(good_set):
+    n = limits.value("tags")
+    edit(good_set, TAGS, "tags = [" + ", ".join(f'"t{i}"' for i in range(n)) + "]")
+    assert errors(good_set) == []
+    edit(good_set, '"t0", ', '"t0", "t-extra", ')
+    (line,) = errors(good_set)
+    assert line.endswith(f"tags: {n + 1} items: more than the limit of {n} tags [limit.tags]"), line
+
+
+def test_twenty_thousand_tags_are_refused_before_anything_reads_them(good_set):
+    edit(good_set, TAGS, "tags = [" + ", ".join(f'"tag-{i}"' for i in range(20_000)) + "]")
+    assert (good_set / "result.toml").stat().st_size < limits.value("file_size.toml")
+    (line,) = errors(good_set)
+    assert "20,000 items: more than the limit of 32 tags [limit.tags]" in line, line
+
+
+def test_any_other_list_past_its_limit_is_refused(good_set):
+    n = limits.value("list_items")
+    edit(good_set, "[dut]\n", "[dut]\noptics = [" + ", ".join(f'"SFP {i}"' for i in range(n + 1)) + "]\n")
+    found = errors(good_set)
+    assert any(line.endswith(f"dut.optics: {n + 1:,} items: more than the limit of {n:,} items [limit.list]") for line in found), found
+
+
+def test_a_report_at_the_limits_builds_within_its_budget(tmp_path):
+    """The exported data of a real set with its tags and its test-bed, methodology and errata lists at their
+    limits, each item a sentence: the PDF report builds within the report's own time budget (the step
+    stops XeLaTeX at WIRESPEED_REPORT_TIMEOUT, default 120 s, and the build fails then)."""
+    from wirespeed.presentation import methodology, testbed
+    from wirespeed.steps import typesetting
+
+    pipeline.build("site-data")
+    slug = "cisco-7600-osm-acl-2001"
+    data = json.loads((pipeline.BUILD / "hugo-data" / "wirespeed" / "sets" / f"{slug}.json").read_text(encoding="utf-8"))
+    d, n = copy.deepcopy(data), limits.value("list_items")
+    item = [f"Item {i}: a line card with a long description of its ports and optics" for i in range(n)]
+    d["tags"] = [f"tag-{i}" for i in range(limits.value("tags"))]
+    d["dut"].update(components=[{"model": x, "description": x} for x in item], optics=item, software=[{"name": x, "version": "1.0"} for x in item])
+    d["instrument"].update(modules=item, software=[{"name": x, "version": "2.0"} for x in item])
+    d["campaign"] = {**d.get("campaign", {}), "engineers": item}
+    d["testbed_rows"] = testbed.rows(d["dut"], d["instrument"], d["campaign"])
+    method = {**d["methodology"], "frame_sizes": list(range(64, 64 + n)), "offered_loads_pct": [round(100 * (i + 1) / n, 3) for i in range(n)]}
+    d["methodology"], d["methodology_rows"] = method, methodology.rows(method)
+    d["consistency"]["errata"] = [{"test": "baseline", "check": "x", "note": x} for x in item]
+    data_file = tmp_path / f"{slug}.json"
+    data_file.write_text(json.dumps(d), encoding="utf-8")
+    job = typesetting.ReportJob(slug=slug, key="x", components={"build": None}, data_file=data_file,
+                                charts_dir=pipeline.BUILD / "site-static" / "results" / slug / "charts", article=None, out=tmp_path / f"{slug}.pdf")
+    cwd = os.getcwd()
+    try:
+        result = typesetting.build(job, str(pipeline.WORK))
+    finally:
+        os.chdir(cwd)
+    assert result == {"ok": True}, result
+    import pikepdf
+
+    with pikepdf.open(job.out) as pdf:
+        assert "tag-31" in str(pdf.docinfo["/Keywords"])
+    assert "Item 1023: a line card" in typesetting.pdf_text(job.out)
