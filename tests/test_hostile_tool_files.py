@@ -222,8 +222,8 @@ def test_twenty_thousand_tags_are_refused_before_the_schema(good_set):
     assert len(text.encode()) < (1 << 20)
     toml.write_text(text, encoding="utf-8")
     rs, problems = load(good_set)
-    assert rs is None and [p.rule for p in problems] == ["limit.list"]
-    assert str(problems[0]).endswith("tags: 20,000 items: more than the limit of 1,024 items [limit.list]")
+    assert rs is None and [p.rule for p in problems] == ["limit.tags"]
+    assert str(problems[0]).endswith("tags: 20,000 items: more than the limit of 32 tags [limit.tags]")
 
 
 def test_more_tests_than_the_limit_are_refused(good_set):

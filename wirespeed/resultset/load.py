@@ -16,7 +16,6 @@ import jsonschema
 from wirespeed.engine.imix import PROFILES, Imix
 from wirespeed.engine.linerate import parse_speed
 from wirespeed.problems import InputError, Problem, display_path, internal_problem
-from wirespeed.resultset.attachments import check_bytes
 from wirespeed.resultset.csvtable import decode_utf8, read_table, row_identity
 from wirespeed.resultset.methodology import merged
 from wirespeed.resultset.declared import TABLE_KINDS, check_content, declared_files, layout_problems, read_file, unsafe_problem
@@ -245,9 +244,7 @@ def _load(setdir: SetFolder) -> tuple[ResultSet | None, list[Problem]]:
             def consume(stream, hasher, shown, ftype, specs=natives[path]):
                 data = stream.read(value(ftype.size_limit) + 1)
                 hasher.update(data)
-                if (bad := check_bytes(data, ftype)) is not None:  # published as a download too: the attachment rules hold
-                    return [Problem(shown, bad[0], "", bad[1], bad[2])]
-                out, total = [], 0
+                out, total = [], 0  # the file's kind, compression and whole content are checked by importers.kinds.opened
                 for spec in specs:
                     got, probs, n = run_importer(spec, setdir.path / spec["path"], tests, data)
                     total += n
