@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import codecs
 from dataclasses import dataclass
-from typing import BinaryIO
+from typing import BinaryIO, Callable
 
+from wirespeed.capture import erf
 from wirespeed.problems import Problem
 
 
@@ -32,9 +33,18 @@ class FileType:
     size_limit: str  # a key of wirespeed.resultset.limits.LIMITS
     what: str
     magic: tuple[bytes, ...] = ()  # the file starts with one of these
+    probe: Callable[[bytes], bool] | None = None  # a format without magic number: True when its first 64 KiB are of it
     text: bool = False  # UTF-8 without NUL
     native: bool = False  # kept only as a native file an importer reads, never as an attachment
     compression: bool = False  # wraps a file of another kind (its name before the extension says which)
+
+    @property
+    def signed(self) -> bool:
+        """A binary kind told by its first bytes (a magic number or a probe), not a text."""
+        return bool(self.magic) or self.probe is not None
+
+    def starts_like(self, first: bytes) -> bool:
+        return first.startswith(self.magic) if self.magic else self.probe(first) if self.probe else True
 
 
 TYPES: tuple[FileType, ...] = (
@@ -47,6 +57,7 @@ TYPES: tuple[FileType, ...] = (
     FileType("pcap", (".pcap",), "application/vnd.tcpdump.pcap", "file_size.pcap", "a pcap capture",
              magic=(b"\xd4\xc3\xb2\xa1", b"\xa1\xb2\xc3\xd4", b"\x4d\x3c\xb2\xa1", b"\xa1\xb2\x3c\x4d")),
     FileType("pcapng", (".pcapng",), "application/x-pcapng", "file_size.pcap", "a pcapng capture", magic=(b"\x0a\x0d\x0d\x0a",)),
+    FileType("erf", (".erf",), "application/octet-stream", "file_size.pcap", "an ERF capture", probe=erf.looks_like, native=True),
     FileType("xml", (".xml",), "text/plain; charset=utf-8", "file_size.xml", "an XML file", text=True, native=True),
     FileType("parquet", (".parquet",), "application/vnd.apache.parquet", "file_size.parquet", "a Parquet file", magic=(b"PAR1",), native=True),
     FileType("gzip", (".gz",), "application/gzip", "file_size.compressed", "a gzip-compressed file", magic=(b"\x1f\x8b",), native=True, compression=True),
@@ -118,7 +129,7 @@ def content_problem(stream: BinaryIO, ftype: FileType, file: str, hasher) -> Pro
         hasher.update(chunk)
         if problem is not None:
             continue
-        if first and ftype.magic and not chunk.startswith(ftype.magic):
+        if first and ftype.signed and not ftype.starts_like(chunk):
             # a magic number is at most 8 bytes and the first chunk is 64 KiB unless the file is shorter
             problem = Problem(file, None, "", f"does not start like {ftype.what} (its extension says {ftype.name}): refused", "layout.attachment-content")
         first = False
@@ -135,7 +146,7 @@ def content_problem(stream: BinaryIO, ftype: FileType, file: str, hasher) -> Pro
                 continue
         offset += len(chunk)
         line += chunk.count(b"\n")
-    if problem is None and first and ftype.magic:
+    if problem is None and first and ftype.signed:
         problem = Problem(file, None, "", f"is empty: not {ftype.what}", "layout.attachment-content")
     if problem is None and decoder is not None:
         try:
