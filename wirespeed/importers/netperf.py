@@ -31,9 +31,9 @@ RULE = "import.netperf"
 BANNER = re.compile(r"^(?P<migrated>MIGRATED )?(?P<what>[A-Za-z_/ ]+?) TEST from (?P<src>\S*) \((?P<srcip>[^)]*)\) port \d+ (?P<af>\S+) "
                     r"to (?P<dst>\S*) \((?P<dstip>[^)]*)\) port \d+ \S+(?: : (?P<opts>.*))?$")
 CUT = re.compile(r"^(?:MIGRATED )?[A-Za-z_/| ]+? TEST from \S* \([^)]*\) port \d+")  # a banner's start: cut when BANNER fails
-NUMBER = re.compile(r"^-?\d+(?:\.\d+)?$")
+NUMBER = re.compile(r"^-?\d{1,20}(?:\.\d{1,20})?$")  # netperf prints at most 20 digits a side; more is no figure of it
 UNIT = re.compile(r"(10\^[0369]bits|[KMG]?Bytes|Trans)/s(?:ec)?\b")
-INTERIM = re.compile(r"^Interim result:\s+(?P<v>\d+(?:\.\d+)?) (?P<u>\S+) over (?P<d>\d+(?:\.\d+)?) seconds ending at (?P<t>\d+(?:\.\d+)?)")
+INTERIM = re.compile(r"^Interim result:\s+(?P<v>\d{1,20}(?:\.\d{1,20})?) (?P<u>\S+) over (?P<d>\d{1,20}(?:\.\d{1,20})?) seconds ending at (?P<t>\d{1,20}(?:\.\d{1,20})?)")
 
 # what the banner says → (test name, kind)
 KINDS = {"TCP STREAM": ("TCP_STREAM", "stream"), "TCP MAERTS": ("TCP_MAERTS", "stream"), "TCP SENDFILE": ("TCP_SENDFILE", "stream"),
