@@ -69,6 +69,9 @@ def test_recognised_by_its_records_not_by_a_magic_number():
     assert erf_format.looks_like(three) and erf_format.looks_like(erf([(T0, 2, udp_frame(1))]))  # a whole file of one record
     assert not erf_format.looks_like(three[:150])  # one record, then a cut one: fewer than three
     assert erf_format.looks_like(three[:-20])  # three records, the last cut: ERF, which the reader calls truncated
+    # text whose bytes read as three chained headers (type 10 '\\n', flags ',', rlen "0," = 12332): no NUL, so no ERF
+    text = b"".join((b"x" * 8 + b"\n,0," + b"7" * 12324) for _ in range(3))
+    assert erf_format._record(text, 0) == 12332 and not erf_format.looks_like(text)
     for other in (pcap(FRAMES[:3]), b"Tx Port Name,Rx Port Names\n" * 40, bytes(range(256)) * 4, b""):
         assert not erf_format.looks_like(other)
     assert [k.name for k in content_kinds(three, "x.bin")] == ["erf"]

@@ -51,7 +51,11 @@ def _record(head: bytes, pos: int) -> int:
 
 
 def looks_like(head: bytes) -> bool:
-    """True when the bytes (the first HEAD of a file, or the whole of a shorter one) are ERF records."""
+    """True when the bytes (the first HEAD of a file, or the whole of a shorter one) are ERF records.
+    Text never is (it has no NUL byte; an ERF record of an Ethernet type has two, its pad), however
+    its characters happen to read as record headers."""
+    if b"\0" not in head:
+        return False
     pos, good = 0, 0
     while good < RECORDS_FOR_CHECK and pos + 16 <= len(head):
         rlen = _record(head, pos)

@@ -7,8 +7,9 @@ host did not measure is left out, never 0 (iperf3 writes 0 for it): the RTT and 
 a host that received (`-R` on the client, the server of a normal run), what the other host measured
 in a server's file, the jitter and loss of the side that sent; an SCTP run's retransmits (iperf3
 counts them for TCP only: SCTP's are uninitialised or 0) and its RTT (SCTP_STATUS's smoothed RTT in
-whole ms, 0 below 1 ms: not TCP's µs RTT, and no measure of a sub-millisecond path). A --bidir run has one row per
-direction (`port` client->server, server->client); a file of several runs one test per run (`part`).
+whole ms, 0 below 1 ms: not TCP's µs RTT, and no measure of a sub-millisecond path). A --bidir run
+has one row per direction (`port` client->server, server->client); a file of several runs one test
+per run (`part`).
 Omitted intervals (-O) are left out. Which runs and sides a file holds: wirespeed.importers.iperf3_runs.
 """
 
@@ -89,7 +90,7 @@ def _port(run: Run, direction: str) -> dict:
 def _tcp_sample(run: Run, direction: str, s: dict, streams: list[dict]) -> dict:
     if not run.sends(direction):
         return {}
-    rtts = [number(x, "rtt") for x in streams if number(x, "rtt") and not run.sctp]
+    rtts = [] if run.sctp else [number(x, "rtt") for x in streams if number(x, "rtt")]
     cwnds = [number(x, "snd_cwnd") for x in streams if number(x, "snd_cwnd")]
     return {"retransmits": (None if run.sctp else _int(number(s, "retransmits")), "segments"),
             "cwnd": (_int(max(cwnds)) if cwnds else None, "bytes"), "rtt_avg": (_mean(rtts), "us")}
