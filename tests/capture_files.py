@@ -71,3 +71,23 @@ def pcapng_section(interfaces: list[tuple[int, int | None]], packets: list[tuple
         else:
             out.append(_block(e, p[1], p[2]))
     return b"".join(out)
+
+
+def erf(records: list[tuple], align: int = 8) -> bytes:
+    """Endace ERF records (ts_ns, type, frame[, flags, lctr, ext_headers]): the header's 64-bit
+    little-endian timestamp in 2^-32 s, big-endian rlen/lctr/wlen, extension headers after it (type bit
+    7), a 2-byte pad before an Ethernet frame, the 4 FCS bytes captured (wlen counts them) and rlen
+    padded to `align` bytes, as Endace cards and T-Rex's writer (src/common/erf.cpp) write them.
+    For IPv4/IPv6 types (22, 23) `frame` is the IP packet, with no pad nor FCS."""
+    out = []
+    for ts, rtype, frame, *rest in records:
+        flags, lctr, ext = (list(rest) + [4, 0, 0][len(rest):])[:3]
+        eth = (rtype & 0x7F) in (2, 11, 16, 20)
+        body = b"".join(bytes([0x80 if i < ext - 1 else 0]) + bytes(7) for i in range(ext))
+        body += (b"\0\0" + frame + b"\xde\xad\xbe\xef") if eth else frame
+        wlen = len(frame) + 4 if eth else len(frame)
+        rlen = 16 + len(body)
+        pad = -rlen % align
+        stamp = (ts // 10**9 << 32) | ((ts % 10**9 << 32) // 10**9)
+        out.append(struct.pack("<Q", stamp) + struct.pack(">BBHHH", rtype | (0x80 if ext else 0), flags, rlen + pad, lctr, wlen) + body + bytes(pad))
+    return b"".join(out)

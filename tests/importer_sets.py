@@ -54,7 +54,7 @@ direction = "bidirectional"
 """
 
 
-FILL = {"title": "Imported example", "licence": "CC0-1.0", "dut.vendor": "Example", "dut.model": "Device under test",
+FILL = {"title": "Imported example", "licence": "CC0-1.0", "dut.vendor": "Example", "dut.model": "Device under test", "instrument.vendor": "Example",
         "source.publisher": "wirespeed test suite", "source.published": "2024-03-14", "scenario": "ipv4-routing",
         "topology": "port-pairs", "ports": 2, "port_speed": "10G", "direction": "bidirectional"}
 

@@ -44,6 +44,11 @@ TABLE: list[tuple[str, str | None, str | None]] = [
     ("fdio-csit/uti-draft-0.1.0_2101-3n-hsw.65_64b-4t4c-ipsec-reconf.json", "csit", None),  # a reconf test: csit says it imports no reconf
     ("fdio-csit/uti-draft-0.1.0-flat_64b-2c-nat44ed-cps-ndrpdr.json", "csit", None),  # connections per second: csit says it imports pps
     ("fdio-csit/uti-1.0.0_devicetest.example.json", "csit", None),  # a device test: csit says it has no performance result
+    ("fdio-csit/uti-draft-0.1.0-r3e08c01_78b-1t1c-ethip6-ip6base-ndrpdr.json", "csit", None),
+    ("fdio-csit/uti-draft-0.1.0-r3e08c01_64b-1t1c-eth-l2patch-mrr.json", "csit", None),
+    ("fdio-csit/uti-draft-0.1.0-r3e08c01_64b-2t1c-ethip4-ip4base-soak.json", "csit", None),
+    ("fdio-csit/uti-draft-0.1.0-nested_64b-8t4c-nat44ed-cps-ndrpdr.json", "csit", None),  # connections per second: csit says it imports pps
+    ("fdio-csit/uti-draft-0.1.0_2101-3n-hsw.69_1460b-1t1c-hoststack-iperf3-bps.json", "csit", None),  # a hoststack test: csit says why not
     ("fdio-csit/dpdk_l3fwd-ndrpdr_suite.info.json", None, None),  # the suite's summary: no test result
     ("fdio-csit/parquet_metadata_trending_mrr.parquet", None, None),  # a Parquet footer: schema, no rows
     ("fdio-csit/parquet_metadata_trending_ndrpdr.parquet", None, None),
@@ -51,15 +56,26 @@ TABLE: list[tuple[str, str | None, str | None]] = [
     ("fdio-csit/spark_schema_trending_ndrpdr.json", None, None),
     ("fdio-csit/uti_test_case.schema.yaml", None, None),  # the UTI JSON Schema
     ("iperf3/ekfoury_iperf3.6_tcp_P4_60s_mininet.json", "iperf3", None),
+    ("iperf3/iperf3-lib_3.19.1_sctp-reverse-server.json", "iperf3", None),
+    ("iperf3/iperf3-lib_3.19.1_tcp-reverse-server.json", "iperf3", None),
+    ("iperf3/iperf3-lib_3.21_udp-bidirectional-client.json", "iperf3", None),
+    ("iperf3/iperf3-lib_3.21_udp-server.json", "iperf3", None),
+    ("iperf3/iperf3-lib_3.22_udp-reverse-client.json", "iperf3", None),
     ("iperf3/yardstick_iperf3.0.7_iperf3_sample_output.json", "iperf3", None),
     ("iperf3/yardstick_iperf3.0.7_iperf3_sample_output_udp.json", "iperf3", None),
     ("ixia-ixnetwork/jundong_traffic_results.csv", "ixnetwork", None),
     ("ixia-ixnetwork/sonicpins_ixnetwork_rest_traffic_item_stats_view9_data.json", "ixnetwork", None),
+    ("ixia-ixnetwork/sonicpins_ixnetwork_rest_traffic_item_level_stats.json", "ixnetwork", None),
     ("k8s-netperf/loss-rt-result-1739968774.csv", None, None),  # the header alone
     ("k8s-netperf/loss-rt-result-1766863308.csv", "k8s-netperf", None),
     ("k8s-netperf/result-1739968774.csv", "k8s-netperf", None),
     ("k8s-netperf/result-1768505168.csv", "k8s-netperf", None),
     ("k8s-netperf/vswitch-result-1739968774.csv", "k8s-netperf", None),
+    ("k8s-netperf/result-1768505113.csv", "k8s-netperf", None),
+    ("k8s-netperf/loss-rt-result-1768382854.csv", "k8s-netperf", None),
+    ("k8s-netperf/cpu-result-1739968774.csv", None, None),  # nodes' CPU by mode: k8s-netperf refuses it in one line
+    ("k8s-netperf/podcpu-result-1739968774.csv", None, None),  # each pod's CPU
+    ("k8s-netperf/podmem-result-1739968774.csv", None, None),  # each pod's memory
     ("netperf/netperf-texi_L1654_tcp_stream.txt", "netperf", None),
     ("netperf/netperf-texi_L1690_tcp_maerts.txt", "netperf", None),
     ("netperf/netperf-texi_L1739_tcp_sendfile.txt", None, None),  # the run stopped with an error: banner and message, no result
@@ -75,6 +91,7 @@ TABLE: list[tuple[str, str | None, str | None]] = [
     ("netperf/netperf-texi_L3312_tcp_rr_keyval.txt", "netperf", None),
     ("netperf/netperf-texi_L382_tcp_rr_histogram_v2.txt", "netperf", None),
     ("netperf/netperf-texi_L419_tcp_stream_D_interim_MBytes.txt", "netperf", None),
+    ("netperf/pkb_netperf_results.txt", "netperf", None),  # re-wrapped at 80 columns: netperf refuses it in one line
     ("flent/test-http.flent.gz", None, None),  # HTTP fetch times only: no series wirespeed reads
     ("flent/test-rrul-icmp.flent.gz", "flent", None),
     ("flent/test-rrul.flent.gz", "flent", None),
@@ -98,9 +115,30 @@ TABLE: list[tuple[str, str | None, str | None]] = [
     ("spirent-testcenter/stc_drv_result_.txt", None, None),  # every count 0
     ("spirent-testcenter/stc_drv_aggregate_streamblock.txt", "spirent", None),
     ("spirent-testcenter/stc_show_streamblock_results.txt", "spirent", None),
+    ("spirent-testcenter/stc_StreamThresholdResults.txt", None, None),  # streams past thresholds per port: no stream's figures
+    ("spirent-testcenter/stc_show_analyzer_port_results.txt", None, None),  # what each port received, no frame sent
+    ("spirent-testcenter/stc_my_custome_drv.txt", None, None),  # every count 0
+    ("spirent-testcenter/stc_show_stats_Traffic_Item_Statistics.txt", None, None),  # a table of no known tool, its columns contradicting each other
+    ("spirent-testcenter/stc_show_stats_Flow_Statistics.txt", None, None),
     ("trex-capture/basic_imix_golden.cap", "pcap", None),
     ("trex-capture/sim_astf-http_manual_commands_delay.pcap", "pcap", None),
-    ("trex-capture/stl_vm_enable1_flow_stat-0-ex.erf", "pcap", "an ERF capture reader"),
+    ("trex-capture/stl_vm_enable1_flow_stat-0-ex.erf", "pcap", None),  # Endace ERF: no magic number, told by its records
+    ("trex-capture/dns_rxcheck.erf", "pcap", None),  # ERF of two records: the whole file, ending at a record's end
+    ("trex-capture/dns_wlen-0-ex.erf", "pcap", None),
+    ("trex-capture/http_simple_ipv6-0-ex.erf", "pcap", None),
+    ("trex-capture/imix_v6-0-ex.erf", "pcap", None),
+    ("trex-capture/pcap_mode1-0-ex.erf", "pcap", None),
+    ("trex-capture/remote_test_dual.erf", "pcap", None),
+    ("trex-capture/sctp-ex.erf", "pcap", None),  # every timestamp the same: no duration, said in a warning
+    ("trex-capture/sfr_4-0-ex.erf", "pcap", None),
+    ("trex-capture/stl_multi_burst1-0-ex.erf", "pcap", None),
+    ("tcpdump-pcapng/OSPFv2_Capture_FINAL.pcapng", "pcap", None),
+    ("tcpdump-pcapng/dhcp-option-108.pcapng", "pcap", None),
+    ("tcpdump-pcapng/empty.pcapng", "pcap", None),  # no packet block: pcap refuses it in one line
+    ("tcpdump-pcapng/nfs-seg-fault-1.pcapng", "pcap", None),
+    ("tcpdump-pcapng/of13_ericsson.pcapng", "pcap", None),
+    ("tcpdump-pcapng/time_2106_overflow.pcapng", "pcap", None),  # a 2106 timestamp: the dates are left to fill in
+    ("tcpdump-pcapng/vsock-1.pcapng", "pcap", None),  # link type 271 (vsock): pcap refuses it in one line
     ("trex-loadtest-viz/index_generated_apu4_d12cce7.html", "trex-loadtest-viz", None),
     ("trex-pcap/flow_stats.pcap", "pcap", None),
     ("trex-pcap/flow_stats_latency.pcap", "pcap", None),

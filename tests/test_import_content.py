@@ -125,7 +125,7 @@ NATIVE = '{{path = "{path}", importer = "{importer}", test = "imported"}}'
 
 
 @pytest.mark.parametrize("path,importer,data,rule,message", [
-    ("native/run.txt", "pcap", CAP.read_bytes(), "import.file-kind", "importer: pcap reads pcap, pcapng, json files, not a text file (.txt)"),
+    ("native/run.txt", "pcap", CAP.read_bytes(), "import.file-kind", "importer: pcap reads pcap, pcapng, erf, json files, not a text file (.txt)"),
     ("native/run.json.gz", "iperf3", UDP.read_bytes(), "layout.attachment-content", "the name says compressed with gzip; the content is not compressed"),
     ("native/run.json", "iperf3", gzip.compress(UDP.read_bytes()), "layout.attachment-content", "the name says not compressed; the content is compressed with gzip"),
     ("native/run.pcap", "pcap", UDP.read_bytes(), "layout.attachment-content", "does not start like a pcap capture (its extension says pcap): refused"),

@@ -211,6 +211,32 @@ def test_draft_0_1_0_other_revisions():
         assert _by(_rows(soak)[0]) == {("critical-rate", None, None): {"throughput": "14879532.196245482", "throughput_upper": "14981007.507939538"}}
 
 
+def test_draft_0_1_0_revision_3e08c01():
+    """docs/TNM/examples/output_uti at 3e08c018: the same runs (job 2101-3n-hsw builds 63, 64; 2n-skx 68) in
+    another revision: test{test-id, results{throughput{unit, ndr|pdr{value, value_gbps}}, hdrh{forward|reverse
+    {"pdr-0"…"pdr-90"}}}}, MRR as test.results{unit, samples, mrr, stdev}, soak as results["critical-rate"]."""
+    name = "uti-draft-0.1.0-r3e08c01_78b-1t1c-ethip6-ip6base-ndrpdr.json"
+    by = _by(_rows(name)[0])
+    # test.results.throughput.ndr.value.lower/upper, .value_gbps.lower/upper (8.38 Gbit/s = 10689375.5 pps × 98 bytes × 8)
+    assert by[("ndr", None, None)] == {"throughput": "10689375.540465856", "throughput_l1": "8.380470423725232",
+                                       "throughput_upper": "10743090.17335611", "throughput_upper_l1": "8.42258269591119"}
+    assert by[("pdr", None, None)]["throughput"] == "10851331.111971145"  # test.results.throughput.pdr.value.lower
+    # test.results.hdrh.forward["pdr-0"] {min 16.0, avg 23.0, max 59.0}; .reverse["pdr-90"] {18.0, 51.0, 102.0}
+    assert {k: by[("pdr-0", "0->1", None)][k] for k in ("latency_min", "latency_avg", "latency_max")} == {
+        "latency_min": "16.0", "latency_avg": "23.0", "latency_max": "59.0"}
+    assert {k: by[("pdr-90", "1->0", None)][k] for k in ("latency_min", "latency_avg", "latency_max")} == {
+        "latency_min": "18.0", "latency_avg": "51.0", "latency_max": "102.0"}
+    (t,) = _plan(name).tests
+    assert t.id == "40ge2p1xl710-ethip6-ip6base-ndrpdr-1t1c"  # test.test-id tests.vpp.perf.ip6.40ge2p1xl710-ethip6-ip6base-ndrpdr.78b-1t1c-…
+    by = _by(_rows("uti-draft-0.1.0-r3e08c01_64b-1t1c-eth-l2patch-mrr.json")[0])
+    # test.results.samples[0], [9] and .mrr
+    assert by[(None, None, 1)] == {"forwarding_rate": "21752588.29112736"} and by[(None, None, 10)] == {"forwarding_rate": "21662055.485090826"}
+    assert by[(None, None, None)] == {"forwarding_rate": "21719215.054273117"}
+    by = _by(_rows("uti-draft-0.1.0-r3e08c01_64b-2t1c-ethip4-ip4base-soak.json")[0])
+    # test.results["critical-rate"] {lower 14879532.196245482, upper 14981007.507939538}
+    assert by == {("critical-rate", None, None): {"throughput": "14879532.196245482", "throughput_upper": "14981007.507939538"}}
+
+
 # --- refused: no result, or not a kind wirespeed imports -------------------------------------------
 
 @pytest.mark.parametrize("name,expected", [
@@ -223,6 +249,10 @@ def test_draft_0_1_0_other_revisions():
                                                                   "reconfigured): wirespeed imports ndrpdr, mrr and soak results"),
     ("uti-draft-0.1.0-flat_64b-2c-nat44ed-cps-ndrpdr.json", "results.throughput.unit: a rate in cps (connections per second): wirespeed "
                                                             "imports frame rates (pps); CSIT's connection, request and goodput tests are not imported"),
+    ("uti-draft-0.1.0-nested_64b-8t4c-nat44ed-cps-ndrpdr.json", "test.results.throughput.unit: a rate in cps (connections per second): "
+                                                                "wirespeed imports frame rates (pps); CSIT's connection, request and goodput tests are not imported"),
+    ("uti-draft-0.1.0_2101-3n-hsw.69_1460b-1t1c-hoststack-iperf3-bps.json", "test.test-type: a CSIT hoststack test (goodput of a host "
+                                                                            "stack): wirespeed imports ndrpdr, mrr and soak results"),
 ])
 def test_files_without_results_are_refused_in_one_line(name, expected):
     assert [str(p) for p in _plan(name).problems] == [f"{name}: {expected} [import.csit]"]

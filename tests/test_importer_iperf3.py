@@ -1,5 +1,5 @@
-"""iperf3 --json: golden values read by hand from real files (tests/real/iperf3: iperf 3.0.7 and 3.6
-from public repositories; docs/importers/examples/iperf3: iperf 3.12 loopback runs made on this
+"""iperf3 --json: golden values read by hand from real files (tests/real/iperf3: iperf 3.0.7, 3.6,
+3.19.1, 3.21 and 3.22 from public repositories; docs/importers/examples/iperf3: iperf 3.12 loopback runs made on this
 project's machine, client and server side, -R, --bidir, -P), the figures iperf3 did not measure left
 out (never 0), runs in arrays and sequences, and one-line refusals of truncated and interrupted runs."""
 
@@ -73,6 +73,61 @@ def test_iperf_3_0_7_udp_end_sum_only():
     assert {m: c.figure.text for m, c in first.cells.items()} == {"goodput": "18018400.0"}
     plan = describe((REAL / "yardstick_iperf3.0.7_iperf3_sample_output_udp.json").read_bytes(), "x")
     assert "8192-byte datagrams are not one frame each" in plan.tests[0].fields["description"]
+
+
+def test_iperf_3_19_tcp_reverse_server_keeps_the_sending_side():
+    """iperf3-lib native/3.19.1/tcp-reverse-server.json: the server's file of a -R run, -P 2: the server
+    sent, so its RTT, cwnd and retransmits are measured; the client's receive figures are not in it
+    (end.sum_received.bytes 0: iperf3's placeholder), so no goodput."""
+    rows, problems, n = _rows((REAL / "iperf3-lib_3.19.1_tcp-reverse-server.json").read_bytes())
+    assert problems == [] and n == 2
+    assert _summary(rows) == {
+        "retransmits": "0",  # end.sum_sent.retransmits
+        "rtt_min": "38", "rtt_avg": "42.5", "rtt_max": "47",  # end.streams[].sender min/mean/max_rtt: 38, 38, 38 and 47, 47, 47
+        "cwnd": "654830",  # end.streams[].sender.max_snd_cwnd (654830 in both)
+        "duration": "1.000943",  # end.sum_sent.seconds
+    }
+    # intervals[0].sum: 8385982.821795221 bit/s sent, 0 retransmits; streams' rtt 38 and 47 µs, snd_cwnd 654830
+    assert {m: c.figure.text for m, c in _samples(rows)[0].cells.items()} == {
+        "goodput": "8385982.821795221", "retransmits": "0", "cwnd": "654830", "rtt_avg": "42.5"}
+
+
+def test_iperf_3_19_sctp_has_no_retransmits_nor_rtt():
+    """iperf3-lib native/3.19.1/sctp-reverse-server.json: iperf3 counts retransmits for TCP only (the
+    intervals hold the uninitialised 3684054920433006592, end.sum_sent has none) and an SCTP RTT is
+    SCTP_STATUS's smoothed RTT in whole ms (1 and 0 here), not TCP's µs: neither is published."""
+    rows, problems, _ = _rows((REAL / "iperf3-lib_3.19.1_sctp-reverse-server.json").read_bytes())
+    assert problems == []
+    assert _summary(rows) == {"cwnd": "131064", "duration": "1.001182"}  # end.streams[].sender.max_snd_cwnd; end.sum_sent.seconds
+    assert {m: c.figure.text for m, c in _samples(rows)[0].cells.items()} == {"goodput": "8379775.310083894", "cwnd": "131064"}
+
+
+def test_iperf_3_21_udp_server_and_bidir_client():
+    """iperf3-lib native/3.21: the server's file of a UDP run keeps what it received (end.sum_received:
+    834 datagrams of 1200 bytes, 0 lost, 8002278.8264044 bit/s, jitter 0.021325017457362826 ms, end.streams
+    out_of_order 0 and 0); sum_sent (all 0) is the client's, unknown here."""
+    rows, problems, _ = _rows((REAL / "iperf3-lib_3.21_udp-server.json").read_bytes())
+    assert problems == []
+    assert _summary(rows) == {"rx": "834", "lost": "0", "goodput": "8002278.8264044", "interarrival_jitter": "0.021325017457362826",
+                              "out_of_sequence": "0", "duration": "1.000515"}
+    rows, problems, _ = _rows((REAL / "iperf3-lib_3.21_udp-bidirectional-client.json").read_bytes())
+    assert problems == []
+    # client->server: end.sum_sent.packets 834, end.sum_received (the server's count) 834, 0 lost, its rate and jitter
+    assert _summary(rows, port="client->server") == {"tx": "834", "rx": "834", "lost": "0", "goodput": "8001687.006353258",
+                                                     "interarrival_jitter": "0.058592613230546244", "duration": "1.000518"}
+    # server->client: end.sum_sent_bidir_reverse / sum_received_bidir_reverse; out_of_order of the streams it received (11, 13)
+    assert _summary(rows, port="server->client") == {"tx": "834", "rx": "834", "lost": "0", "goodput": "8001687.006353258",
+                                                     "interarrival_jitter": "0.028477405992488672", "out_of_sequence": "0",
+                                                     "duration": "1.000518"}
+
+
+def test_iperf_3_22_udp_reverse_client():
+    """iperf3-lib native/3.22/udp-reverse-client.json: the client received (-R): end.sum_sent (the server's,
+    exchanged) 836 datagrams; end.sum_received 836, 0 lost, 8017061.829151953 bit/s, jitter 0.015015323265549343 ms."""
+    rows, problems, _ = _rows((REAL / "iperf3-lib_3.22_udp-reverse-client.json").read_bytes())
+    assert problems == []
+    assert _summary(rows) == {"tx": "836", "rx": "836", "lost": "0", "goodput": "8017061.829151953",
+                              "interarrival_jitter": "0.015015323265549343", "out_of_sequence": "0", "duration": "1.001101"}
 
 
 def test_describe_real_files():

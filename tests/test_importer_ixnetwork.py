@@ -73,6 +73,22 @@ def test_rest_statistics_page_every_value_a_string():
     assert problems[0].message.endswith("(rowValues.arg1[0], rowValues.arg2[0])")
 
 
+def test_rest_page_of_the_traffic_item_view():
+    """sonic-pins lib/ixia_helper_test.cc (ParseTrafficItemStats): the Traffic Item Statistics page,
+    without port columns: one row per traffic item, rates all 0 (read after the traffic stopped)."""
+    rows, problems, n = _convert((REAL / "sonicpins_ixnetwork_rest_traffic_item_level_stats.json").read_bytes(), "items.json")
+    assert n == 2 and [str(p) for p in problems] == [
+        "items.json: warning: rates of 0 beside frame counts above 0: read after traffic stopped, left out (rowValues.arg1[0], rowValues.arg2[0]) [import.ixnetwork]"]
+    assert {r.keys["variant"]: _values(r) for r in rows} == {
+        # rowValues.arg1[0]: "Unicast Traffic", "115052349", "115052349", "0", "0", …, Store-Forward Avg/Min/Max Latency (ns) "1088", "1081", "6314"
+        "unicast-traffic": {"tx": "115052349 frames", "rx": "115052349 frames", "lost": "0 frames", "loss": "0 pct",
+                            "latency_avg": "1088 ns", "latency_min": "1081 ns", "latency_max": "6314 ns"},
+        # rowValues.arg2[0]: "Unicast Traffic #1", "105", "105", …, "3711", "1093", "6306"
+        "unicast-traffic-1": {"tx": "105 frames", "rx": "105 frames", "lost": "0 frames", "loss": "0 pct",
+                              "latency_avg": "3711 ns", "latency_min": "1093 ns", "latency_max": "6306 ns"},
+    }
+
+
 def _page(**change) -> bytes:
     doc = json.loads(REST.read_bytes())
     if "pageValues" in change:

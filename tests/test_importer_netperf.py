@@ -97,6 +97,16 @@ def test_refusals_are_one_line():
                                           "(the default -P 1; with -P 0 the test cannot be told) [import.netperf]"]
 
 
+def test_a_re_wrapped_file_is_refused_for_what_it_is():
+    """PerfKitBenchmarker's tests/data/netperf_results.txt: a real UDP_RR omni run with its histogram, stored
+    re-wrapped at 80 columns (the banner ends with "AF_INET to", the -o header spans four lines)."""
+    rows, problems, _ = _netperf("pkb_netperf_results.txt")
+    assert rows == [] and [str(p) for p in problems] == [
+        "pkb_netperf_results.txt:1: a netperf test banner cut across lines (netperf writes it on one line, '… TEST from … to … : "
+        "options'): the file was re-wrapped, so its header lines may be cut too; not read [import.netperf]"]
+    assert netperf.sniff((REAL / "netperf" / "pkb_netperf_results.txt").read_bytes(), "x") == 0.5
+
+
 def test_several_tests_in_one_file():
     a = (REAL / "netperf" / "netperf-texi_L1654_tcp_stream.txt").read_bytes()
     b = (REAL / "netperf" / "netperf-texi_L2224_tcp_rr.txt").read_bytes()
@@ -136,6 +146,27 @@ def test_k8s_netperf_later_schema_stream_and_loss():
     assert rows == {"ib-write-bw-udp-stream-1024b": {("same-node-host-network", None): {"goodput": ("1013.650000", "mbps"), "duration": ("5", "s")}}}
     plan, rows = _k8s("loss-rt-result-1766863308.csv")  # "UDP Percent Loss,…,0.000000"
     assert rows == {"ib-write-bw-udp-stream-1024b-loss-rt": {("across-nodes-host-network", None): {"loss": ("0.000000", "pct"), "duration": ("5", "s")}}}
+
+
+def test_k8s_netperf_more_runs_of_the_later_schema():
+    # result-1768505113.csv: ib_write_bw UDP_STREAM, Same node true, Host Network true, 967.310000 Mb/s, 5 s
+    plan, rows = _k8s("result-1768505113.csv")
+    assert rows == {"ib-write-bw-udp-stream-1024b": {("same-node-host-network", None): {"goodput": ("967.310000", "mbps"), "duration": ("5", "s")}}}
+    plan, rows = _k8s("loss-rt-result-1768382854.csv")  # "UDP Percent Loss,ib_write_bw,UDP_STREAM,false,true,…,0.000000"
+    assert rows == {"ib-write-bw-udp-stream-1024b-loss-rt": {("across-nodes-host-network", None): {"loss": ("0.000000", "pct"), "duration": ("5", "s")}}}
+
+
+def test_k8s_netperf_cpu_and_pod_files_are_refused_for_what_they_hold():
+    """archive.go's cpu-result (each node's CPU time by mode) and podcpu/podmem-result (each pod's CPU or
+    memory): no network figure, refused in one line, never read as another file of the archive."""
+    for name, kind, what in (("cpu-result-1739968774.csv", "cpu-result", "each node's CPU time by mode (idle, user, system, …)"),
+                             ("podcpu-result-1739968774.csv", "podcpu-result or podmem-result", "each pod's CPU or memory utilisation"),
+                             ("podmem-result-1739968774.csv", "podcpu-result or podmem-result", "each pod's CPU or memory utilisation")):
+        data = (REAL / "k8s-netperf" / name).read_bytes()
+        assert k8s_netperf.sniff(data, name) > 0
+        assert [str(p) for p in k8s_netperf.describe(data, name).problems] == [
+            f"{name}:1: a k8s-netperf {kind} file: {what} during the runs, which is no network result and has no column in a result set "
+            "(the result, loss-rt and vswitch files are imported) [import.k8s-netperf]"]
 
 
 def test_k8s_netperf_vswitch_cpu():

@@ -97,11 +97,28 @@ def test_raw_tx_results_and_the_dynamic_result_view():
 
 
 @pytest.mark.parametrize("name,streams", [("stc_StreamBlockResults_Advanced_Sequencing_1.txt", 8),
-                                          ("stc_StreamBlockResults_Basic_Counters_1.txt", 8), ("stc_drv_result_.txt", 3)])
+                                          ("stc_StreamBlockResults_Basic_Counters_1.txt", 8), ("stc_drv_result_.txt", 3),
+                                          ("stc_my_custome_drv.txt", 4)])
 def test_a_view_of_zeros_states_no_run_and_is_refused(name, streams):
     rows, problems, _n = spirent.IMPORTER((REAL / name).read_bytes(), name, {"test": "t1"}, FakeTest())
     assert rows == [] and [str(p) for p in problems] == [
         f"{name}: every stream sent and received 0 frames ({streams} streams): the view was read before traffic ran, and holds no result [import.spirent]"]
+
+
+@pytest.mark.parametrize("name,view,why", [
+    # "Port  Avg Interarrival Time (us) > 250  Avg Jitter (us) > 5 …": 32, 16 and 48 streams "Rx Sig Count equal zero"
+    ("stc_StreamThresholdResults.txt", "Stream Threshold Results",
+     "per port, how many streams passed each threshold (latency, jitter, drops), not the streams' figures"),
+    # "Port  ComboTriggerCount … TotalFrameCount …": ports 2:1 to 2:6, e.g. 2:4 received 121256 frames (121254 with a signature)
+    ("stc_show_analyzer_port_results.txt", "AnalyzerPortResults",
+     "what each analyzer port received, all streams together and no frame sent, so neither a stream's loss nor its rate can be read"),
+])
+def test_views_without_a_streams_figures_are_refused_for_what_they_are(name, view, why):
+    data = (REAL / name).read_bytes()
+    assert spirent.sniff(data, name) > 0
+    rows, problems, _n = spirent.IMPORTER(data, name, {"test": "t1"}, FakeTest())
+    assert rows == [] and len(problems) == 1
+    assert str(problems[0]).startswith(f"{name}:1: a Spirent TestCenter {view} view: {why}; expected a Spirent TestCenter result view")
 
 
 HEAD = "Tx Port Name,Rx Port Names,Stream Block,Tx Count (Frames),Rx Count (Frames),Avg Latency (us)\n"

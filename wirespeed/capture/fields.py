@@ -34,4 +34,4 @@ def _loader(width: int, swap: bool):
 
 
 be16, be32, be64 = _loader(16, True), _loader(32, True), _loader(64, True)
-le32 = _loader(32, False)
+le32, le64 = _loader(32, False), _loader(64, False)

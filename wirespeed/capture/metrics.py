@@ -152,13 +152,16 @@ def occupied_ns(span_ns: int, n: int) -> int | None:
 
 
 def one_capture(ts: np.ndarray, size: np.ndarray) -> dict:
-    """Counts, bytes, duration, mean rates and inter-arrival statistics of one capture's frames."""
+    """Counts, bytes, duration, mean rates and inter-arrival statistics of one capture's frames.
+    The duration is the span from the first to the last timestamp; frames that all carry one
+    timestamp (a simulator's output, a capture whose clock never ran) measured no duration: None,
+    and no rate, never 0."""
     t = ts[ts >= 0]
     n = int(size.size)
     gaps = np.diff(np.sort(t)) if t.size > 1 and not np.all(t[1:] >= t[:-1]) else np.diff(t)
     dur = occupied_ns(int(t.max() - t.min()), int(t.size)) if t.size > 1 else None
     total = int(size.sum(dtype=np.int64))
-    out = {"frames": n, "bytes": total, "duration_ns": dur,
+    out = {"frames": n, "bytes": total, "duration_ns": dur or None,
            "rate_pps": n / (dur / NS) if dur else None, "l1_bps": (total + L1_OVERHEAD * n) * 8 / (dur / NS) if dur else None}
     if gaps.size:
         out.update(gap_min_ns=int(gaps.min()), gap_mean_ns=float(gaps.mean()), gap_max_ns=int(gaps.max()),

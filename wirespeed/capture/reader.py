@@ -1,9 +1,10 @@
-"""pcap and pcapng files to per-frame arrays, read in chunks (pread or a memory map).
+"""pcap, pcapng and ERF files to per-frame arrays, read in chunks (pread or a memory map).
 
 A file is read in chunks (pcap: pread into one buffer of READ_BYTES, which stays in the core's L2
 cache while it is decoded; a record cut by the chunk's end is moved to the front and completed by
 the next read; pcapng: a read-only memory map in chunks of `chunk_bytes`, a record that straddles a
-chunk boundary is read whole by the chunk it starts in). The compiled scanners (scan.py) find and
+chunk boundary is read whole by the chunk it starts in; ERF, which has no magic number, is
+recognised by its first records (erf.py) and read through the memory map as pcapng is). The compiled scanners (scan.py) find and
 decode the records of one chunk into the free tail of the output columns, and only those columns
 (35 bytes a frame) are kept, so a capture larger than memory is streamed through the page cache.
 """
@@ -18,7 +19,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from wirespeed.capture import decode as dec
-from wirespeed.capture import scan
+from wirespeed.capture import erf, scan
 from wirespeed.capture.errors import CaptureError
 from wirespeed.resultset import limits
 
@@ -46,6 +47,7 @@ class Frames:
     linktypes: list[int] = field(default_factory=list)
     resolution: str = ""
     skipped_blocks: int = 0
+    lost_records: int = 0  # ERF: the records the capture card counted as lost (loss counters)
 
     def __len__(self) -> int:
         return int(self.ts.size)
@@ -127,7 +129,7 @@ def _fail(file: str, status: int, pos: int, size: int, what: str, frame: int = 0
 
 
 def read_frames(path: str | os.PathLike, name: str | None = None, chunk_bytes: int = CHUNK_BYTES) -> Frames:
-    """All frames of a pcap or pcapng file; CaptureError (one line) for anything unreadable.
+    """All frames of a pcap, pcapng or ERF file; CaptureError (one line) for anything unreadable.
 
     pcap is read with pread() in 1 MiB pieces into one reusable buffer (measured faster than a
     memory map: the copy from the page cache is sequential, the scan then runs in cache); pcapng, whose
@@ -138,7 +140,7 @@ def read_frames(path: str | os.PathLike, name: str | None = None, chunk_bytes: i
         size = os.fstat(fd).st_size
         head = os.pread(fd, 24, 0)
         if len(head) < 4:
-            raise CaptureError(file, "byte 0", f"{size} bytes: too short for a pcap or pcapng header", "capture.truncated")
+            raise CaptureError(file, "byte 0", f"{size} bytes: too short for a pcap, pcapng or ERF header", "capture.truncated")
         if head[:4] in PCAP_MAGIC:
             frames = _stream_pcap(fd, head, file, *PCAP_MAGIC[head[:4]], chunk_bytes)
             if len(frames) == 0:
@@ -195,7 +197,7 @@ def _pcap_header(head: bytes, file: str, swap: bool) -> int:
 def frames_from_bytes(data: bytes, file: str, chunk_bytes: int = CHUNK_BYTES) -> Frames:
     """All frames of a capture already in memory (a result set's native file, read safely)."""
     if len(data) < 4:
-        raise CaptureError(file, "byte 0", f"{len(data)} bytes: too short for a pcap or pcapng header", "capture.truncated")
+        raise CaptureError(file, "byte 0", f"{len(data)} bytes: too short for a pcap, pcapng or ERF header", "capture.truncated")
     return _frames(np.frombuffer(data, dtype=np.uint8), file, chunk_bytes)
 
 
@@ -205,8 +207,11 @@ def _frames(buf: np.ndarray, file: str, chunk_bytes: int) -> Frames:
         frames = _read_pcap(buf, file, *PCAP_MAGIC[head], chunk_bytes)
     elif head == PCAPNG_SHB:
         frames = _read_pcapng(buf, file, chunk_bytes)
+    elif erf.looks_like(bytes(buf[:erf.HEAD])):
+        frames = _read_erf(buf, file, chunk_bytes)
     else:
-        raise CaptureError(file, "byte 0", f"magic 0x{head.hex()} is neither pcap nor pcapng", "capture.format")
+        raise CaptureError(file, "byte 0", f"magic 0x{head.hex()} is neither pcap nor pcapng, and the first records are not ERF records",
+                           "capture.format")
     if len(frames) == 0:
         raise CaptureError(file, "", "the capture holds no frames", "capture.empty")
     return frames
@@ -224,6 +229,22 @@ def _read_pcap(buf, file, swap, nano, chunk_bytes) -> Frames:
         if status != scan.OK:
             _fail(file, status, pos, size, "the record at this place", cols.too_large())
     return cols.frames(file=file, format="pcap", linktypes=[lt], resolution="ns" if nano else "µs")
+
+
+def _read_erf(buf, file, chunk_bytes) -> Frames:
+    size = buf.size
+    cols = _Columns(size // 64)
+    pos, skipped, lost = 0, 0, 0
+    max_frame = limits.value("frame_bytes")
+    while pos < size:
+        n, pos, status, sk, lo, _ = scan.scan_erf(buf, pos, pos + chunk_bytes, max_frame, *cols.tail(min(chunk_bytes, size - pos) // 16 + 2))
+        cols.n, skipped, lost = cols.n + n, skipped + sk, lost + lo
+        if status == scan.UNSUPPORTED:
+            raise CaptureError(file, f"byte {pos + 8}", f"ERF record type {erf.type_name(int(buf[pos + 8]))} carries no frame this reader "
+                               f"decodes; supported: {erf.SUPPORTED}", "capture.linktype")
+        if status != scan.OK:
+            _fail(file, status, pos, size, "the ERF record at this place", cols.too_large())
+    return cols.frames(file=file, format="erf", linktypes=[dec.ETHERNET], resolution="2^-32 s", skipped_blocks=skipped, lost_records=lost)
 
 
 def _options(body: bytes, fmt: str):

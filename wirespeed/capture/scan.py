@@ -11,7 +11,8 @@ boundary: a record that starts before it is read whole, even when it ends after 
 leaves to Python. Status codes: 0 chunk done or end of data, 1 record runs past the end of the file,
 2 implausible length, 3 a pcapng block Python must read (section header, interface description),
 4 a frame longer than `max_frame` bytes on the wire (its size is left in seq[n], the slot the frame
-would have taken: the size column is 16-bit and a frame is never stored modulo 65,536).
+would have taken: the size column is 16-bit and a frame is never stored modulo 65,536), 5 an ERF
+record of a type that carries no Ethernet frame or IP packet (erf.py names it).
 """
 
 from __future__ import annotations
@@ -19,10 +20,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from wirespeed.capture.decode import NO_TIME, decode_one
-from wirespeed.capture.fields import be32, le32
+from wirespeed.capture.decode import ETHERNET, NO_TIME, RAW, decode_one
+from wirespeed.capture.fields import be16, be32, le32, le64
 
-OK, TRUNCATED, BAD_LENGTH, NEEDS_PYTHON, TOO_LARGE = 0, 1, 2, 3, 4
+OK, TRUNCATED, BAD_LENGTH, NEEDS_PYTHON, TOO_LARGE, UNSUPPORTED = 0, 1, 2, 3, 4, 5
 MAX_RECORD = 1 << 18  # 256 KiB: above any snaplen tcpdump or Wireshark write
 AHEAD = 16384
 
@@ -142,3 +143,61 @@ def scan_pcapng(buf, pos, stop, swap, if_base, n_if, resol, tsoff, snap, linktyp
             skipped += 1
         pos += blen
     return n, pos, OK, skipped, acc
+
+
+@njit(cache=True, nogil=True)
+def scan_erf(buf, pos, stop, max_frame, ts, size, flags, key, seq, txts, room):
+    """ERF records from pos (erf.py: 16-byte header, extension headers, the frame). Ethernet types
+    (2, 11, 16, 20) and IPv4/IPv6 (22, 23) become records; PAD and META records are skipped (their
+    count is the fourth value returned); the fifth is the sum of the loss counters of ETH records
+    (records the capture card dropped before them). wlen counts the FCS, so the frame's size is wlen;
+    the timestamp's fraction of a second (2^-32 s) is rounded to the nearest ns, as Wireshark does."""
+    n = 0
+    skipped = 0
+    lost = 0
+    nbytes = buf.size
+    pf, acc = pos, np.uint8(0)
+    while n < room and pos < stop and pos < nbytes:
+        pf, acc = _touch(buf, pf, pos, nbytes, acc)
+        if pos + 16 > nbytes:
+            return n, pos, TRUNCATED, skipped, lost, acc
+        rtype = np.int64(buf[pos + 8])
+        rlen = np.int64(be16(buf, pos + 10))
+        if rlen < 16:
+            return n, pos, BAD_LENGTH, skipped, lost, acc
+        if pos + rlen > nbytes:
+            return n, pos, TRUNCATED, skipped, lost, acc
+        hdr = np.int64(16)
+        more = rtype & 0x80
+        while more != 0:
+            if hdr + 8 > rlen:
+                return n, pos, BAD_LENGTH, skipped, lost, acc
+            more = np.int64(buf[pos + hdr]) & 0x80
+            hdr += 8
+        base = rtype & 0x7F
+        wlen = np.int64(be16(buf, pos + 14))
+        if base == 2 or base == 11 or base == 16 or base == 20:
+            if hdr + 2 > rlen:
+                return n, pos, BAD_LENGTH, skipped, lost, acc
+            wire = wlen - 4 if wlen >= 4 else np.int64(0)  # the frame without its FCS, as pcap's len
+            sz, fl, k, sq, tx = decode_one(buf, pos + hdr + 2, min(rlen - hdr - 2, wire), wire, ETHERNET)
+            if base == 2:
+                lost += np.int64(be16(buf, pos + 12))
+        elif base == 22 or base == 23:
+            sz, fl, k, sq, tx = decode_one(buf, pos + hdr, min(rlen - hdr, wlen), wlen, RAW)
+        elif base == 27 or base == 48:
+            skipped += 1
+            pos += rlen
+            continue
+        else:
+            return n, pos, UNSUPPORTED, skipped, lost, acc
+        if sz > max_frame:
+            seq[n] = sz
+            return n, pos, TOO_LARGE, skipped, lost, acc
+        stamp = le64(buf, pos)
+        frac = stamp & np.uint64(0xFFFFFFFF)
+        ts[n] = np.int64(stamp >> np.uint64(32)) * 1_000_000_000 + np.int64((frac * np.uint64(1_000_000_000) + np.uint64(0x80000000)) >> np.uint64(32))
+        size[n], flags[n], key[n], seq[n], txts[n] = sz, fl, k, sq, tx
+        pos += rlen
+        n += 1
+    return n, pos, OK, skipped, lost, acc

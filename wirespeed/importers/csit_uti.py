@@ -14,7 +14,7 @@ a csit_run.Run.
   start_time, job, build, sut-version}, results{test{…}}}` or the same keys flat; bounds as
   `ndr.value_pps|value_gbps.lower|upper` or `throughput{unit, ndr.value|value_gbps}`, latency as
   `hdrh|latency.forward|reverse.pdr-90|pdr_90`, MRR as `samples` with `mrr`|`avg` and `stdev`,
-  soak as `throughput.lower|upper`; -1 means "not measured".
+  soak as `critical_rate|critical-rate|throughput.lower|upper`; -1 means "not measured".
 A suite.info.json (suite setup and teardown) and CSIT's Spark schemas hold no results: refused.
 """
 
@@ -300,7 +300,7 @@ def _draft(doc: dict, file: str) -> tuple[Run | None, list[Problem]]:
         problems += _trials(run, [(v, f"{where}.samples[{i}]") for i, v in enumerate(samples)], (results.get(avg_key), f"{where}.{avg_key}"),
                             (results.get("stdev"), f"{where}.stdev"), file)
     elif run.kind == "soak":
-        key = "critical_rate" if "critical_rate" in results else "throughput"
+        key = next((k for k in ("critical_rate", "critical-rate") if k in results), "throughput")  # the draft's revisions spell it both ways
         problems += _draft_bounds(run, "critical-rate", results.get(key), None, f"{where}.{key}", f"{where}.{key}", file)
     else:
         problems.append(_not_imported(run.kind, f"{base}test-type" if nested else "test_type", file))

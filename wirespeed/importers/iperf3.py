@@ -5,8 +5,11 @@ iperf3 reports what the sockets carried: bits_per_second is a layer-4 payload ra
 a layer-1 or layer-2 rate, and a UDP datagram is one frame only when it fits one. A figure the file's
 host did not measure is left out, never 0 (iperf3 writes 0 for it): the RTT and congestion window of
 a host that received (`-R` on the client, the server of a normal run), what the other host measured
-in a server's file, the jitter and loss of the side that sent. A --bidir run has one row per
-direction (`port` client->server, server->client); a file of several runs one test per run (`part`).
+in a server's file, the jitter and loss of the side that sent; an SCTP run's retransmits (iperf3
+counts them for TCP only: SCTP's are uninitialised or 0) and its RTT (SCTP_STATUS's smoothed RTT in
+whole ms, 0 below 1 ms: not TCP's µs RTT, and no measure of a sub-millisecond path). A --bidir run
+has one row per direction (`port` client->server, server->client); a file of several runs one test
+per run (`part`).
 Omitted intervals (-O) are left out. Which runs and sides a file holds: wirespeed.importers.iperf3_runs.
 """
 
@@ -87,9 +90,9 @@ def _port(run: Run, direction: str) -> dict:
 def _tcp_sample(run: Run, direction: str, s: dict, streams: list[dict]) -> dict:
     if not run.sends(direction):
         return {}
-    rtts = [number(x, "rtt") for x in streams if number(x, "rtt")]
+    rtts = [] if run.sctp else [number(x, "rtt") for x in streams if number(x, "rtt")]
     cwnds = [number(x, "snd_cwnd") for x in streams if number(x, "snd_cwnd")]
-    return {"retransmits": (_int(number(s, "retransmits")), "segments"),
+    return {"retransmits": (None if run.sctp else _int(number(s, "retransmits")), "segments"),
             "cwnd": (_int(max(cwnds)) if cwnds else None, "bytes"), "rtt_avg": (_mean(rtts), "us")}
 
 
@@ -135,14 +138,14 @@ def _udp_summary(run: Run, direction: str, sent: dict, received: dict, file: str
 
 
 def _tcp_summary(run: Run, direction: str, sent: dict, received: dict, file: str) -> tuple[dict, list[Problem]]:
-    senders = sender_streams(run, direction)
+    senders = [] if run.sctp else sender_streams(run, direction)  # SCTP: no µs RTT (Run.sctp)
+    cwnds = [number(s, "max_snd_cwnd") for s in sender_streams(run, direction) if number(s, "max_snd_cwnd")]
     mins = [number(s, "min_rtt") for s in senders if number(s, "min_rtt")]
     means = [number(s, "mean_rtt") for s in senders if number(s, "mean_rtt")]
     maxes = [number(s, "max_rtt") for s in senders if number(s, "max_rtt")]
-    cwnds = [number(s, "max_snd_cwnd") for s in senders if number(s, "max_snd_cwnd")]
     return {
         "goodput": (number(received, "bits_per_second") if received else None, "bps"),
-        "retransmits": (_int(number(sent, "retransmits")), "segments"),
+        "retransmits": (None if run.sctp else _int(number(sent, "retransmits")), "segments"),
         "rtt_min": (_positive(min(mins)) if mins else None, "us"),
         "rtt_avg": (_mean(means), "us"),
         "rtt_max": (_positive(max(maxes)) if maxes else None, "us"),

@@ -51,6 +51,13 @@ class Run:
     def test_start(self) -> dict:
         return obj(self.start.get("test_start"))
 
+    @property
+    def sctp(self) -> bool:
+        """--sctp: iperf3 collects retransmits for TCP only (SCTP's are uninitialised or 0), and its
+        RTT is SCTP_STATUS's spinfo_srtt in whole milliseconds (iperf_sctp.c), not tcp_info's µs:
+        neither is published."""
+        return str(self.test_start.get("protocol", "")).strip().upper() == "SCTP"
+
     def family(self) -> str | None:
         """ipv4 or ipv6, from the addresses the run connected (None when they are names)."""
         hosts = [obj(self.start.get("connecting_to")).get("host")] + [obj(c).get("local_host") for c in seq(self.start.get("connected"))]

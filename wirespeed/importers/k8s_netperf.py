@@ -13,6 +13,8 @@ were added over time):
 - `vswitch-result-<time>.csv`: ovs-vswitchd's CPU use on the client's and the server's node
   (→ cpu_avg, component "ovs-vswitchd on the client node"; percent of one core, so above 100 % it is
   refused by the column's bound); its memory (bytes) has no column and is not imported.
+- `cpu-result-`, `podcpu-result-` and `podmem-result-<time>.csv` (the nodes' CPU time by mode, each
+  pod's CPU or memory) hold no network result: recognised, and refused in one line.
 
 One test per driver, profile and message size; the scenario flags become the test's variants.
 """
@@ -28,13 +30,17 @@ from wirespeed.resultset.csvtable import decode_utf8
 RULE = "import.k8s-netperf"
 COMMON = ("Driver", "Profile", "Duration", "Parallelism", "# of Samples", "Message Size")
 KINDS = {"result": ("Avg Throughput", "Throughput Metric"), "loss-rt": ("Type", "Value"), "vswitch": ("Role", "CPU Utilization")}
+# k8s-netperf's other archives (archive.go: cpu-result, podcpu-result, podmem-result): the nodes' CPU by mode and
+# each pod's CPU or memory, no measure of the network; recognised so that they are refused for what they are
+OTHER = {"cpu-result": (("Role", "Idle CPU", "User CPU", "System CPU"), "each node's CPU time by mode (idle, user, system, …)"),
+         "podcpu-result or podmem-result": (("Role", "Pod Name", "Utilization"), "each pod's CPU or memory utilisation")}
 FLAGS = (("Same node", "same-node", "across-nodes"), ("Host Network", "host-network", "pod-network"), ("VM mode", "vm", ""),
          ("Service", "service", ""), ("External Server", "external-server", ""))
 INFOS = ("UDN Info", "Bridge Info", "SR-IOV Info", "Macvlan Info", "Localnet Info")
 
 
 def _kind(header: list[str]) -> str | None:
-    for kind, needed in KINDS.items():
+    for kind, needed in (*KINDS.items(), *((k, v[0]) for k, v in OTHER.items())):
         if all(h in header for h in needed + COMMON):
             return kind
     return None
@@ -79,6 +85,9 @@ def read(data: bytes, file: str) -> tuple[str | None, list[tuple[int, dict]], li
     if kind is None:
         return None, [], [Problem(file, ln, "", f"not a k8s-netperf result, loss-rt or vswitch CSV: expected the columns {', '.join(COMMON)} "
                                                 f"and one of {'; '.join(' + '.join(v) for v in KINDS.values())}", RULE)]
+    if kind in OTHER:
+        return None, [], [Problem(file, ln, "", f"a k8s-netperf {kind} file: {OTHER[kind][1]} during the runs, which is no network "
+                                                "result and has no column in a result set (the result, loss-rt and vswitch files are imported)", RULE)]
     out = []
     for n, cells in rows[1:]:
         if len(cells) != len(header):

@@ -33,7 +33,7 @@ def reads(importer: Importer) -> str:
 def content_kinds(data: bytes, name: str) -> list[FileType]:
     """The kinds the (decompressed) content passes, most likely first: a magic number's kind, else
     the kind the name states when the text fits it, then JSON, XML, CSV or plain text by the first character."""
-    magic = [t for t in KINDS.values() if t.magic and is_of(data, t)]
+    magic = [t for t in KINDS.values() if t.signed and is_of(data, t)]
     if magic:
         return magic
     if not is_of(data, KINDS["text"]):
@@ -74,7 +74,7 @@ def kept_name(name: str, data: bytes, compression: str | None, importer: Importe
     kinds = [k for k in content_kinds(data, base) if k.name in importer.kinds]
     if not kinds:
         found = content_kinds(data, base)
-        what = found[0].what if found and found[0].magic else "binary data" if not found else "text"
+        what = found[0].what if found and found[0].signed else "binary data" if not found else "text"
         return None, [Problem(shown, None, "", f"{fmt} reads {reads(importer)} files; this file holds {what}", "import.file-kind")]
     kind = kinds[0]
     if inner_kind(base) is not kind:
@@ -110,7 +110,7 @@ def found(data: bytes) -> str:
 
     from wirespeed.resultset.nesting import json_depth_problem
 
-    magic = [t for t in KINDS.values() if t.magic and is_of(data, t)]
+    magic = [t for t in KINDS.values() if t.signed and is_of(data, t)]
     if magic:
         return magic[0].what
     if not data.strip():

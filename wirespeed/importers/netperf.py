@@ -32,9 +32,10 @@ from wirespeed.resultset.csvtable import decode_utf8
 RULE = "import.netperf"
 BANNER = re.compile(r"^(?P<migrated>MIGRATED )?(?P<what>[A-Za-z_/ ]+?) TEST from (?P<src>\S*) \((?P<srcip>[^)]*)\) port \d+ (?P<af>\S+) "
                     r"to (?P<dst>\S*) \((?P<dstip>[^)]*)\) port \d+ \S+(?: : (?P<opts>.*))?$")
-NUMBER = re.compile(r"^-?\d{1,30}(?:\.\d{1,30})?$")  # at most 30 digits either side (engine/numbers.py): longer is no figure
+CUT = re.compile(r"^(?:MIGRATED )?[A-Za-z_/| ]+? TEST from \S* \([^)]*\) port \d+")  # a banner's start: cut when BANNER fails
+NUMBER = re.compile(r"^-?\d{1,20}(?:\.\d{1,20})?$")  # netperf prints at most 20 digits a side; more is no figure of it
 UNIT = re.compile(r"(10\^[0369]bits|[KMG]?Bytes|Trans)/s(?:ec)?\b")
-INTERIM = re.compile(r"^Interim result:\s+(?P<v>\d+(?:\.\d+)?) (?P<u>\S+) over (?P<d>\d+(?:\.\d+)?) seconds ending at (?P<t>\d+(?:\.\d+)?)")
+INTERIM = re.compile(r"^Interim result:\s+(?P<v>\d{1,20}(?:\.\d{1,20})?) (?P<u>\S+) over (?P<d>\d{1,20}(?:\.\d{1,20})?) seconds ending at (?P<t>\d{1,20}(?:\.\d{1,20})?)")
 
 # what the banner says → (test name, kind)
 KINDS = {"TCP STREAM": ("TCP_STREAM", "stream"), "TCP MAERTS": ("TCP_MAERTS", "stream"), "TCP SENDFILE": ("TCP_SENDFILE", "stream"),
@@ -81,6 +82,10 @@ def blocks(text: str, file: str) -> tuple[list[Block], list[Problem]]:
             out.append(Block(n, name, kind, m))
         elif out:
             out[-1].lines.append((n, line))
+    cut = next((n for n, line in enumerate(text.splitlines(), 1) if CUT.match(line.strip())), None)
+    if not out and cut is not None:
+        return [], [Problem(file, cut, "", "a netperf test banner cut across lines (netperf writes it on one line, '… TEST from … to … : "
+                                           "options'): the file was re-wrapped, so its header lines may be cut too; not read", RULE)]
     if not out:
         return [], [Problem(file, None, "", "no netperf test banner ('… TEST from … to …'): expected netperf's output with its banner "
                                          "(the default -P 1; with -P 0 the test cannot be told)", RULE)]
@@ -245,7 +250,8 @@ def convert(data: bytes, file: str, spec: dict, test) -> tuple[list, list[Proble
 
 def sniff(head: bytes, name: str) -> float:
     text = head.decode("utf-8", "replace")
-    return 0.9 if any(BANNER.match(line.strip()) for line in text.splitlines()[:200]) else 0.0
+    lines = [line.strip() for line in text.splitlines()[:200]]
+    return 0.9 if any(BANNER.match(line) for line in lines) else 0.5 if any(CUT.match(line) for line in lines) else 0.0
 
 
 def describe(data: bytes, name: str) -> ImportPlan:

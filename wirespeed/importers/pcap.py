@@ -1,4 +1,4 @@
-"""pcap / pcapng captures → measurements, per-second samples and latency histograms (wirespeed.capture).
+"""pcap / pcapng / ERF captures → measurements, per-second samples and latency histograms (wirespeed.capture).
 
 Two ways in:
 - a capture pair, taken before and after the device: `wirespeed import pcap TX RX --into SLUG`
@@ -16,8 +16,10 @@ in the test's methodology notes written at import.
 
 from __future__ import annotations
 
+import datetime as _dt
 from pathlib import Path
 
+from wirespeed.capture import erf
 from wirespeed.capture.analysis import Analysis, pair_of, signature_of
 from wirespeed.capture.decode import IPV6, SIGNATURE
 from wirespeed.capture.errors import CaptureError
@@ -28,8 +30,8 @@ from wirespeed.importers.common import row
 from wirespeed.importers.contract import Importer, ImportPlan, TestPlan
 from wirespeed.problems import Problem
 from wirespeed.resultset import limits
+from wirespeed.resultset.semantics import latest_today
 
-EPOCH_STAND_IN_S = 365 * 86400  # capture clocks before 1971 are a simulator's or an unset clock: no date
 
 RULE = "import.pcap"
 UNITS = {"tx": "frames", "rx": "frames", "lost": "frames", "duplicate": "frames", "reordered": "frames", "loss": "pct",
@@ -119,8 +121,10 @@ def _read_pair(file: str, spec: dict) -> tuple[bytes, str]:
 
 
 def sniff(head: bytes, name: str) -> float:
-    """pcap (µs or ns, either byte order) or pcapng magic."""
-    return 1.0 if head[:4] in (b"\xd4\xc3\xb2\xa1", b"\xa1\xb2\xc3\xd4", b"\x4d\x3c\xb2\xa1", b"\xa1\xb2\x3c\x4d", b"\x0a\x0d\x0d\x0a") else 0.0
+    """pcap (µs or ns, either byte order) or pcapng magic, or ERF records (no magic: erf.looks_like)."""
+    if head[:4] in (b"\xd4\xc3\xb2\xa1", b"\xa1\xb2\xc3\xd4", b"\x4d\x3c\xb2\xa1", b"\xa1\xb2\x3c\x4d", b"\x0a\x0d\x0d\x0a"):
+        return 1.0
+    return 0.9 if erf.looks_like(head) else 0.0
 
 
 def _ms(ns: float) -> str:
@@ -157,23 +161,52 @@ def _plan(a: Analysis | None, frames: Frames, names: list[str]) -> ImportPlan:
     fields = {"title": "Latency, loss and reordering from packet captures" if a else "Frame counts and rates from a packet capture",
               "rfc": ["4737", "3393"] if a else ["vendor"], "direction": "unidirectional", "address_family": af, "methodology": method}
     plan.tests = [TestPlan("capture", fields, [{}])]
-    plan.instrument = {"product": "packet capture (pcap/pcapng)", "software": [{"name": "wirespeed capture engine", "version": "0.1.0"}]}
-    t0 = frames.ts[frames.ts >= 0]
-    if t0.size and int(t0.min()) // NS >= EPOCH_STAND_IN_S:  # a simulator's clock at 1970 dates nothing: the set stays undated
-        import datetime as dt
-        day = dt.datetime.fromtimestamp(int(t0.min()) // NS, dt.timezone.utc).date().isoformat()
-        plan.campaign = {"start": day, "end": day}
-        plan.source = {"published": day, "publication_kind": "test-run"}
+    plan.instrument = {"product": f"packet capture ({'ERF' if frames.format == 'erf' else 'pcap/pcapng'})",
+                       "software": [{"name": "wirespeed capture engine", "version": "0.1.0"}]}
     plan.unstated += ["tests.capture.port_speed", "tests.capture.ports", "tests.capture.topology", "tests.capture.scenario", "dut.vendor", "dut.model"]
+    stamped = frames.ts[frames.ts >= 0]
+    if stamped.size:
+        first, last = _day(int(stamped.min())), _day(int(stamped.max()))
+        if EARLIEST <= first and last <= latest_today():
+            plan.campaign = {"start": first.isoformat(), "end": last.isoformat()}
+            plan.source = {"published": last.isoformat(), "publication_kind": "test-run"}
+        else:
+            odd = first if first < EARLIEST else last
+            plan.problems.append(Problem(frames.file, None, "", f"the capture's timestamps say {odd.isoformat()}: not the date of a run "
+                                         "(a simulator's clock that starts at 0, a clock never set, or a damaged timestamp), so the "
+                                         "campaign and publication dates are left to fill in", "capture.dates", "warning"))
+            plan.source = {"publication_kind": "test-run"}
+            plan.unstated += ["campaign.start", "campaign.end", "source.published"]
+    if a is None and (stamped.size < 2 or stamped.min() == stamped.max()):
+        plan.problems.append(Problem(frames.file, None, "", f"the capture's {len(frames):,} frames carry no two different timestamps: it "
+                                     "measured no duration, so no duration or rate is published", "capture.duration", "warning"))
     return plan
 
 
+EARLIEST = _dt.date(1990, 1, 1)  # before any capture a result could come from: libpcap is of 1994, ERF of 1999
+
+
+def _day(ns: int) -> _dt.date:
+    return _dt.datetime.fromtimestamp(ns // NS, _dt.timezone.utc).date()
+
+
 def skipped(frames: list[Frames]) -> list[Problem]:
-    """One warning a pcapng file with blocks of types the reader does not know (the format lets a
-    reader skip them; they are counted, never dropped silently)."""
-    return [Problem(f.file, None, "", f"{f.skipped_blocks:,} pcapng blocks of types this reader does not use (neither "
-                    "section, interface nor packet blocks) were skipped", "capture.skipped-blocks", "warning")
-            for f in frames if f.skipped_blocks]
+    """One warning a pcapng file with blocks of types the reader does not know, or an ERF file with
+    PAD or META records (the formats let a reader skip them; they are counted, never dropped
+    silently), and one an ERF file whose loss counters say the capture card dropped records."""
+    out = []
+    for f in frames:
+        if f.skipped_blocks and f.format == "erf":
+            out.append(Problem(f.file, None, "", f"{f.skipped_blocks:,} ERF records without a frame (PAD or META) were skipped",
+                               "capture.skipped-blocks", "warning"))
+        elif f.skipped_blocks:
+            out.append(Problem(f.file, None, "", f"{f.skipped_blocks:,} pcapng blocks of types this reader does not use (neither "
+                               "section, interface nor packet blocks) were skipped", "capture.skipped-blocks", "warning"))
+        if f.lost_records:
+            out.append(Problem(f.file, None, "", f"the capture card lost {f.lost_records:,} records (the sum of the ERF loss counters): "
+                               "the capture misses frames that were on the wire, so its counts are not the traffic's",
+                               "capture.lost-records", "warning"))
+    return out
 
 
 def describe(data: bytes, name: str) -> ImportPlan:
@@ -214,11 +247,11 @@ def describe_pair(data: bytes, name: str, data2: bytes, name2: str) -> ImportPla
 
 
 IMPORTER = Importer(
-    summary="pcap/pcapng captures: a pair before/after the device, or one capture with the wirespeed signature → latency (exact percentiles), loss, reordering, IPDV, jitter per frame size",
+    summary="pcap/pcapng/ERF captures: a pair before/after the device, or one capture with the wirespeed signature → latency (exact percentiles), loss, reordering, IPDV, jitter per frame size",
     sniff=sniff,
     describe=describe,
     convert=convert,
     describe_pair=describe_pair,
     examples=("docs/importers/examples/pcap/signature-rx.pcap",),
-    kinds=("pcap", "pcapng", "json"),  # json: the figures of captures kept outside the set (pcap_outside.py)
+    kinds=("pcap", "pcapng", "erf", "json"),  # json: the figures of captures kept outside the set (pcap_outside.py)
 )

@@ -32,7 +32,8 @@ warning line per file:
 - a jitter of 0 beside latencies that vary was not measured (Spirent counts jitter only in its
   jitter result mode).
 
-Totals rows ("Total") are skipped; `N/A`, empty cells, comma lists of Rx ports, port names with `/`
+The AnalyzerPortResults dump and the Stream Threshold Results view hold no stream's figures: they
+are recognised and refused in one line. Totals rows ("Total") are skipped; `N/A`, empty cells, comma lists of Rx ports, port names with `/`
 and spaces are read as written. A latency whose minimum is above its average or maximum is refused.
 """
 
@@ -119,7 +120,17 @@ def view_of(header: list[str]) -> str | None:
             return name
     if {"tx count", "rx count"} <= bases and bases & {"stream block", "name/id"}:
         return "Detailed Stream Results" if "name/id" in bases else "Basic Counters"
+    if {"port", "totalframecount", "sigframecount"} <= attrs and "streamblock" not in attrs:
+        return "AnalyzerPortResults"
+    if header and header[0].strip().lower() == "port" and sum(" > " in h for h in header) >= 2:
+        return "Stream Threshold Results"
     return None
+
+
+# views Spirent writes that hold no stream's measurement: recognised, and refused with the reason
+NOT_IMPORTED = {"AnalyzerPortResults": "what each analyzer port received, all streams together and no frame sent, so neither a stream's "
+                                       "loss nor its rate can be read",
+                "Stream Threshold Results": "per port, how many streams passed each threshold (latency, jitter, drops), not the streams' figures"}
 
 
 EXPECTED = ("a Spirent TestCenter result view (Tx Port Name, Stream Block, Tx Count (Frames), Rx Count (Frames) …), "
@@ -249,6 +260,8 @@ def parse(data: bytes, file: str) -> tuple[str | None, dict, list[Record], list[
     if table is None:
         return None, meta, [], problems
     view = view_of(table.header)
+    if view in NOT_IMPORTED:
+        return view, meta, [], [Problem(file, table.line, "", f"a Spirent TestCenter {view} view: {NOT_IMPORTED[view]}; expected {EXPECTED}", RULE)]
     cols, problems = _columns(table.header, view, file, table.line)
     if problems:
         return view, meta, [], problems

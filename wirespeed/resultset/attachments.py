@@ -35,6 +35,7 @@ import tomllib
 from dataclasses import dataclass
 from typing import BinaryIO, Callable
 
+from wirespeed.capture import erf
 from wirespeed.problems import Problem
 from wirespeed.resultset import capturefile, pdffile, pngfile
 from wirespeed.resultset.nesting import json_depth_problem, toml_depth_problem
@@ -128,10 +129,19 @@ class FileType:
     size_limit: str  # a key of wirespeed.resultset.limits.LIMITS
     what: str
     magic: tuple[bytes, ...] = ()  # the file starts with one of these (the cheap first test, and the message for a wrong type)
+    probe: Callable[[bytes], bool] | None = None  # a format without magic number: True when its first 64 KiB are of it
     text: Callable[[str], Found | None] | None = None  # a text type: UTF-8 plain text, then this check of the text
     binary: Callable[[bytes], Found | None] | None = None  # a binary type: this check of the whole file
     native: bool = False  # kept only as a native file an importer reads, never as an attachment
     compression: bool = False  # wraps a file of another kind (its name before the extension says which)
+
+    @property
+    def signed(self) -> bool:
+        """A binary kind told by its first bytes (a magic number or a probe), not a text."""
+        return bool(self.magic) or self.probe is not None
+
+    def starts_like(self, first: bytes) -> bool:
+        return first.startswith(self.magic) if self.magic else self.probe(first) if self.probe else True
 
 
 def _no_check(_text: str) -> Found | None:
@@ -142,6 +152,11 @@ def _parquet(data: bytes) -> Found | None:
     """A Parquet file begins and ends with PAR1 around its footer (DuckDB reads it within bounds: importers.columnar)."""
     if len(data) < 12 or not data.endswith(b"PAR1"):
         return None, "does not end like a Parquet file (PAR1 after its footer): a cut or padded file", CONTENT
+    return None
+
+
+def _read_by_importer(_data: bytes) -> Found | None:
+    """A native-only binary kind told by its first records (ERF): its reader bounds and refuses what it cannot read."""
     return None
 
 
@@ -161,6 +176,8 @@ TYPES: tuple[FileType, ...] = (
              magic=tuple(capturefile.PCAP_MAGIC), binary=_binary(capturefile.pcap_problem)),
     FileType("pcapng", (".pcapng",), "application/x-pcapng", "file_size.pcap", "a pcapng capture", magic=(b"\x0a\x0d\x0d\x0a",),
              binary=_binary(capturefile.pcapng_problem)),
+    FileType("erf", (".erf",), "application/octet-stream", "file_size.pcap", "an ERF capture", probe=erf.looks_like,
+             binary=_read_by_importer, native=True),
     FileType("xml", (".xml",), "text/plain; charset=utf-8", "file_size.xml", "an XML file", text=_no_check, native=True),
     FileType("parquet", (".parquet",), "application/vnd.apache.parquet", "file_size.parquet", "a Parquet file", magic=(b"PAR1",),
              binary=_parquet, native=True),
@@ -227,7 +244,7 @@ def type_problem(path: str, file: str, field: str) -> Problem | None:
 
 def check_bytes(data: bytes, ftype: FileType) -> Found | None:
     """The first thing that makes `data` not what its type says, or None: the one check validation and publishing share."""
-    if ftype.magic and not data.startswith(ftype.magic):
+    if ftype.signed and not ftype.starts_like(data[: 1 << 16]):
         return None, ("is empty: not " + ftype.what) if not data else f"does not start like {ftype.what} (its extension says {ftype.name}): refused", CONTENT
     if ftype.text is not None:
         try:

@@ -46,7 +46,7 @@ _TABLE = (
     Limit("file_size.png", 8 * MiB, "bytes", "limit.file-size", "a PNG attachment",
           "A full-resolution screenshot of a test tool.",
           "Compared with the size lstat/fstat give before a byte is read: a larger file costs one system call."),
-    Limit("file_size.pcap", 32 * MiB, "bytes", "limit.file-size", "a packet capture attachment (.pcap, .pcapng)",
+    Limit("file_size.pcap", 32 * MiB, "bytes", "limit.file-size", "a packet capture (.pcap, .pcapng attachments; .erf native files)",
           "A sample capture, not a full run: GitHub warns above 50 MB a file.",
           "Compared before the file is read; the capture engine keeps 35 bytes a frame, about 15 MB for 32 MiB of 64-byte frames."),
     Limit("file_size.xml", 16 * MiB, "bytes", "limit.file-size", "a native XML file read by an importer (a Robot Framework output.xml)",
