@@ -29,7 +29,9 @@ from wirespeed.engine.units import UNITS
 from wirespeed.presentation import downloads as dl
 from wirespeed.presentation import preview
 from wirespeed.presentation.headlines import headlines
-from wirespeed.steps import compare_data, set_comparisons
+from wirespeed.presentation.tables.layout import layout as table_layout
+from wirespeed.steps import compare_data, diagrams, set_comparisons
+from wirespeed.presentation.testbed_diagram import alt as diagram_alt
 
 HUGO_DATA = paths.HUGO_DATA
 SITE_STATIC = paths.SITE_STATIC
@@ -168,6 +170,7 @@ def export_set(con: duckdb.DuckDBPyConnection, slug: str, analysis_root: Path, s
         if t.get("test"):
             per_test_tables.setdefault(t["test"], []).append(tid)
     overview = [cid for cid, c in charts.items() if c.get("role") == "overview"]  # the set page's small multiples, in test order
+    summary_chart = next((cid for cid, c in charts.items() if c.get("role") == "summary"), None)  # every test on one scale
     for cid, c in charts.items():
         if c.get("test") and cid not in overview:
             per_test_charts.setdefault(c["test"], []).append(cid)
@@ -200,7 +203,11 @@ def export_set(con: duckdb.DuckDBPyConnection, slug: str, analysis_root: Path, s
     # (tests[].tables/charts), the comparisons', and the loose ones that belong to neither
     compared = {c.get("table") for c in comparisons} | {c.get("chart") for c in comparisons}
     unassigned_tables = [tid for tid, t in tables.items() if not t.get("test") and tid not in compared]
-    unassigned_charts = [cid for cid, c in charts.items() if not c.get("test") and cid not in overview and cid not in compared]
+    unassigned_charts = [cid for cid, c in charts.items() if not c.get("test") and cid not in overview and cid != summary_chart and cid not in compared]
+    for t in tables.values():  # whole, split by metric or transposed: the web page and the PDF print the same layout
+        t["layout"] = table_layout(t["columns"], t["rows"])
+    bed = {"slug": slug, "dut": meta["dut"], "instrument": meta["instrument"], "tests": meta["tests"]}
+    drawn = diagrams.render(bed, dest)  # the test-bed diagram: the page's SVG, the report's PDF
     figs = figures(summary)
     mark_headlines(figs, meta["tests"])
     cards = headlines(summary, samples(con, slug))
@@ -211,9 +218,11 @@ def export_set(con: duckdb.DuckDBPyConnection, slug: str, analysis_root: Path, s
         "year": dates.year(meta["source"].get("published")), "licence": meta["licence"],
         "tags": meta.get("tags", []), "source": meta["source"], "campaign": meta.get("campaign", {}), "dut": meta["dut"], "instrument": meta["instrument"],
         "testbed_rows": testbed.rows(meta["dut"], meta["instrument"], meta.get("campaign")),
+        "testbed_diagram": {"svg": f"{url}/{drawn['svg']}", "pdf": f"{url}/{drawn['pdf']}", "alt": diagram_alt(bed)},
+        "versions": testbed.versions(meta["dut"], meta["instrument"]),
         "methodology": meta.get("methodology", {}), "facets": _facets(summary, shown),
         # the set's methodology at a glance (a one-test set may keep its whole method in the test), printed by the PDF
-        "methodology_rows": methodology.rows(meta.get("methodology") or (tests[0]["methodology"] if len(tests) == 1 else {})), "tests": tests, "tables": tables, "charts": charts, "overview": overview,
+        "methodology_rows": methodology.rows(meta.get("methodology") or (tests[0]["methodology"] if len(tests) == 1 else {})), "tests": tests, "tables": tables, "charts": charts, "overview": overview, "summary_chart": summary_chart,
         "other_tables": unassigned_tables, "other_charts": unassigned_charts,
         "figures": figs, "headlines": cards, "preview": f"{url}/preview.png", "comparisons": comparisons,
         "consistency": {"checked": len(summary["agreements"]), "agree": len(summary["agreements"]) - len(mism), "mismatches": mism, "errata": errata},

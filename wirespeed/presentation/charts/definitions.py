@@ -15,6 +15,7 @@ from wirespeed.presentation import chartstyle
 from wirespeed.presentation.tables.results import _row_order, _test_meta, _throughput_rows, frame_label
 from wirespeed.presentation.tables.comparison import comparison_rows
 from wirespeed.engine.units import UNITS
+from wirespeed.presentation.charts import better
 
 
 def _unit(dimension: str, values: list[float], published: str | None = None) -> tuple[str, float]:
@@ -117,7 +118,7 @@ def throughput_chart(summary: dict[str, Any], test_id: str, view: str = "percent
             "subtitle": "dashed: line rate" + (" · dotted: forwarding limit" if cap and capped else ""),
             "caption": f"Throughput per frame size {unit_words}; the dashed line is the line rate of {test['ports']} × {test['port_speed']}"
                        + (f", the dotted one the declared forwarding limit ({cap_text})" if cap and capped else "") + ".",
-            "alt": alt_text, "data": data, "tooltip": tooltip, "limits": limits,
+            "alt": alt_text, "data": data, "tooltip": tooltip, "limits": limits, "better": "higher",
             "y": {"field": "value", "title": f"Throughput ({sym})" if absolute else "Throughput (% of line rate)", "zero": True}}
     if far:
         ref = []
@@ -161,7 +162,7 @@ def latency_chart(summary: dict[str, Any], test_id: str) -> dict[str, Any] | Non
     loads = sorted({r["load_pct"] for r in rows if r.get("load_pct") is not None})
     at = ("at the throughput rate" if not loads else  # fixed-rate runs say the load they ran at
           f"at {', '.join(formatting.published(format(v, 'g')) for v in loads)} % load")
-    return {"id": f"{test_id}-latency", "test": test_id, "type": "lines", "title": f"{test['title']}: latency {at}",
+    return {"id": f"{test_id}-latency", "test": test_id, "type": "lines", "title": f"{test['title']}: latency {at}", "better": "lower",
             "caption": f"Minimum, average and maximum latency per frame size, {at}.",
             "alt": f"{test['title']}: latency per frame size. " + "; ".join(f"{d['frame']} bytes {d['series']} {d['printed']}" for d in data),
             "data": data, "x": {"field": "frame", "title": "Frame size (bytes)", "type": "O"}, "y": {"field": "value", "title": f"Latency ({sym})"},
@@ -188,6 +189,7 @@ def load_chart(summary: dict[str, Any], test_id: str, metric: str) -> dict[str, 
     loads = sorted({r["load_pct"] for r in rows})
     label = metric_label(metric)
     return {"id": f"{test_id}-{metric.replace('_', '-')}-vs-load", "test": test_id, "type": "lines", "title": f"{test['title']}: {label.lower()} vs load",
+            "better": better(metric),
             "caption": f"{label} at {', '.join(formatting.published(f'{l:g}') for l in loads)} % of line rate, one line per frame size.",
             "alt": f"{test['title']}: {label.lower()} against offered load for frame sizes {', '.join(order)} bytes. "
                    + "; ".join(f"{d['series']} bytes at {d['load_text']}: {d['printed']}" for d in data),
@@ -228,7 +230,7 @@ def comparison_chart(summary: dict[str, Any], comparison: dict[str, Any]) -> dic
                      "printed": _shown(r, metric) or f"{qualified.text(v / factor, qualified.of_derived(r, metric))} {sym} (derived)"})
     has_frames = any(frame_label(r) for _, r, _ in rows)
     title = metric_label(metric)
-    return {"id": f"{comparison['id']}-chart", "type": "bars", "title": comparison["title"],
+    return {"id": f"{comparison['id']}-chart", "type": "bars", "title": comparison["title"], "better": better(metric),
             "caption": f"{title} side by side: {'; '.join(labels)}.",
             "alt": f"{comparison['title']}: {title.lower()} for {', '.join(labels)}. " + "; ".join(f"{d['series']} {d['category']}: {d['printed']}" for d in data),
             "data": data, "x": {"field": "category", "title": "Frame size (bytes)" if has_frames else ""},
@@ -277,7 +279,7 @@ def ramp_chart(samples: list[dict[str, Any]], test: dict[str, Any], onset_s: flo
     limits = [{"value": cap_fps / factor, "label": f"forwarding limit {formatting.derived(cap_fps / factor, formatting.derived_decimals('line_rate', [cap_fps / factor]))} {sym}"}] if cap_fps else []
     order = [n for who in dict.fromkeys(_ramp_series(s, multi) for s in rated) for n in (f"{who} sent".strip(), f"{who} received".strip())]
     n = len(rated)
-    return {"id": f"{test['id']}-ramp", "test": test["id"], "type": "lines", "title": f"{test['title']}: rate ramp",
+    return {"id": f"{test['id']}-ramp", "test": test["id"], "type": "lines", "title": f"{test['title']}: rate ramp", "better": "received: higher is better, loss: lower",
             "subtitle": "dashed: offered load and line rate" if offered and line_rate_fps else "",
             "caption": "Frames per second sent and received each second of the ramp and hold, with the offered load and the line rate; "
                        "the rule marks the first second with loss above 0.1 %; the lower panel is each second's loss.",
@@ -303,7 +305,7 @@ def ramp_latency_chart(samples: list[dict[str, Any]], test: dict[str, Any]) -> d
     data = [{"t": s["t_s"], "series": _ramp_series(s, multi) or "average latency", "value": s["latency_avg_s"] / factor,
              "printed": f"{formatting.derived(s['latency_avg_s'] / factor, formatting.significant_decimals([s['latency_avg_s'] / factor]))} {sym}"}
             for s in sorted(pts, key=lambda s: (_ramp_series(s, multi), s["t_s"]))]
-    return {"id": f"{test['id']}-ramp-latency", "test": test["id"], "type": "lines", "title": f"{test['title']}: latency over the ramp",
+    return {"id": f"{test['id']}-ramp-latency", "test": test["id"], "type": "lines", "title": f"{test['title']}: latency over the ramp", "better": "lower",
             "caption": "Average latency each second of the ramp and hold.",
             "alt": f"{test['title']}: average latency in {sym} over {len(pts)} samples, from {min(d['value'] for d in data):g} to {max(d['value'] for d in data):g} {sym}.",
             "data": data, "x": {"field": "t", "title": "Time since ramp start (s)", "zero": True}, "y": {"field": "value", "title": f"Latency ({sym})"},
@@ -324,6 +326,7 @@ def histogram_chart(buckets: list[dict[str, Any]], test: dict[str, Any], frame: 
     at = f", {_pct(load)} load" if load is not None else ""
     ident = f"{test['id']}-{frame}" + (f"-{format(load, 'g').replace('.', '_')}pct" if load is not None else "")
     return {"id": f"{ident}-latency-histogram", "test": test["id"], "type": "histogram", "title": f"{test['title']}: latency distribution ({frame}-byte frames{at})",
+            "better": "Lower latency is better",
             "caption": "Frames per latency bucket (bars) and the cumulative share of frames (dashed line).",
             "alt": f"Latency histogram of {int(total):,} frames from {data[0]['low']:g} to {data[-1]['high']:g} {sym}.",
             "data": data, "x_title": f"Latency ({sym})", "y_title": "Frames"}
@@ -347,6 +350,7 @@ def samples_chart(samples: list[dict[str, Any]], test: dict[str, Any], metric: s
              "printed": f"{formatting.derived(s[field] / factor, formatting.significant_decimals([s[field] / factor]))} {sym}"} for s in pts]
     series = list(dict.fromkeys(d["series"] for d in data))
     return {"id": f"{test['id']}-{metric.replace('_', '-')}-samples", "test": test["id"], "type": "lines", "title": f"{test['title']}: {m.label.lower()} per interval",
+            "better": better(metric),
             "caption": f"{m.description} One point per interval the instrument reported, at the interval's start.",
             "alt": f"{test['title']}: {m.label.lower()} in {sym} over {len(pts)} intervals, from {min(d['value'] for d in data):g} to {max(d['value'] for d in data):g} {sym}.",
             "data": data, "x": {"field": "t", "title": "Time since the start (s)", "zero": True}, "y": {"field": "value", "title": f"{m.label} ({sym})"},
