@@ -44,13 +44,13 @@ def test_extension_groups_are_declared_once_and_documented():
     from wirespeed import extensions
 
     text = ARCHITECTURE.read_text(encoding="utf-8")
-    assert extensions.GROUPS == ("importers", "checks", "charts", "collectors")
+    assert extensions.GROUPS == ("importers", "checks", "charts", "collectors", "site_checks")
     for g in extensions.GROUP_SPECS:
         assert g.name in text, g.name
         assert (ROOT / g.builtins).is_dir(), g.builtins
         assert g.summary and g.contract.startswith("wirespeed.")
     pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
-    declared = set(re.findall(r'^\[project\.entry-points\."wirespeed\.([a-z]+)"\]', pyproject, re.M))
+    declared = set(re.findall(r'^\[project\.entry-points\."wirespeed\.([a-z_]+)"\]', pyproject, re.M)) - {"collector_hooks"}
     assert declared == set(extensions.GROUPS)
 
 
@@ -59,7 +59,7 @@ def test_every_installed_plugin_fulfils_its_contract():
 
     for name, obj in extensions.registry("importers").items():
         assert extensions.is_importer(obj), name
-    for group in ("checks", "charts", "collectors"):
+    for group in ("checks", "charts", "collectors", "site_checks"):
         plugins = extensions.registry(group)
         assert plugins, group
         for name, obj in plugins.items():

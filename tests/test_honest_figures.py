@@ -142,7 +142,9 @@ def test_report_attribution_names_wirespeed_and_not_the_lab_as_author(catalog):
     assert "undated" in words and "1 January" not in words
     assert "wirespeed did not run these tests" in words
     assert any(label == "Built" for label, _ in report.links(data))
-    assert report.source_date_epoch(data, None) == "0"
+    # an undated source: the PDF is dated by the set's own last change, never the epoch's 1970
+    data["changed"] = "2026-11-22T05:59:32Z"
+    assert report.source_date_epoch(data, None) == "1795327172"
 
 
 def test_show_prints_thousands_separators(catalog, tmp_path):

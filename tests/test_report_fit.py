@@ -4,6 +4,8 @@ themselves are checked glyph by glyph in test_pdf_layout.py."""
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from wirespeed.steps import reportlinks, tablefit
@@ -95,11 +97,15 @@ def test_base_url_precedence_and_path_only_base(tmp_path, monkeypatch):
     assert "date not recorded" in dict(reportlinks.colophon({"slug": "s", "source": {}}, {"base": "/", "date": None, "version": "1"}))["Built"]
 
 
-def test_build_date_from_source_date_epoch_never_the_clock(monkeypatch, tmp_path):
-    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
-    assert reportlinks.build_date(tmp_path) == "2023-11-14"
-    monkeypatch.delenv("SOURCE_DATE_EPOCH")
-    assert reportlinks.build_date(tmp_path) is None  # no git checkout there: no date rather than today's
+def test_build_date_is_the_sets_last_change_never_the_clock(monkeypatch, tmp_path):
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")  # a build-wide stamp does not replace the set's own date
+    epoch = reportlinks.data_epoch({"changed": "2026-11-22T05:59:32Z"})
+    assert reportlinks.build_date(epoch) == "2026-11-22" and reportlinks.stamp("/", tmp_path, epoch)["epoch"] == epoch
+    assert reportlinks.data_epoch({}) is None and reportlinks.build_date(None) is None  # no date rather than today's
+    article = tmp_path / "review.md"  # an article changed after its set: the later of the two
+    article.write_text("text")
+    os.utime(article, (1800000000, 1800000000))
+    assert reportlinks.data_epoch({"changed": "2026-11-22T05:59:32Z"}, article) == 1800000000
 
 
 def test_report_cli_refuses_a_bad_base_url():

@@ -1,9 +1,9 @@
 """Validation is the contract: every result set `wirespeed validate` accepts ingests, analyses,
 reports and renders. Hypothesis draws 20 valid sets of varied shapes (tests/validsets.py: every kind
 of test, with and without optional columns, variants, directions, qualifiers, samples, histograms
-and empty optional tables); they go into one scratch archive and the whole pipeline runs once
-(validate, ingest, analyse, site --data-only, report, site); every set must be published with a
-page and a PDF."""
+and empty optional tables); they go into one scratch archive with the odd-shaped sets of tests/oddsets.py and
+the whole pipeline runs once (validate, ingest, analyse, site --data-only, report, site); every set must be
+published with a page and a PDF, and the publication check (`wirespeed check-site`) must find nothing in them."""
 
 from __future__ import annotations
 
@@ -13,8 +13,10 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
+import oddsets
 import validsets
 import workdir
+from wirespeed.sitecheck.run import check_site
 
 pytestmark = pytest.mark.slow
 SETS = 20
@@ -29,11 +31,13 @@ def test_every_valid_set_is_published_with_a_page_and_a_pdf(tmp_path_factory, da
         article.unlink()
     shapes = [data.draw(validsets.set_shape(n), label=f"set {n}") for n in range(SETS)]
     slugs = [validsets.write(w / "data" / "results", shape).name for shape in shapes]
+    odd = oddsets.make(w / "data" / "results")
     for step in STEPS:
         proc = workdir.wirespeed(w, *step)
         assert proc.returncode == 0, f"wirespeed {' '.join(step)} failed:\n{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}"
         assert "Traceback" not in proc.stdout + proc.stderr
-    assert f"{SETS} result sets: {SETS} valid, 0 invalid; 0 errors" in workdir.wirespeed(w, "validate").stderr
+    total = SETS + len(odd)
+    assert f"{total} result sets: {total} valid, 0 invalid; 0 errors" in workdir.wirespeed(w, "validate").stderr
     for slug in slugs:
         page = w / "public" / "results" / slug / "index.html"
         assert page.is_file(), slug
@@ -42,3 +46,5 @@ def test_every_valid_set_is_published_with_a_page_and_a_pdf(tmp_path_factory, da
     assert summary.returncode == 0 and "failed" not in summary.stdout + summary.stderr, summary.stdout
     kinds = {t["kind"] for s in shapes for t in s["tests"]}
     assert kinds == set(validsets.KINDS)
+    problems = check_site(w / "public", w / "build")  # what every set of every shape published, read back
+    assert not problems, f"{len(problems)} publication failures, e.g.:\n" + "\n".join(str(p) for p in problems[:15])

@@ -1,4 +1,4 @@
-"""The extension points, in one place: four entry-point groups, each with its typed signature and its
+"""The extension points, in one place: five entry-point groups, each with its typed signature and its
 documentation. Built-ins register the same way as third parties (pyproject.toml), and both
 `wirespeed plugins` and docs/architecture.md read this module (tests/test_architecture.py checks it).
 
@@ -17,7 +17,9 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from wirespeed.checks import Finding
+    from wirespeed.problems import Problem
     from wirespeed.resultset.model import ResultSet
+    from wirespeed.sitecheck.site import Site
 
 
 class CheckHook(Protocol):
@@ -50,6 +52,15 @@ class CollectorHook(Protocol):
     def __call__(self, out_dir: Path, slug: str, *, progress: Callable[[int, int], None] | None = None, **params: Any) -> Path: ...
 
 
+class SiteCheckHook(Protocol):
+    """`wirespeed.site_checks`: `check(site) -> problems`, a rule of the publication check over a built site.
+
+    Reads the built pages, downloads, feed and PDF text through `wirespeed.sitecheck.site.Site` and yields
+    one `wirespeed.problems.Problem` per failure, naming the page, the element and the rule."""
+
+    def __call__(self, site: Site, /) -> Iterable[Problem]: ...
+
+
 @dataclass(frozen=True)
 class Group:
     """One extension point: its entry-point group name, what a plugin is, and where the built-ins live."""
@@ -72,6 +83,8 @@ GROUP_SPECS: tuple[Group, ...] = (
           "wirespeed.extensions.ChartTypeHook", "wirespeed/presentation/charts/"),
     Group("collectors", "run a traffic generator and write a new result set", "wirespeed.extensions.CollectorHook",
           "wirespeed/collectors/"),
+    Group("site_checks", "rules of the publication check over the built pages, downloads, feed and PDFs",
+          "wirespeed.extensions.SiteCheckHook", "wirespeed/sitecheck/"),
 )
 GROUPS = tuple(g.name for g in GROUP_SPECS)
 

@@ -55,11 +55,7 @@
     ['Tested', function (s) { return s.date_text || s.date || String(s.year || '—'); }],
     ['Instrument', function (s) { return s.instrument || '—'; }],
     ['Instrument software', function (s) { return list(s.instrument_software); }],
-    ['Source', function (s) {
-      var src = s.source || {};
-      return [src.kind, src.publisher ? 'by ' + src.publisher : '', src.commissioned_by ? '(commissioned by ' + src.commissioned_by + ')' : '']
-        .filter(Boolean).join(' ') || '—';
-    }],
+    ['Source', function (s) { return s.attribution || '—'; }],  // who published, what wirespeed did (partials/wirespeed/attribution.html)
     ['Headline figures', function (s) {
       if (!s.figures || !s.figures.length) return el('span', { 'class': 'muted' }, ['—']);
       return el('ul', null, s.figures.map(function (f) {

@@ -107,8 +107,9 @@ def digits_text(value: float, digits: int | None, fallback_decimals: int | None 
             return formatting.derived(value, fallback_decimals)
         digits = DEFAULT_DIGITS
     digits = max(1, min(digits, MAX_DIGITS))
-    magnitude = math.floor(math.log10(abs(value))) if value else 0
-    return formatting.derived(value, max(digits - 1 - magnitude, 0))
+    if not value:
+        return formatting.derived(value, digits - 1)
+    return formatting.significant(value, digits)  # counted after rounding: 99.96 at 3 digits is "100"
 
 
 def text(value: float, q: Qualified, fallback_decimals: int | None = None) -> str:

@@ -29,6 +29,8 @@ from wirespeed.importers.contract import Importer, ImportPlan, TestPlan
 from wirespeed.problems import Problem
 from wirespeed.resultset import limits
 
+EPOCH_STAND_IN_S = 365 * 86400  # capture clocks before 1971 are a simulator's or an unset clock: no date
+
 RULE = "import.pcap"
 UNITS = {"tx": "frames", "rx": "frames", "lost": "frames", "duplicate": "frames", "reordered": "frames", "loss": "pct",
          "duration": "ns", "tx_rate": "pps", "rx_rate": "pps", "tx_l1": "bps", "rx_l1": "bps",
@@ -157,7 +159,7 @@ def _plan(a: Analysis | None, frames: Frames, names: list[str]) -> ImportPlan:
     plan.tests = [TestPlan("capture", fields, [{}])]
     plan.instrument = {"product": "packet capture (pcap/pcapng)", "software": [{"name": "wirespeed capture engine", "version": "0.1.0"}]}
     t0 = frames.ts[frames.ts >= 0]
-    if t0.size:
+    if t0.size and int(t0.min()) // NS >= EPOCH_STAND_IN_S:  # a simulator's clock at 1970 dates nothing: the set stays undated
         import datetime as dt
         day = dt.datetime.fromtimestamp(int(t0.min()) // NS, dt.timezone.utc).date().isoformat()
         plan.campaign = {"start": day, "end": day}

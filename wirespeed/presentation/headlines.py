@@ -16,7 +16,7 @@ from typing import Any
 from wirespeed.presentation import formatting
 from wirespeed.engine import qualified
 from wirespeed.engine import ramp
-from wirespeed.presentation.tables.results import frame_label
+from wirespeed.presentation.tables.results import frame_label, is_sonet
 from wirespeed.engine.units import UNITS
 from wirespeed.resultset.methodology import merged as merged_methodology
 
@@ -64,7 +64,7 @@ def _where(row: dict[str, Any], test: dict[str, Any]) -> str:
     fs = frame_label(row)
     parts = [f"{fs}-byte frames" if row.get("frame_size") else (f"{fs} mix" if fs else ""), row.get("variant") or "", row.get("direction") or ""]
     if row.get("load_pct") is not None:
-        parts.append(f"{formatting.published(format(row['load_pct'], 'g'))} % load")
+        parts.append(f"{formatting.plain(row['load_pct'])} % load")
     return ", ".join(p for p in parts if p)
 
 
@@ -76,7 +76,8 @@ def _throughput(row: dict[str, Any], test: dict[str, Any], method: dict[str, Any
     else:
         q = _q(qualified.of_derived(row, "throughput"))
         figs.append(_figure(*_human(row["throughput_fps"], "frame_rate", q), True, "frame rate"))
-    for metric, layer in (("throughput_l1", "L1"), ("throughput_l2", "L2")):
+    l1 = "SONET payload" if is_sonet(test) else "L1"  # on POS the "L1" rate is the SONET payload (tables.results.media_label)
+    for metric, layer in (("throughput_l1", l1), ("throughput_l2", "L2")):
         if metric in cells:
             f = _metric(row, metric, "bit_rate", f"{layer} bit rate")
             figs.append({**f, "unit": f"{f['unit']} {layer}"})
@@ -84,7 +85,7 @@ def _throughput(row: dict[str, Any], test: dict[str, Any], method: dict[str, Any
     else:
         if row.get("throughput_l1_bps") is not None:
             text, unit = _human(row["throughput_l1_bps"], "bit_rate", _q(qualified.of_derived(row, "throughput_l1")))
-            figs.append(_figure(text, f"{unit} L1", True, "L1 bit rate"))
+            figs.append(_figure(text, f"{unit} {l1}", True, "L1 bit rate"))
     if "throughput_line_rate" in cells:
         figs.append(_figure(formatting.published(cells["throughput_line_rate"]["text"], cells["throughput_line_rate"]["qualifier"]), "% of line rate", False, "share of line rate"))
     elif row.get("throughput_pct_line_rate") is not None:
@@ -215,7 +216,9 @@ def headlines(summary: dict[str, Any], samples: list[dict[str, Any]], most: int 
                 cards.append(c)
     merged: list[dict[str, Any]] = []
     for c in cards:
-        same = next((m for m in merged if m["kind"] == c["kind"] and _shown(m)[0] == _shown(c)[0] and set(_shown(c)) <= set(_shown(m))), None)
+        # one card for tests that print the same figures: all of them (a card that shows one more figure, say a published
+        # share of the maximum theoretical rate, would claim it for a test whose table prints another)
+        same = next((m for m in merged if m["kind"] == c["kind"] and _shown(m) == _shown(c)), None)
         if same:
             same["tests"].append(c["tests"][0])
             same["also"].append(c["test_title"])

@@ -19,13 +19,15 @@ from wirespeed.presentation.tables.model import ResultTable
 
 def table_csv(table: ResultTable) -> str:
     """CSV of a table: one header row of labels with units, cells as printed without thousands separators
-    (spreadsheet formulas neutralised, wirespeed.system.csvsafe)."""
+    (spreadsheet formulas neutralised, wirespeed.system.csvsafe), and a Notes column when a row has a note."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
+    notes = [_row_notes(table, row) for row in table.rows]
+    extra = ["Notes"] if any(notes) else []  # never a column empty in every row
     w.writerow(csvsafe.neutralise_row([" ".join(x for x in (c.group, c.label) if x) + (f" ({c.unit})" if c.unit else "") + (" [derived]" if c.derived else "")
-                                       for c in table.columns] + ["Notes"]))
-    for row in table.rows:
-        w.writerow(csvsafe.neutralise_row([c.text.replace(",", "") for c in row] + [_row_notes(table, row)]))
+                                       for c in table.columns] + extra))
+    for row, note in zip(table.rows, notes):
+        w.writerow(csvsafe.neutralise_row([c.text.replace(",", "") for c in row] + ([note] if extra else [])))
     return buf.getvalue()
 
 

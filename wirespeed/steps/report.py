@@ -201,6 +201,11 @@ def full_titles(d: dict[str, Any], article: articles.Article | None) -> list[dic
     return [A.para([A.strong(label), {"t": "Space"}, *A.inlines(text)]) for label, text in long]
 
 
-def source_date_epoch(data: dict[str, Any], article: articles.Article | None) -> str:
-    """The report's date (the article's, else the source's publication date) as SOURCE_DATE_EPOCH: never the clock."""
-    return str(dates.epoch(report_date(data, article)))  # an undated set: a fixed epoch, still deterministic
+def source_date_epoch(data: dict[str, Any], article: articles.Article | None, build: dict[str, Any] | None = None) -> str:
+    """The PDF's creation date as SOURCE_DATE_EPOCH: when the report was built from its data, reproducibly — the set's
+    own last change (or its article's, when later: the build stamp's epoch), never the clock and never the source's
+    publication date; without a known change (site data of an older build), the report's date."""
+    epoch = (build or {}).get("epoch")
+    if epoch is None:
+        epoch = reportlinks.data_epoch(data)
+    return str(epoch if epoch is not None else dates.epoch(report_date(data, article)))

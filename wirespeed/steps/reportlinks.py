@@ -4,15 +4,15 @@ original publication; the colophon at the end repeats them with the build: the r
 the wirespeed version (never on the cover).
 
 The base URL is the site's (`wirespeed report --base-url`, else HUGO_BASEURL as for the site, else baseURL in
-config.toml). The build date is SOURCE_DATE_EPOCH when set, else the date of the checkout's last commit: two builds
-of the same inputs print the same date, and the clock is never read.
+config.toml). The build date is the date of the data the report is built from: the set's own last change (or its
+article's, when later; `build_date`), never the clock and never the repository's last commit, so two builds of the
+same inputs print the same date and a commit elsewhere rebuilds no report.
 """
 
 from __future__ import annotations
 
 import datetime as _dt
 import os
-import subprocess
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -38,25 +38,29 @@ def is_full(base: str) -> bool:
     return parts.scheme in ("http", "https") and bool(parts.netloc)
 
 
-def build_date(root: Path = Path(".")) -> str | None:
-    """ISO date of the build's inputs: SOURCE_DATE_EPOCH, else the last commit of the checkout; None when neither exists."""
-    epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
-    if epoch.isdigit():
-        return _dt.datetime.fromtimestamp(int(epoch), _dt.timezone.utc).date().isoformat()
-    try:
-        proc = subprocess.run(["git", "-C", str(root), "log", "-1", "--format=%cd", "--date=format:%Y-%m-%d"],
-                              capture_output=True, text=True, timeout=30, env={**os.environ, "TZ": "UTC"})
-    except (OSError, subprocess.SubprocessError):
-        return None
-    out = proc.stdout.strip()
-    return out if proc.returncode == 0 and len(out) == 10 else None
+def data_epoch(data: dict[str, Any], article_path: Path | None = None) -> int | None:
+    """When a report's data last changed (seconds since 1970, UTC): the set's own last change (its exported `changed`),
+    or its article's when that is later; None when neither is known."""
+    from wirespeed.resultset import lastchange
+
+    times = []
+    if data.get("changed"):
+        times.append(int(_dt.datetime.fromisoformat(str(data["changed"]).replace("Z", "+00:00")).timestamp()))
+    if article_path is not None and (t := lastchange.last_change(article_path)) is not None:
+        times.append(t)
+    return max(times) if times else None
 
 
-def stamp(base_url: str | None = None, root: Path = Path(".")) -> dict[str, Any]:
-    """What goes into every report of one build (and into its rebuild key): base URL, build date, version."""
+def build_date(epoch: int | None) -> str | None:
+    """ISO date of a data epoch (None stays None)."""
+    return _dt.datetime.fromtimestamp(epoch, _dt.timezone.utc).date().isoformat() if epoch is not None else None
+
+
+def stamp(base_url: str | None = None, root: Path = Path("."), epoch: int | None = None) -> dict[str, Any]:
+    """What goes into a report (and into its rebuild key): base URL, version, and the date and time of its data."""
     import wirespeed
 
-    return {"base": site_base(base_url, root), "date": build_date(root), "version": wirespeed.__version__}
+    return {"base": site_base(base_url, root), "date": build_date(epoch), "epoch": epoch, "version": wirespeed.__version__}
 
 
 def links(d: dict[str, Any], build: dict[str, Any] | None = None) -> list[tuple[str, str]]:
@@ -72,7 +76,7 @@ def links(d: dict[str, Any], build: dict[str, Any] | None = None) -> list[tuple[
 def colophon(d: dict[str, Any], build: dict[str, Any] | None = None) -> list[tuple[str, str]]:
     """(label, text) pairs for the colophon: the title page's links, the result set, and the build date and version."""
     build = build or stamp()
-    when = dates.text(build["date"]) if build.get("date") else "date not recorded (no SOURCE_DATE_EPOCH, no git checkout)"
+    when = dates.text(build["date"]) if build.get("date") else "date not recorded (the set's data has no date of its own)"
     return links(d, build) + [("Result set", d["slug"]), ("Built", f"{when} by wirespeed {build['version']}")]
 
 

@@ -64,7 +64,7 @@ class _Doc:
 
         def label(c: dict[str, Any], with_group: bool) -> str:
             text = c["label"] if not with_group or not c["group"] else f"{c['group']} {c['label']}"
-            if c["unit"] and (c["unit"] != "bytes" or c["key"] == "frame_size"):
+            if c["unit"] and c["unit"].lower() != c["label"].lower():  # the web table's rule: every unit, unless the label is it
                 text += f" ({c['unit']})"
             return text + (f" {DERIVED_MARK}" if c.get("derived") else "")
 

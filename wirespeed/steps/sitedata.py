@@ -19,12 +19,13 @@ from wirespeed.presentation import formatting
 from wirespeed.steps import paths, status as setstatus
 from wirespeed.catalog.columns import METRICS
 from wirespeed.catalog.view import samples, set_summary
-from wirespeed.presentation.tables.results import DERIVED_FIELDS, frame_label, metric_label
+from wirespeed.presentation.tables.results import DERIVED_FIELDS, frame_label, machine_unit, metric_label
 from wirespeed.presentation.formatting import derived_decimals
 from wirespeed.presentation import methodology, testbed
 from wirespeed.resultset.lookalikes import display_names
 from wirespeed.resultset.methodology import merged
 from wirespeed.resultset.text import group_key
+from wirespeed.resultset import lastchange
 from wirespeed.engine.units import UNITS
 from wirespeed.presentation import downloads as dl
 from wirespeed.presentation import preview
@@ -60,11 +61,11 @@ def figures(summary: dict[str, Any]) -> dict[str, dict[str, Any]]:
     for row in summary["rows"]:
         where = ", ".join(x for x in (f"{frame_label(row)}-byte frames" if row.get("frame_size") else frame_label(row), row.get("variant"),
                                        row.get("direction"), row.get("component"),
-                                       f"{formatting.published(format(row['load_pct'], 'g'))} % load" if row.get("load_pct") is not None else None) if x)
+                                       f"{formatting.plain(row['load_pct'])} % load" if row.get("load_pct") is not None else None) if x)
         base = tests[row["test_id"]]["title"]
         for metric, cell in row["cells"].items():
             a = agree.get((row["row_id"], metric))
-            out[figure_id(row, metric)] = {"text": formatting.published(cell["text"], cell["qualifier"]), "unit": cell["unit_symbol"], "value": cell["value"],
+            out[figure_id(row, metric)] = {"text": formatting.published(cell["text"], cell["qualifier"], machine_unit(summary, cell)), "unit": cell["unit_symbol"], "value": cell["value"],
                                            "label": f"{base}: {metric_label(metric).lower()}" + (f", {where}" if where else ""), "derived": False,
                                            "flag": None if a is None or a["agree"] else f"recomputed {a['recomputed_text']} {a['unit_symbol']}"}
         for metric, fieldname in DERIVED_FIELDS.items():
@@ -215,6 +216,8 @@ def export_set(con: duckdb.DuckDBPyConnection, slug: str, analysis_root: Path, s
     return {
         "slug": slug, "title": meta["title"], "summary": meta.get("summary", ""), "status": meta["status"],
         "date": meta["source"].get("published") or "", "date_text": dates.text(meta["source"].get("published")),
+        # the set's own last change (its folder's newest commit, else its files' time): the date of what is built from it
+        "changed": lastchange.iso(lastchange.last_change(Path(meta_path(con, slug)))),
         "year": dates.year(meta["source"].get("published")), "licence": meta["licence"],
         "tags": meta.get("tags", []), "source": meta["source"], "campaign": meta.get("campaign", {}), "dut": meta["dut"], "instrument": meta["instrument"],
         "testbed_rows": testbed.rows(meta["dut"], meta["instrument"], meta.get("campaign")),

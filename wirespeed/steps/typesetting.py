@@ -88,7 +88,6 @@ def plan(slugs: list[str] | None, data_root: Path = paths.HUGO_DATA, static_root
     tools = _tool_versions()
     template = _tree_hash(TEMPLATE_ROOT)
     code = code_closure("import wirespeed.steps.typesetting")
-    stamp = reportlinks.stamp(base_url)  # base URL, build date, version: printed on every title page
     jobs = []
     for slug in wanted:
         data_file = sets_dir / f"{slug}.json"
@@ -96,6 +95,8 @@ def plan(slugs: list[str] | None, data_root: Path = paths.HUGO_DATA, static_root
         charts_dir = static_root / "results" / slug / "charts"
         article = articles.for_report(slug)
         charts = {cid: hashlib.sha256((charts_dir / f"{cid}.pdf").read_bytes()).hexdigest() for cid in sorted(data["charts"]) if (charts_dir / f"{cid}.pdf").is_file()}
+        # base URL, version and the date of this report's own data (never the repository's last commit): a commit elsewhere rebuilds nothing
+        stamp = reportlinks.stamp(base_url, epoch=reportlinks.data_epoch(data, article.path if article else None))
         components = {"data": hashlib.sha256(data_file.read_bytes()).hexdigest(), "charts": charts, "template": template, "code": code, "tools": tools, "build": stamp,
                       "article": hashlib.sha256(article.path.read_bytes()).hexdigest() if article else None}
         jobs.append(ReportJob(slug, runner.digest(components), components, data_file, charts_dir, article.path if article else None, out / f"{slug}.pdf"))
@@ -119,7 +120,7 @@ def build(job: ReportJob, root: str) -> dict[str, Any]:
         blocks = headings_into_landscape(front + body + back)
         ast = A.document(A.breakable(metadata(data, article, job.components.get("build"))), A.breakable(full_titles(data, article) + blocks), api)
         with tempfile.TemporaryDirectory(prefix=f"wirespeed-report-{job.slug}-") as tmp:
-            pdf = typeset(ast, Path(tmp), job.charts_dir, source_date_epoch(data, article))
+            pdf = typeset(ast, Path(tmp), job.charts_dir, source_date_epoch(data, article, job.components.get("build")))
             atomic.write_bytes(job.out, pdf.read_bytes())
             if os.environ.get("WIRESPEED_LATEX_LOGS"):  # layout checks read the TeX log (overfull boxes); off by default
                 logs = Path(os.environ["WIRESPEED_LATEX_LOGS"])

@@ -12,7 +12,7 @@ from wirespeed.presentation import formatting
 from wirespeed.engine import qualified
 from wirespeed.engine import ramp
 from wirespeed.presentation import chartstyle
-from wirespeed.presentation.tables.results import _row_order, _test_meta, _throughput_rows, frame_label
+from wirespeed.presentation.tables.results import _row_order, _test_meta, _throughput_rows, frame_label, machine_unit
 from wirespeed.presentation.tables.comparison import comparison_rows
 from wirespeed.engine.units import UNITS
 from wirespeed.presentation.charts import better
@@ -30,13 +30,13 @@ def _published_unit(rows: list[dict[str, Any]], metric: str) -> str | None:
     return max(sorted(set(units)), key=units.count) if units else None
 
 
-def _shown(row: dict[str, Any], metric: str) -> str:
+def _shown(summary: dict[str, Any], row: dict[str, Any], metric: str) -> str:
     c = row["cells"].get(metric)
-    return f"{formatting.published(c['text'], c['qualifier'])} {c['unit_symbol']}" if c else ""
+    return f"{formatting.published(c['text'], c['qualifier'], machine_unit(summary, c))} {c['unit_symbol']}" if c else ""
 
 
 def _pct(value: float) -> str:
-    return formatting.published(f"{value:g}") + " %"
+    return formatting.plain(value) + " %"
 
 
 def _series_name(row: dict[str, Any], multi_dir: bool, multi_var: bool) -> str:
@@ -81,14 +81,14 @@ def throughput_chart(summary: dict[str, Any], test_id: str, view: str = "percent
         fs = frame_label(r)
         value = r["throughput_fps"] / factor if absolute else r["throughput_pct_line_rate"]
         data.append({"frame": fs, "series": _series_name(r, multi_dir, multi_var), "value": value,
-                     "printed": _shown(r, "throughput") or _shown(r, "throughput_l1") or _shown(r, "throughput_l2")
+                     "printed": _shown(summary, r, "throughput") or _shown(summary, r, "throughput_l1") or _shown(summary, r, "throughput_l2")
                      or f"{qualified.text(r['throughput_fps'] / (factor if absolute else 1), qualified.of_derived(r, 'throughput'))} {sym if absolute else 'frames/s'} (derived)",
-                     "pct": _shown(r, "throughput_line_rate")
+                     "pct": _shown(summary, r, "throughput_line_rate")
                      or f"{qualified.text(r['throughput_pct_line_rate'], qualified.of_derived(r, 'throughput_line_rate'))} % (derived)"})
         if spread and "throughput_min" in r["cells"] and "throughput_max" in r["cells"]:
             low, high = r["cells"]["throughput_min"]["value"], r["cells"]["throughput_max"]["value"]
             scale = (lambda v: v / factor) if absolute else (lambda v: v / r["line_rate_fps"] * 100)  # % from the catalog's line rate column
-            data[-1].update({"low": scale(low), "high": scale(high), "range": f"{_shown(r, 'throughput_min')} – {_shown(r, 'throughput_max')}"})
+            data[-1].update({"low": scale(low), "high": scale(high), "range": f"{_shown(summary, r, 'throughput_min')} – {_shown(summary, r, 'throughput_max')}"})
         if absolute:
             ref.append({"frame": fs, "line": r["line_rate_fps"] / factor, "line_text": f"{qualified.text(r['line_rate_fps'] / factor, qualified.Qualified())} {sym}"})
     frames = chartstyle.ascending_frames(d["frame"] for d in data)
@@ -99,11 +99,11 @@ def throughput_chart(summary: dict[str, Any], test_id: str, view: str = "percent
     limits = []
     cap = summary["meta"]["dut"].get("forwarding_cap_pps")
     capped = [r for r in rows if r.get("max_theoretical_fps") is not None and r["max_theoretical_fps"] < r["line_rate_fps"]]
-    cap_text = f"{formatting.group_thousands(format(cap, 'g'))} frames/s" if cap else ""
+    cap_text = f"{formatting.plain(cap)} frames/s" if cap else ""
     cap_ref = None
     if cap and capped:
         if absolute:
-            limits.append({"value": cap / factor, "label": f"forwarding limit {formatting.group_thousands(format(cap / factor, 'g'))} {sym}"})
+            limits.append({"value": cap / factor, "label": f"forwarding limit {formatting.plain(cap / factor)} {sym}"})
         else:  # the cap as a share of each frame size's line rate (catalog columns), where it binds
             cap_ref = {"data": [{"frame": frame_label(r), "cap": min(100.0, r["max_theoretical_fps"] / r["line_rate_fps"] * 100),
                                  "cap_text": f"forwarding limit {cap_text}"} for r in rows if r.get("max_theoretical_fps")],
@@ -158,10 +158,10 @@ def latency_chart(summary: dict[str, Any], test_id: str) -> dict[str, Any] | Non
         for m, name in names.items():
             if m in r["cells"]:
                 who = _series_name(r, multi_dir, multi_var) if multi_dir or multi_var else ""
-                data.append({"frame": frame_label(r), "series": f"{name}, {who}" if who else name, "value": r["cells"][m]["value"] / factor, "printed": _shown(r, m)})
+                data.append({"frame": frame_label(r), "series": f"{name}, {who}" if who else name, "value": r["cells"][m]["value"] / factor, "printed": _shown(summary, r, m)})
     loads = sorted({r["load_pct"] for r in rows if r.get("load_pct") is not None})
     at = ("at the throughput rate" if not loads else  # fixed-rate runs say the load they ran at
-          f"at {', '.join(formatting.published(format(v, 'g')) for v in loads)} % load")
+          f"at {', '.join(formatting.plain(v) for v in loads)} % load")
     return {"id": f"{test_id}-latency", "test": test_id, "type": "lines", "title": f"{test['title']}: latency {at}", "better": "lower",
             "caption": f"Minimum, average and maximum latency per frame size, {at}.",
             "alt": f"{test['title']}: latency per frame size. " + "; ".join(f"{d['frame']} bytes {d['series']} {d['printed']}" for d in data),
@@ -184,13 +184,13 @@ def load_chart(summary: dict[str, Any], test_id: str, metric: str) -> dict[str, 
     order = chartstyle.ascending_frames(frame_label(r) for r in rows)
     multi = len({(r["direction"], r["variant"]) for r in rows}) > 1
     data = [{"load": r["load_pct"], "series": frame_label(r) + (f" ({_series_name(r, True, True)})" if multi else ""),
-             "value": r["cells"][metric]["value"] / factor, "printed": _shown(r, metric), "load_text": _pct(r["load_pct"])} for r in rows]
+             "value": r["cells"][metric]["value"] / factor, "printed": _shown(summary, r, metric), "load_text": _pct(r["load_pct"])} for r in rows]
     order = sorted(dict.fromkeys(d["series"] for d in data), key=chartstyle.frame_key)
     loads = sorted({r["load_pct"] for r in rows})
     label = metric_label(metric)
     return {"id": f"{test_id}-{metric.replace('_', '-')}-vs-load", "test": test_id, "type": "lines", "title": f"{test['title']}: {label.lower()} vs load",
             "better": better(metric),
-            "caption": f"{label} at {', '.join(formatting.published(f'{l:g}') for l in loads)} % of line rate, one line per frame size.",
+            "caption": f"{label} at {', '.join(formatting.plain(l) for l in loads)} % of line rate, one line per frame size.",
             "alt": f"{test['title']}: {label.lower()} against offered load for frame sizes {', '.join(order)} bytes. "
                    + "; ".join(f"{d['series']} bytes at {d['load_text']}: {d['printed']}" for d in data),
             "data": data, "x": {"field": "load", "title": "Offered load (% of line rate)", "ticks": loads, "zero": True},
@@ -227,7 +227,7 @@ def comparison_chart(summary: dict[str, Any], comparison: dict[str, Any]) -> dic
         if multi_dir:
             cat += f" {r['direction'][:3]}"
         data.append({"category": cat, "series": label, "value": v / factor,
-                     "printed": _shown(r, metric) or f"{qualified.text(v / factor, qualified.of_derived(r, metric))} {sym} (derived)"})
+                     "printed": _shown(summary, r, metric) or f"{qualified.text(v / factor, qualified.of_derived(r, metric))} {sym} (derived)"})
     has_frames = any(frame_label(r) for _, r, _ in rows)
     title = metric_label(metric)
     return {"id": f"{comparison['id']}-chart", "type": "bars", "title": comparison["title"], "better": better(metric),
@@ -252,9 +252,10 @@ def ramp_chart(samples: list[dict[str, Any]], test: dict[str, Any], onset_s: flo
     sym, factor = _unit("frame_rate", [s["tx_rate_fps"] for s in rated if s["tx_rate_fps"]] + ([line_rate_fps] if line_rate_fps else []))
     multi = len({(s.get("variant"), s.get("direction"), s.get("port")) for s in rated}) > 1
     data, loss, offered = [], [], []
-    # one number rule (formatting.derived_decimals): every rate of the chart in its unit, loss as a loss share
-    rate_dec = formatting.derived_decimals("throughput", [v / factor for s in rated for f in ("tx_rate_fps", "rx_rate_fps", "offered_rate_fps")
-                                                         if (v := s.get(f)) is not None])
+    # one number rule (formatting.derived_decimals), per figure: every rate of the chart in its unit, loss as a loss share
+    def rate_text(v: float) -> str:
+        return formatting.derived(v, formatting.derived_decimals("throughput", [v]))
+
     loss_dec = formatting.derived_decimals("loss", [])
     line_dec = formatting.derived_decimals("line_rate", [line_rate_fps / factor]) if line_rate_fps else 0
     for s in sorted(rated, key=lambda s: (_ramp_series(s, multi), s["t_s"])):
@@ -262,14 +263,14 @@ def ramp_chart(samples: list[dict[str, Any]], test: dict[str, Any], onset_s: flo
         for name, field in (("sent", "tx_rate_fps"), ("received", "rx_rate_fps")):
             if s.get(field) is not None:
                 data.append({"t": s["t_s"], "series": f"{who} {name}".strip(), "value": s[field] / factor,
-                             "printed": f"{formatting.derived(s[field] / factor, rate_dec)} {sym}"})
+                             "printed": f"{rate_text(s[field] / factor)} {sym}"})
         if s.get("rx_rate_fps") is not None and s["tx_rate_fps"]:
             pct = s["loss_pct"] if s.get("loss_pct") is not None else ramp.loss_pct(s["tx_rate_fps"], s["rx_rate_fps"])
             loss.append({"t": s["t_s"], "series": f"{who} loss".strip(), "value": pct, "printed": f"{formatting.derived(pct, loss_dec)} %"})
         if s.get("offered_rate_fps") is not None and not multi:
             offered.append({"t": s["t_s"], "offered": s["offered_rate_fps"] / factor,
-                            "offered_text": f"{formatting.derived(s['offered_rate_fps'] / factor, rate_dec)} {sym}"})
-    marks = [{"x_field": "t", "t": onset_s, "label": f"loss onset {formatting.published(format(onset_s, 'g'))} s"}] if onset_s is not None else []
+                            "offered_text": f"{rate_text(s['offered_rate_fps'] / factor)} {sym}"})
+    marks = [{"x_field": "t", "t": onset_s, "label": f"loss onset {formatting.plain(onset_s)} s"}] if onset_s is not None else []
     refs = []
     if offered:
         refs.append({"data": offered, "x": "t", "y": "offered", "label_field": "offered_text", "title": "Offered load", "label": "offered load", "label_at": 0.65, "label_dy": 16})
@@ -285,7 +286,7 @@ def ramp_chart(samples: list[dict[str, Any]], test: dict[str, Any], onset_s: flo
                        "the rule marks the first second with loss above 0.1 %; the lower panel is each second's loss.",
             "alt": f"{test['title']}: sent and received {sym} over {n} one-second samples"
                    + (f", against a line rate of {formatting.derived(line_rate_fps / factor, line_dec)} {sym}" if line_rate_fps else "")
-                   + (f"; loss starts at {onset_s:g} s" if onset_s is not None else "; no loss")
+                   + (f"; loss starts at {formatting.plain(onset_s)} s" if onset_s is not None else "; no loss")
                    + (f", peaking at {formatting.derived(max(d['value'] for d in loss), loss_dec)} %." if loss else "."),
             "data": data, "x": {"field": "t", "title": "Time since ramp start (s)", "zero": True}, "y": {"field": "value", "title": f"Rate ({sym})"},
             "series": {"field": "series", "title": ""}, "series_order": order, "marks": marks, "references": refs, "limits": limits,
@@ -307,7 +308,7 @@ def ramp_latency_chart(samples: list[dict[str, Any]], test: dict[str, Any]) -> d
             for s in sorted(pts, key=lambda s: (_ramp_series(s, multi), s["t_s"]))]
     return {"id": f"{test['id']}-ramp-latency", "test": test["id"], "type": "lines", "title": f"{test['title']}: latency over the ramp", "better": "lower",
             "caption": "Average latency each second of the ramp and hold.",
-            "alt": f"{test['title']}: average latency in {sym} over {len(pts)} samples, from {min(d['value'] for d in data):g} to {max(d['value'] for d in data):g} {sym}.",
+            "alt": f"{test['title']}: average latency in {sym} over {len(pts)} samples, from {formatting.plain(min(d['value'] for d in data), 4)} to {formatting.plain(max(d['value'] for d in data), 4)} {sym}.",
             "data": data, "x": {"field": "t", "title": "Time since ramp start (s)", "zero": True}, "y": {"field": "value", "title": f"Latency ({sym})"},
             "series": {"field": "series", "title": ""},
             "tooltip": [{"field": "t", "title": "Second", "type": "Q"}, {"field": "series", "title": ""}, {"field": "printed", "title": "Latency"}]}
@@ -328,7 +329,7 @@ def histogram_chart(buckets: list[dict[str, Any]], test: dict[str, Any], frame: 
     return {"id": f"{ident}-latency-histogram", "test": test["id"], "type": "histogram", "title": f"{test['title']}: latency distribution ({frame}-byte frames{at})",
             "better": "Lower latency is better",
             "caption": "Frames per latency bucket (bars) and the cumulative share of frames (dashed line).",
-            "alt": f"Latency histogram of {int(total):,} frames from {data[0]['low']:g} to {data[-1]['high']:g} {sym}.",
+            "alt": f"Latency histogram of {int(total):,} frames from {formatting.plain(data[0]['low'])} to {formatting.plain(data[-1]['high'])} {sym}.",
             "data": data, "x_title": f"Latency ({sym})", "y_title": "Frames"}
 
 
@@ -346,13 +347,15 @@ def samples_chart(samples: list[dict[str, Any]], test: dict[str, Any], metric: s
     if not pts:
         return None
     sym, factor = _time_unit([s[field] for s in pts]) if m.dimension == "time" else _unit(m.dimension, [s[field] for s in pts])
-    data = [{"t": s["t_s"], "series": s.get("port") or m.label, "value": s[field] / factor,
-             "printed": f"{formatting.derived(s[field] / factor, formatting.significant_decimals([s[field] / factor]))} {sym}"} for s in pts]
+    def printed(v: float) -> str:  # a count (retransmitted segments) is whole; other figures by the number rule
+        return formatting.derived(v, 0 if m.dimension == "count" else formatting.significant_decimals([v]))
+
+    data = [{"t": s["t_s"], "series": s.get("port") or m.label, "value": s[field] / factor, "printed": f"{printed(s[field] / factor)} {sym}"} for s in pts]
     series = list(dict.fromkeys(d["series"] for d in data))
     return {"id": f"{test['id']}-{metric.replace('_', '-')}-samples", "test": test["id"], "type": "lines", "title": f"{test['title']}: {m.label.lower()} per interval",
             "better": better(metric),
             "caption": f"{m.description} One point per interval the instrument reported, at the interval's start.",
-            "alt": f"{test['title']}: {m.label.lower()} in {sym} over {len(pts)} intervals, from {min(d['value'] for d in data):g} to {max(d['value'] for d in data):g} {sym}.",
+            "alt": f"{test['title']}: {m.label.lower()} in {sym} over {len(pts)} intervals, from {formatting.plain(min(d['value'] for d in data), 4)} to {formatting.plain(max(d['value'] for d in data), 4)} {sym}.",
             "data": data, "x": {"field": "t", "title": "Time since the start (s)", "zero": True}, "y": {"field": "value", "title": f"{m.label} ({sym})"},
             "series": {"field": "series", "title": ""}, "series_order": series, "marks": [],
             "tooltip": [{"field": "t", "title": "Second", "type": "Q"}, {"field": "series", "title": ""}, {"field": "printed", "title": m.label}]}

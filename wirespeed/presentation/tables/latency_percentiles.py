@@ -19,9 +19,9 @@ def histogram_table(buckets: list[dict[str, Any]], test_id: str, frame: str, loa
         for b in buckets:
             cum += b["count_frames"]
             if cum >= target:
-                rows.append([Cell(f"{p:g}", p), Cell(f"{b['bucket_low_us']:g}", b["bucket_low_us"]), Cell(f"{b['bucket_high_us']:g}", b["bucket_high_us"])])
+                rows.append([Cell(formatting.plain(p), p), Cell(formatting.plain(b["bucket_low_us"]), b["bucket_low_us"]), Cell(formatting.plain(b["bucket_high_us"]), b["bucket_high_us"])])
                 break
-    at = f" at {formatting.published(format(load, 'g'))} % load" if load is not None else ""
+    at = f" at {formatting.plain(load)} % load" if load is not None else ""
     ident = f"{test_id}-{frame}" + (f"-{format(load, 'g').replace('.', '_')}pct" if load is not None else "")
     return ResultTable(f"{ident}-latency-percentiles", f"Latency percentiles, {frame}-byte frames{at}",
                        f"Latency percentiles of {total:,.0f} frames{at}, bounded by the histogram's bucket edges.", test_id, columns, rows)

@@ -24,7 +24,7 @@ def load_table(summary: dict[str, Any], test_id: str, metric: str) -> ResultTabl
     body = []
     for load in loads:
         unit, derived_only, cells = b.format_column(metric, [b.raw(v[load], metric) if load in v else None for v in frames.values()])
-        columns.append(Column(f"{metric}.{load:g}", f"{formatting.published(f'{load:g}')} % load", unit, metric_label(metric), derived_only))
+        columns.append(Column(f"{metric}.{load:g}", f"{formatting.plain(load)} % load", unit, metric_label(metric), derived_only))
         body.append(cells)
     table_rows = [[Cell(fs, fs)] + [col[i] for col in body] for i, fs in enumerate(frames)]
     return ResultTable(f"{test_id}-{metric.replace('_', '-')}-vs-load", f"{test['title']}: {metric_label(metric).lower()} vs offered load",

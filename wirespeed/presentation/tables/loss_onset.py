@@ -44,5 +44,5 @@ def loss_onset_table(samples: list[dict[str, Any]], summary: dict[str, Any], tes
     notes = [f"The limit of a ramp is {ramp.LIMIT_DEFINITION}."] + [f"{r.label}: {r.explanation}" for r in ramp.readings(rs)[1:]]
     return ResultTable(f"{test_id}-loss-onset", f"{test['title']}: loss onset per ramp",
                        f"Per ramp: the highest rate received without loss (the declared limit), where loss set in, and the peaks. "
-                       f"Loss onset is the first one-second sample with more than {ramp.DEFAULT_THRESHOLD_PCT:g} % loss from which loss does not recover.",
+                       f"Loss onset is the first one-second sample with more than {formatting.plain(ramp.DEFAULT_THRESHOLD_PCT)} % loss from which loss does not recover.",
                        test_id, columns, body, notes)

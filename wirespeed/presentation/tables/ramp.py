@@ -26,6 +26,10 @@ def ramp_table(samples: list[dict[str, Any]], summary: dict[str, Any], threshold
                      Cell(formatting.derived(rs.max_lossless_rx_fps, 0), rs.max_lossless_rx_fps),
                      Cell(formatting.derived(rs.onset_t_s, 0) if rs.onset_t_s is not None else "none", rs.onset_t_s),
                      Cell(formatting.derived(rs.onset_tx_fps, 0), rs.onset_tx_fps), Cell(formatting.derived(line, 0), line)])
+    if all(r.summary.onset_tx_fps is None for r in found):  # no ramp lost frames: no "sent at onset" column empty in every row
+        at = [c.key for c in columns].index("onset_offered")
+        columns.pop(at)
+        rows = [row[:at] + row[at + 1:] for row in rows]
     return ResultTable("ramp-summary", "Ramp loadtests: loss onset and highest lossless rate",
-                       f"Per ramp: loss onset is the first one-second sample with more than {threshold_pct:g} % loss from which loss does not recover.",
+                       f"Per ramp: loss onset is the first one-second sample with more than {formatting.plain(threshold_pct)} % loss from which loss does not recover.",
                        None, columns, rows)

@@ -49,6 +49,12 @@ def _dimension(metric: str) -> str:
     return LINE_RATE[1] if metric == "line_rate" else METRICS[metric].dimension
 
 
+def machine_unit(summary: dict[str, Any], cell: dict[str, Any]) -> str | None:
+    """The unit of a published cell that a machine wrote (an imported tool's or a collector's number, not a figure a lab
+    printed), for formatting.published to print it by the number rule; None for a transcribed figure, which keeps its digits."""
+    return cell.get("unit") if (summary.get("meta") or {}).get("source", {}).get("kind") in ("imported", "measured") else None
+
+
 def frame_label(row: dict[str, Any]) -> str:
     fs = row.get("frame_size")
     return str(fs) if fs is not None else (row.get("imix") or "")
@@ -104,7 +110,8 @@ class _Builder:
             flag = self.findings.get((row["file"], row["line"], metric))
             if a is not None and not a["agree"]:
                 flag = f"recomputed {a['recomputed_text']} {a['unit_symbol']} ({a['basis']})"
-            return {"published": True, "text": cell["text"], "qualifier": cell["qualifier"], "unit": cell["unit"], "value": cell["value"], "flag": flag}
+            return {"published": True, "text": cell["text"], "qualifier": cell["qualifier"], "unit": cell["unit"], "value": cell["value"], "flag": flag,
+                    "machine": machine_unit(self.summary, cell)}
         fieldname = DERIVED_FIELDS.get(metric)
         if fieldname and row.get(fieldname) is not None:
             return {"published": False, "value": row[fieldname], "qualified": qualified.of_derived(row, metric)}
@@ -124,19 +131,18 @@ class _Builder:
         else:
             unit = formatting.pick_unit(dim, [r["value"] for r in present])
         factor = float(UNITS[unit].factor)
-        derived_values = [r["value"] / factor for r in present if not r["published"]]
-        decimals = derived_decimals(metric, derived_values)
         cells = []
         for r in raws:
             if r is None:
                 cells.append(Cell("", None))
             elif r["published"] and r["unit"] == unit:
-                cells.append(Cell(formatting.published(r["text"], r["qualifier"]), r["value"] / factor, r["flag"]))
+                cells.append(Cell(formatting.published(r["text"], r["qualifier"], r.get("machine")), r["value"] / factor, r["flag"]))
             elif r["published"]:  # same metric printed in another unit in this column: convert, keep qualifier and digits
                 cells.append(Cell(qualified.published_converted(r["value"] / factor, r), r["value"] / factor, r["flag"]))
             else:  # engine-derived: its inputs' qualifier and significance (wirespeed.engine.qualified)
                 q = r.get("qualified") or qualified.Qualified()
-                cells.append(Cell(qualified.text(r["value"] / factor, q, decimals), r["value"] / factor, None, True))
+                shown = r["value"] / factor  # the number rule per figure: one value, one text in every table, card and sentence
+                cells.append(Cell(qualified.text(shown, q, derived_decimals(metric, [shown])), shown, None, True))
         return UNITS[unit].symbol, derived_only, cells
 
 
@@ -263,7 +269,7 @@ def load_phrase(rows: list[dict[str, Any]]) -> str:
     loads = sorted({r["load_pct"] for r in rows if r.get("load_pct") is not None})
     if not loads:
         return ""
-    text = ", ".join(formatting.published(format(v, "g")) for v in loads)
+    text = ", ".join(formatting.plain(v) for v in loads)
     if len(loads) == len(rows) or all(r.get("load_pct") is not None for r in rows):
         return f"; at {text} % of line rate"
     return f"; rows without a load at the throughput rate, the others at {text} % of line rate"
@@ -282,5 +288,5 @@ def _key_text(key: str, value: Any) -> str:
     if value is None:
         return ""
     if key == "load_pct":
-        return formatting.published(f"{value:g}")
+        return formatting.plain(value)
     return str(value)
