@@ -20,10 +20,12 @@
     seen.add(box);
     var f = box.parentElement;
     if (!f.classList.contains('table-frame')) {
+      var focused = box.contains(document.activeElement) ? document.activeElement : null;
       f = document.createElement('div');
       f.className = 'table-frame';
       box.parentNode.insertBefore(f, box);
       f.appendChild(box);
+      if (focused) focused.focus();  // moving the box took the keyboard's place away; give it back
       var hint = document.createElement('p');
       hint.className = 'table-hint';
       hint.setAttribute('aria-hidden', 'true');  // the region's own label names the table; the hint is for the eye

@@ -21,7 +21,8 @@ from wirespeed.catalog.columns import METRICS
 from wirespeed.catalog.view import samples, set_summary
 from wirespeed.presentation.tables.results import DERIVED_FIELDS, frame_label, machine_unit, metric_label
 from wirespeed.presentation.formatting import derived_decimals
-from wirespeed.presentation import methodology, testbed
+from wirespeed.presentation import devicename, methodology, testbed
+from wirespeed.presentation.peak import peak
 from wirespeed.resultset.lookalikes import display_names
 from wirespeed.resultset.methodology import merged
 from wirespeed.resultset.text import group_key
@@ -220,6 +221,8 @@ def export_set(con: duckdb.DuckDBPyConnection, slug: str, analysis_root: Path, s
         "changed": lastchange.iso(lastchange.last_change(Path(meta_path(con, slug)))),
         "year": dates.year(meta["source"].get("published")), "licence": meta["licence"],
         "tags": meta.get("tags", []), "source": meta["source"], "campaign": meta.get("campaign", {}), "dut": meta["dut"], "instrument": meta["instrument"],
+        "device": {"name": devicename.full(meta["dut"]["vendor"], meta["dut"]["model"]), "short": devicename.short(meta["dut"]["vendor"], meta["dut"]["model"])},
+        "peak": peak(summary),  # the highest L1 throughput: how the home page ranks the largest devices
         "testbed_rows": testbed.rows(meta["dut"], meta["instrument"], meta.get("campaign")),
         "testbed_diagram": {"svg": f"{url}/{drawn['svg']}", "pdf": f"{url}/{drawn['pdf']}", "alt": diagram_alt(bed)},
         "versions": testbed.versions(meta["dut"], meta["instrument"]),
