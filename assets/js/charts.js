@@ -83,6 +83,8 @@
     if (spec.title && typeof spec.title === 'object' && !Array.isArray(spec.title)) {
       var t = spec.title;
       delete t.limit;
+      if (Array.isArray(t.text)) t.text = t.text.join(' ');  // wrapped for the static chart; wrapped again here to this box
+      if (Array.isArray(t.subtitle)) t.subtitle = t.subtitle.join(' ');
       ws.title = { text: t.text, font: (tcfg.fontWeight || 'bold') + ' ' + (tcfg.fontSize || 14) + 'px ' + family };
       signals.push({ name: 'ws_title', value: t.text });
       t.text = { signal: 'ws_title' };

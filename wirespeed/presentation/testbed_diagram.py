@@ -12,6 +12,8 @@ from wirespeed.presentation.testbed import software_text
 
 FONT = "DejaVu Sans"
 WRAP = 44  # characters per line of a box's text
+LINK_WRAP = 28  # characters per line of a link's label: links stand side by side between the instrument above and the device below,
+# so that the diagram stays narrow enough for a report's page at full size (its 10 pt text never under 7 pt there)
 INK, MUTED, FILL, ACCENT = "#1b1d1f", "#59606a", "#f4f6f8", "#0a58ca"
 BREAK = '<BR ALIGN="LEFT"/>'
 PATTERN = {"full-mesh": "full mesh", "partial-mesh": "partial mesh", "port-pairs": "port pairs", "multicast": "multicast", "chain": "chain"}
@@ -61,7 +63,7 @@ def dot(data: dict[str, Any]) -> str:
     ins_lines = [("", m) for m in ins.get("modules", [])[:4]]
     if ins.get("software"):
         ins_lines.append(("muted", software_text(ins["software"])))
-    out = ["digraph testbed {", '  graph [rankdir=LR, bgcolor="transparent", pad="0.15", nodesep="0.35", ranksep="1.6", '
+    out = ["digraph testbed {", '  graph [rankdir=TB, bgcolor="transparent", pad="0.15", nodesep="0.35", ranksep="0.9", '
            f'fontname="{FONT}", fontsize=10];',
            f'  node [shape=box, style="rounded,filled", fillcolor="{FILL}", color="{MUTED}", penwidth=1.2, fontname="{FONT}", fontsize=11, fontcolor="{INK}", margin="0.15,0.08"];',
            f'  edge [color="{ACCENT}", penwidth=1.6, fontname="{FONT}", fontsize=10, fontcolor="{INK}", arrowsize=0.7];',
@@ -71,7 +73,7 @@ def dot(data: dict[str, Any]) -> str:
         fan = f", {g['transmitters']} → {g['receivers']} ports" if g.get("transmitters") and g.get("receivers") else ""
         names = g["tests"] if len(g["tests"]) <= 3 else g["tests"][:2] + [f"{len(g['tests']) - 2} more"]
         label = [f"{g['ports']} × {g['speed']} ports, {g['pattern']}{fan}", g["direction"], "Tests: " + "; ".join(names)]
-        text = BREAK.join(_esc(line) for part in label for line in _wrap(part, 40))
+        text = BREAK.join(_esc(line) for part in label for line in _wrap(part, LINK_WRAP))
         arrows = "both" if g["direction"] == "bidirectional" else "forward"
         out.append(f'  instrument -> dut [dir={arrows}, label=<<FONT POINT-SIZE="10">{text}{BREAK}</FONT>>];')
     out.append("}")

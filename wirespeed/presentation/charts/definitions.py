@@ -66,7 +66,12 @@ def throughput_chart(summary: dict[str, Any], test_id: str, view: str = "percent
         return None
     rows.sort(key=lambda r: (chartstyle.frame_key(frame_label(r)), _row_order(summary, test_id)(r)))
     spread = [r for r in rows if r.get("trial") is None and "throughput_min" in r["cells"] and "throughput_max" in r["cells"]]
+    searches: dict[tuple, int] = {}  # how many searches each point sums up (N)
     if spread:  # repeated searches: their mean with an error bar from the lowest to the highest, not one point per search
+        for r in rows:
+            if r.get("trial") is not None:
+                k = (frame_label(r), r.get("direction"), r.get("variant"))
+                searches[k] = searches.get(k, 0) + 1
         rows = [r for r in rows if r.get("trial") is None]
     multi_dir = len({r["direction"] for r in rows}) > 1
     multi_var = len({r["variant"] for r in rows}) > 1
@@ -88,7 +93,9 @@ def throughput_chart(summary: dict[str, Any], test_id: str, view: str = "percent
         if spread and "throughput_min" in r["cells"] and "throughput_max" in r["cells"]:
             low, high = r["cells"]["throughput_min"]["value"], r["cells"]["throughput_max"]["value"]
             scale = (lambda v: v / factor) if absolute else (lambda v: v / r["line_rate_fps"] * 100)  # % from the catalog's line rate column
-            data[-1].update({"low": scale(low), "high": scale(high), "range": f"{_shown(summary, r, 'throughput_min')} – {_shown(summary, r, 'throughput_max')}"})
+            n = searches.get((fs, r.get("direction"), r.get("variant")))
+            data[-1].update({"low": scale(low), "high": scale(high), "n": n,
+                             "range": f"{_shown(summary, r, 'throughput_min')} – {_shown(summary, r, 'throughput_max')}" + (f" (N = {n})" if n else "")})
         if absolute:
             ref.append({"frame": fs, "line": r["line_rate_fps"] / factor, "line_text": f"{qualified.text(r['line_rate_fps'] / factor, qualified.Qualified())} {sym}"})
     frames = chartstyle.ascending_frames(d["frame"] for d in data)
@@ -125,7 +132,10 @@ def throughput_chart(summary: dict[str, Any], test_id: str, view: str = "percent
         defn.update({"subtitle": "line rate not drawn: under 1 % of it",
                      "caption": f"Throughput per frame size {unit_words}; all under 1 % of the line rate of {test['ports']} × {test['port_speed']}, which is not drawn."})
     if spread:
-        defn.update({"error": {"low": "low", "high": "high"}, "subtitle": defn["subtitle"] + " · error bars: lowest to highest of the repeated searches"})
+        ns = sorted({d["n"] for d in data if d.get("n")})
+        of = (f"N = {ns[0]} searches" if len(ns) == 1 else f"N = {ns[0]}–{ns[-1]} searches") if ns else "the repeated searches"
+        defn.update({"error": {"low": "low", "high": "high"}, "subtitle": defn["subtitle"] + f" · error bars: lowest to highest of {of}"})
+        defn["caption"] += f" Each point is the mean of {of}; its bar runs from the lowest to the highest."
     if not absolute:
         defn["y"].update({"zero": True, "domain": [0, max(105.0, max(d["value"] for d in data) * 1.02)]})
     series = {"field": "series", "title": "Direction" if multi_dir and not multi_var else ("Variant" if multi_var and not multi_dir else "")}

@@ -15,6 +15,7 @@ from wirespeed.presentation import chartstyle, formatting
 from wirespeed.presentation.tables.results import _throughput_rows, column_texts, frame_label
 
 LABEL_CHARS = 24  # a test's title wraps onto lines of about this many characters beside the plot
+WIDTH = 470  # the plot, narrower than other charts': with its labels beside it the whole stays within a report page at full size
 SMALLEST, OTHERS = "smallest frame", "other frame sizes"
 
 
@@ -97,5 +98,5 @@ def summary_chart(summary: dict[str, Any]) -> dict[str, Any] | None:
         return None
     order = list(dict.fromkeys(d["label"] for d in defn["data"]))
     series = [s for s in (SMALLEST, OTHERS, "minimum", "average", "maximum") if any(d["series"] == s for d in defn["data"])]
-    return {"id": "summary", "type": "ranges", "role": "summary", "test": None, "y": {"field": "label", "order": order},
+    return {"id": "summary", "type": "ranges", "role": "summary", "test": None, "width": WIDTH, "y": {"field": "label", "order": order},
             "series": {"field": "series", "title": "", "order": series}, **defn}
