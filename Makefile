@@ -10,11 +10,11 @@ SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 OS_RELEASE  := $(shell . /etc/os-release 2>/dev/null && echo "$$ID $$ID_LIKE")
 DISTRO      := $(if $(filter ubuntu,$(OS_RELEASE)),ubuntu,$(if $(filter debian,$(OS_RELEASE)),debian,unsupported))
 # Packages the later stages need, under the same names on Debian and Ubuntu: TeX Live for the PDF
-# reports, poppler for PDF checks, iproute2/iperf3/tcpdump/tshark/netsniff-ng/nftables for collectors,
+# reports, poppler for PDF checks, graphviz for the test-bed diagrams, iproute2/iperf3/tcpdump/tshark/netsniff-ng/nftables for collectors,
 # shellcheck for the workflow lint. Chromium for the browser tests is a package on Debian only
 # (Ubuntu's is a snap, unusable on runners and in containers): see the browser target.
 APT_PACKAGES := python3-venv texlive-xetex texlive-latex-extra texlive-fonts-recommended lmodern latexmk \
-                poppler-utils iperf3 tcpdump tshark netsniff-ng nftables iproute2 ethtool fonts-dejavu-core shellcheck \
+                poppler-utils graphviz iperf3 tcpdump tshark netsniff-ng nftables iproute2 ethtool fonts-dejavu-core shellcheck \
                 $(if $(filter debian,$(DISTRO)),chromium)
 # actionlint checks .github/workflows (and runs shellcheck on their scripts) in `make test`; built
 # from its Go module into a repository-local folder (go 1.18 or later: Debian 12 has 1.19).

@@ -30,6 +30,7 @@ from IPython.display import display
 from wirespeed.presentation.charts.definitions import latency_chart, throughput_chart
 from wirespeed.steps.notebook import open_set
 from wirespeed.presentation.overview import overview_chart
+from wirespeed.presentation.charts.summary import summary_chart
 from wirespeed.presentation.tables.trial_throughput import trial_throughput_table
 from wirespeed.presentation.tables.results import results_tables
 
@@ -56,6 +57,14 @@ for test in run.tests:
 # %%
 for test in run.tests:
     display(run.out.chart(overview_chart(run.summary, test["id"])))
+
+# %% [markdown]
+# ## Summary: every test on one shared scale (the top of a review, the PDF's executive summary)
+
+# %%
+chart = summary_chart(run.summary)
+if chart is not None:
+    display(run.out.chart(chart))
 
 # %% [markdown]
 # ## RFC 2544 throughput from trials (result sets that carry per-trial frame counts)

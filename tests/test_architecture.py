@@ -210,18 +210,17 @@ def test_test_bed_rows_are_worded_once_for_the_web_and_the_pdf():
     """The test bed's rows come from presentation/testbed.py through the site data; the Hugo partial
     and the PDF appendix print them and word no device, instrument or software row themselves."""
     from wirespeed.presentation import testbed
-    from wirespeed.steps import report
+    from wirespeed.steps import report_testbed
 
     partial = (ROOT / "layouts" / "_partials" / "result-meta.html").read_text(encoding="utf-8")
     assert "$s.testbed_rows" in partial and "$s.dut" not in partial and "$s.instrument" not in partial
-    source = inspect.getsource(report.appendix_blocks)
+    source = inspect.getsource(report_testbed.testbed_blocks)
     assert 'd["testbed_rows"]' in source and '"Instrument' not in source and '"Device under test"' not in source
     rows = testbed.rows({"vendor": "V", "model": "M", "software": [{"name": "OS", "version": "1.2"}]},
                         {"vendor": "I", "product": "P", "modules": ["m1", "m2"]}, {"start": "2022-02", "location": "lab"})
     assert [(r["label"], r["text"], r["note"]) for r in rows] == [
         ("Device under test", "V M", ""), ("DUT software", "OS 1.2", ""), ("Test instrument", "I P", "with m1, m2"), ("Tested", "February 2022, lab", "")]
-    table = next(b for b in report.appendix_blocks({"testbed_rows": rows, "consistency": {"checked": 0, "agree": 0, "mismatches": []},
-                                                    "source": {"publisher": "x", "kind": "measured"}, "licence": "CC0-1.0"}) if b["t"] == "Table")
+    table = next(b for b in report_testbed.testbed_blocks({"testbed_rows": rows, "versions": []}, ROOT) if b["t"] == "DefinitionList")
     printed = json.dumps(table, ensure_ascii=False)
     for r in rows:
         for word in (f"{r['label']} {r['text']}" + (f" ({r['note']})" if r["note"] else "")).split():

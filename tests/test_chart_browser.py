@@ -68,7 +68,7 @@ def test_charts_read_on_phone_and_desktop_in_both_themes(site, server, browser, 
 
 
 def test_chart_runtime_is_vega_only_and_loads_when_a_chart_comes_into_view(site, server, browser):  # noqa: F811
-    w = Watched(browser, server, (1366, 900))
+    w = Watched(browser, server, (390, 844))  # on a phone the review's first chart (its summary) is under its tiles and findings
     loaded: list[str] = []
     w.page.on("request", lambda r: loaded.append(r.url))
     page = w.goto("/reviews/cisco-nexus-9516-128x100g-2015/")
@@ -102,4 +102,49 @@ def test_the_data_table_opens_from_the_keyboard(site, server, browser):  # noqa:
     assert table.is_visible()
     assert table.locator("tbody tr").count() >= 2 and "%" in table.inner_text()
     w.close()
+    assert not w.problems, w.problems
+
+
+# Issue 23: a chart's title, subtitle, legend and category labels are never cut: nothing ends in an ellipsis, no
+# text lies outside the chart's own box, no category under the plot is left out (Vega hides one that would overlap).
+CUT = """() => {
+  const out = [];
+  for (const f of document.querySelectorAll('figure.result-chart.is-live')) {
+    const svg = f.querySelector('.chart-live svg');
+    const box = svg.getBoundingClientRect();
+    for (const t of svg.querySelectorAll('text')) {
+      const s = t.textContent;
+      if (!s.trim()) continue;
+      const r = t.getBoundingClientRect();
+      const band = t.closest('g[class*="role-axis-label"]') && t.getAttribute('opacity') === '0' && !/^[\\d.,\\s%\\u2212-]+$/.test(s);
+      if (/\\u2026$/.test(s)) out.push(f.id + ': cut "' + s + '"');
+      else if (band) out.push(f.id + ': category left out "' + s + '"');
+      else if (t.getAttribute('opacity') !== '0' && (r.right > box.right + 1 || r.left < box.left - 1 || r.bottom > box.bottom + 1 || r.top < box.top - 1))
+        out.push(f.id + ': outside its box "' + s + '"');
+    }
+  }
+  return out;
+}"""
+
+
+def chart_pages(site) -> list[str]:  # noqa: F811
+    return sorted(f"/results/{p.parent.name}/" for p in (site / "results").glob("*/index.html")) + \
+        sorted(f"/reviews/{p.parent.name}/" for p in (site / "reviews").glob("*/index.html"))
+
+
+@pytest.mark.parametrize("width", [390, 1366])
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_no_chart_title_or_legend_is_cut(site, server, browser, width, scheme):  # noqa: F811
+    w = Watched(browser, server, (width, 900), scheme)
+    bad, charts = [], 0
+    for path in chart_pages(site):
+        page = w.goto(path)
+        if not page.locator("figure.result-chart[data-vega]").count():
+            continue
+        charts += all_live(page, w, path)
+        page.wait_for_timeout(300)  # the last chart's second layout pass
+        bad += [f"{path}: {b}" for b in page.evaluate(CUT)]
+    w.close()
+    assert charts >= 60
+    assert not bad, f"{width} px, {scheme}:\n" + "\n".join(bad[:20])
     assert not w.problems, w.problems

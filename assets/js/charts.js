@@ -52,20 +52,80 @@
     }
     return node;
   }
-  // The width signal follows the box we measure (not window resizes), so stacked panels fit too;
-  // titles never run wider than the plot (the figure caption under the chart prints them whole) and
-  // legends wrap into as many columns as the plot's width holds.
+  // The width signal follows the box we measure (not window resizes), so stacked panels fit too. Nothing is cut:
+  // the title and subtitle wrap onto as many lines as the box needs (signals ws_title, ws_subtitle, set by fit),
+  // and a legend takes as many columns as its longest label leaves room for, its labels as long as the plot.
+  var ruler = null;
+  function textWidth(text, font) {
+    ruler = ruler || document.createElement('canvas').getContext('2d');
+    ruler.font = font;
+    return ruler.measureText(text).width;
+  }
+  function wrap(text, font, width) {
+    if (!text) return text;
+    var lines = [], line = '';
+    String(text).split(' ').forEach(function (w) {
+      var t = line ? line + ' ' + w : w;
+      if (line && textWidth(t, font) > width) { lines.push(line); line = w; } else line = t;
+    });
+    if (line) lines.push(line);
+    return lines.length > 1 ? lines : (lines[0] || '');
+  }
   function ownWidth(spec) {
-    (spec.signals || []).forEach(function (s) {
+    var family = getComputedStyle(document.body).fontFamily;
+    var cfg = spec.config || {};
+    var tcfg = cfg.title || {}, lcfg = cfg.legend || {};
+    var signals = spec.signals = spec.signals || [];
+    var ws = { family: family, pad: 2 * (typeof spec.padding === 'number' ? spec.padding : 8) };
+    signals.forEach(function (s) {
       if (s.name === 'width') { delete s.on; delete s.init; s.value = 300; }
     });
-    (function walk(node, top) {
+    if (spec.title && typeof spec.title === 'object' && !Array.isArray(spec.title)) {
+      var t = spec.title;
+      delete t.limit;
+      if (Array.isArray(t.text)) t.text = t.text.join(' ');  // wrapped for the static chart; wrapped again here to this box
+      if (Array.isArray(t.subtitle)) t.subtitle = t.subtitle.join(' ');
+      ws.title = { text: t.text, font: (tcfg.fontWeight || 'bold') + ' ' + (tcfg.fontSize || 14) + 'px ' + family };
+      signals.push({ name: 'ws_title', value: t.text });
+      t.text = { signal: 'ws_title' };
+      if (t.subtitle) {
+        ws.subtitle = { text: t.subtitle, font: (tcfg.subtitleFontSize || 11) + 'px ' + family };
+        signals.push({ name: 'ws_subtitle', value: t.subtitle });
+        t.subtitle = { signal: 'ws_subtitle' };
+      }
+    }
+    var labelFont = (lcfg.labelFontSize || 11) + 'px ' + family;
+    (function walk(node) {
       if (!node || typeof node !== 'object') return;
-      if (node.title && typeof node.title === 'object' && !Array.isArray(node.title) && (top || node.type === 'group')) node.title.limit = { signal: 'max(120, width)' };
-      (node.legends || []).forEach(function (l) { l.columns = { signal: 'max(1, floor(width / 130))' }; });
-      (node.marks || []).forEach(function (m) { walk(m, false); });
-    })(spec, true);
+      var scales = {};
+      (spec.scales || []).concat(node.scales || []).forEach(function (sc) { scales[sc.name] = sc; });
+      (node.legends || []).forEach(function (l) {
+        var sc = scales[l.fill || l.stroke || l.shape || l.strokeDash || l.size || ''];
+        var labels = sc && Array.isArray(sc.domain) ? sc.domain : null;
+        var longest = labels ? Math.max.apply(null, labels.map(function (x) { return textWidth(String(x), labelFont); })) : 170;
+        var column = Math.ceil(longest + 16 + 4 + 12);  // symbol, its offset, the gap to the next column
+        l.columns = { signal: 'max(1, floor(width / ' + column + '))' };
+        l.labelLimit = { signal: 'max(60, width - 24)' };
+      });
+      (node.axes || []).forEach(function (a) {  // categories under the plot turn when they would not fit side by side
+        var sc = scales[a.scale];
+        if (a.orient !== 'bottom' || !sc || (sc.type !== 'band' && sc.type !== 'point')) return;
+        a.labelAngle = { signal: 'ws_angle' };
+        a.labelAlign = { signal: "ws_angle ? 'right' : 'center'" };
+        a.labelBaseline = { signal: "ws_angle ? 'middle' : 'top'" };
+        ws.turns = true;
+      });
+      (node.marks || []).forEach(walk);
+    })(spec);
+    if (ws.turns) signals.push({ name: 'ws_angle', value: 0 });
+    spec._ws = ws;
     return spec;
+  }
+  function retitle(v, ws, box) {
+    if (!ws) return;
+    var room = Math.max(120, box - ws.pad);
+    if (ws.title) v.signal('ws_title', wrap(ws.title.text, ws.title.font, room));
+    if (ws.subtitle) v.signal('ws_subtitle', wrap(ws.subtitle.text, ws.subtitle.font, room));
   }
 
   var tip = null;
@@ -117,11 +177,32 @@
     if (!v || !live) return Promise.resolve();
     var box = Math.floor(live.clientWidth);
     if (box <= 0) return Promise.resolve();
+    retitle(v, fig._ws, box);
+    if (fig._ws && fig._ws.turns) v.signal('ws_angle', 0);  // level again, turned below only if the labels need it
     v.signal('width', box);
     return v.runAsync().then(function () {
       var svg = live.querySelector('svg');
       var extra = svg ? Math.ceil(parseFloat(svg.getAttribute('width')) - box) : 0;
       if (extra > 0) { v.signal('width', Math.max(80, box - extra)); return v.runAsync(); }
+    }).then(function () { return settle(v, live, 0, null); }).then(function () {
+      // a category label the axis had to leave out (Vega hides one that would overlap another): turn them all
+      var ws = fig._ws;
+      if (!ws || !ws.turns) return;
+      return (function turn(angles) {
+        var hidden = [].some.call(live.querySelectorAll('.role-axis-label text'), function (t) { return t.getAttribute('opacity') === '0'; });
+        if (!hidden || !angles.length) return;
+        v.signal('ws_angle', angles[0]);
+        return settle(v, live, 0, null).then(function () { return turn(angles.slice(1)); });
+      })([-40, -90]);
+    });
+  }
+  // A legend that took more rows after the width changed needs the view laid out again, twice, to grow with it:
+  // passes until the height holds still (four at most).
+  function settle(v, live, pass, before) {
+    return v.resize().runAsync().then(function () {
+      var svg = live.querySelector('svg');
+      var after = svg ? svg.getAttribute('height') : null;
+      if (pass < 3 && (pass < 1 || after !== before)) return settle(v, live, pass + 1, after);
     });
   }
   function render(fig) {
@@ -132,6 +213,8 @@
     Promise.all([vega(), spec]).then(function (got) {
       var V = got[0];
       var s = ownWidth(recolour(got[1], palette()));
+      fig._ws = s._ws;
+      delete s._ws;
       delete s.description; // the page's alt text describes the chart (aria-describedby)
       var base = V.loader();
       var loader = Object.create(base);

@@ -117,6 +117,40 @@
       return e.set in order && (!kind || e.kind === kind) && v !== null && v !== undefined && (!wanted || wanted.indexOf(String(v)) >= 0);
     }).sort(function (a, b) { return order[a.set] - order[b.set]; });
   }
+  // wirespeed/engine/compare.py: test_parts + contender_labels (short row labels: the device's short name, then
+  // what tells a set's rows apart)
+  function testParts(titles) {
+    var uniq = titles.filter(function (t, i) { return titles.indexOf(t) === i; }), out = {};
+    if (uniq.length < 2) { uniq.forEach(function (t) { out[t] = t; }); return out; }
+    var words = uniq.map(function (t) { return t.split(/\s+/).filter(Boolean); });
+    var shortest = Math.min.apply(null, words.map(function (w) { return w.length; })), shared = 0;
+    while (shared < shortest && words.every(function (w) { return w[shared] === words[0][shared]; })) shared++;
+    uniq.forEach(function (t, i) {
+      var rest = words[i].slice(shared).join(' ').replace(/^[\s,;:\u2014\u2013-]+|[\s,;:\u2014\u2013-]+$/g, '');
+      out[t] = rest || t;
+    });
+    return out;
+  }
+  function labelsOf(entries, metric, x) {
+    var testsOf = {}, setsOf = {};
+    entries.forEach(function (e) {
+      (testsOf[e.set] = testsOf[e.set] || []).push(e.test_title);
+      var n = e.short || e.device;
+      (setsOf[n] = setsOf[n] || {})[e.set] = 1;
+    });
+    var parts = {};
+    for (var s in testsOf) parts[s] = testParts(testsOf[s]);
+    return entries.map(function (e) {
+      var n = e.short || e.device, detail = [];
+      var distinct = testsOf[e.set].filter(function (t, i, a) { return a.indexOf(t) === i; }).length;
+      if (Object.keys(setsOf[n]).length > 1) detail.push(e.test_title);
+      else if (distinct > 1) detail.push(parts[e.set][e.test_title]);
+      [e.variant, e.direction_label].forEach(function (v) { if (v) detail.push(String(v)); });
+      var o = other(e, metric, x);
+      if (o !== null && o !== undefined) detail.push(xLabel(o, x === 'frame' ? 'load' : 'frame'));
+      return [n, detail.join(' · ')];
+    });
+  }
   function table(entries, metric, norm, rate, x) {
     if (metric !== 'throughput') { norm = 'absolute'; rate = 'frames'; }
     var higher = !!HIGHER[metric], keys = [], figs = {}, first = {};
@@ -144,15 +178,10 @@
         if (!b || (higher ? cell.f[0] > b[0] : cell.f[0] < b[0])) best[String(c)] = cell.f;
       });
     });
-    var perSet = {};
-    keys.forEach(function (k) { var s = first[k].set; perSet[s] = (perSet[s] || 0) + 1; });
-    var rows = keys.map(function (k) {
-      var e = first[k], o = other(e, metric, x);
-      var parts = [e.device];
-      if (perSet[e.set] > 1) parts.push(e.test_title);
-      [e.variant, e.direction_label].forEach(function (v) { if (v) parts.push(String(v)); });
-      if (o !== null && o !== undefined) parts.push(xLabel(o, x === 'frame' ? 'load' : 'frame'));
-      return { set: e.set, url: e.url, label: parts.join(' · '), cells: cols.map(function (c) {
+    var names = labelsOf(keys.map(function (k) { return first[k]; }), metric, x);
+    var rows = keys.map(function (k, i) {
+      var e = first[k], n = names[i];
+      return { set: e.set, url: e.url, label: [n[0], n[1]].filter(Boolean).join(' · '), name: n[0], detail: n[1], cells: cols.map(function (c) {
         var cell = figs[k][String(c)];
         if (!cell) return null;
         var b = best[String(c)], f = cell.f;
@@ -218,7 +247,7 @@
     ev.stopPropagation();
     if (t.getAttribute('data-param')) {
       setParam(t.getAttribute('data-param'), t.value);
-      if (t.name === 'kind' || t.name === 'x') setParam('frames', null);
+      if (t.name === 'kind' || t.name === 'x') { setParam('frames', null); setParam('sort', null); setParam('order', null); }
     } else if (t.hasAttribute('data-x')) {
       var ticked = [].map.call(controls.querySelectorAll('input[data-x]:checked'), function (i) { return i.getAttribute('data-x'); });
       setParam('frames', ticked.join(','));
@@ -226,28 +255,67 @@
     render();
   });
 
+  // sorting (?sort=<column key>|label&order=asc|desc): a column sorts best first on the first click, the other way on
+  // the second; rows without the figure stay last; ties keep the order the sets were picked in
+  function sorted(t) {
+    var q = query(), key = q.get('sort'), asc = q.get('order') === 'asc', i = -1;
+    t.columns.forEach(function (c, j) { if (c.key === key) i = j; });
+    if (key !== 'label' && i < 0) return { rows: t.rows, key: null, asc: asc };
+    var rows = t.rows.slice().sort(function (a, b) {
+      if (key === 'label') return (asc ? 1 : -1) * a.label.localeCompare(b.label);
+      var x = a.cells[i], y = b.cells[i];
+      if (!x || !y) return (x ? 0 : 1) - (y ? 0 : 1);
+      return (asc ? 1 : -1) * (x.value - y.value);
+    });
+    return { rows: rows, key: key, asc: asc };
+  }
+  function sortButton(key, label, unit, state, better) {
+    var on = state.key === key;
+    var next = on ? (state.asc ? 'desc' : 'asc') : (key === 'label' || better === 'lower' ? 'asc' : 'desc');
+    var b = el('button', { type: 'button', 'class': 'sort', 'data-sort': key, 'data-order': next }, [label]);
+    if (unit) { b.appendChild(document.createTextNode(' ')); b.appendChild(el('span', { 'class': 'unit' }, ['(' + unit + ')'])); }
+    return el('th', { scope: 'col', 'class': key === 'label' ? 'label' : 'num', 'aria-sort': on ? (state.asc ? 'ascending' : 'descending') : 'none' }, [b]);
+  }
   function drawTable(t) {
-    var head = el('tr', null, [el('th', { scope: 'col' }, ['Device and test'])].concat(t.columns.map(function (c) {
-      return el('th', { scope: 'col', 'class': 'num' }, [c.label + ' ', el('span', { 'class': 'unit' }, ['(' + t.unit + ')'])]);
+    var st = sorted(t);
+    var head = el('tr', null, [sortButton('label', 'Device and test', '', st, t.better)].concat(t.columns.map(function (c) {
+      return sortButton(c.key, c.label, t.unit, st, t.better);
     })));
-    var body = t.rows.map(function (r) {
-      return el('tr', { 'data-set': r.set }, [el('th', { scope: 'row' }, [r.url ? el('a', { href: root.getAttribute('data-root').replace(/\/?$/, '/') + r.url }, [r.label]) : r.label])]
-        .concat(r.cells.map(function (c) {
-          if (!c) return el('td', { 'class': 'num none' }, [el('span', { 'class': 'muted', title: 'no figure' }, ['—'])]);
-          return el('td', { 'class': 'num heat-' + c.heat + (c.best ? ' best' : '') }, [el('span', { 'class': 'fig' }, [c.text]), ' ', el('span', { 'class': 'ratio' }, [c.ratio_text])]);
-        })));
+    var base = root.getAttribute('data-root').replace(/\/?$/, '/');
+    var body = st.rows.map(function (r) {
+      var name = r.url ? el('a', { href: base + r.url }, [r.name]) : el('span', null, [r.name]);
+      var label = el('th', { scope: 'row', 'data-label': r.label }, [name].concat(r.detail ? [el('span', { 'class': 'row-detail' }, [r.detail])] : []));
+      return el('tr', { 'data-set': r.set }, [label].concat(r.cells.map(function (c) {
+        if (!c) return el('td', { 'class': 'num none' }, [el('span', { 'class': 'muted', title: 'no figure' }, ['—'])]);
+        var bar = el('span', { 'class': 'bar', 'aria-hidden': 'true' }, [el('span')]);
+        if (c.ratio) bar.firstChild.style.width = (100 / c.ratio).toFixed(1) + '%';  // the best fills the cell; ×2 half of it
+        return el('td', { 'class': 'num heat-' + c.heat + (c.best ? ' best' : '') }, [el('span', { 'class': 'fig' }, [c.text]), ' ', el('span', { 'class': 'ratio' }, [c.ratio_text]), bar]);
+      })));
     });
     var caption = el('caption', null, [el('span', null, [t.label + ' (' + t.unit + ')'])]);
+    var tbl = el('table', { 'class': 'compare-heat', id: 'compare-heat' }, [caption, el('thead', null, [head]), el('tbody', null, body)]);
+    tbl.addEventListener('click', function (ev) {
+      var btn = ev.target.closest ? ev.target.closest('button.sort') : null;
+      if (!btn) return;
+      setParam('sort', btn.getAttribute('data-sort'));
+      setParam('order', btn.getAttribute('data-order'));
+      var fresh = drawTable(t);
+      var old = document.getElementById('compare-heat').closest('figure');
+      old.parentNode.replaceChild(fresh, old);
+      var again = fresh.querySelector('button.sort[data-sort="' + btn.getAttribute('data-sort') + '"]');
+      if (again) again.focus();
+    });
     return el('figure', { 'class': 'result-table compare-result' }, [
-      el('div', { 'class': 'table-wrap', role: 'region', 'aria-label': 'Comparison table', tabindex: '0' },
-        [el('table', { 'class': 'compare-heat', id: 'compare-heat' }, [caption, el('thead', null, [head]), el('tbody', null, body)])]),
+      el('div', { 'class': 'table-wrap', role: 'region', 'aria-label': 'Comparison table', tabindex: '0' }, [tbl]),
       el('figcaption', null, [el('span', { 'class': 'caption-text' }, [t.statement + ' ×N: how many times the ' + (t.better === 'higher' ? 'highest' : 'lowest') +
-        ' figure of the column is better (×1 is the best); darker cells are further from it.'])])]);
+        ' figure of the column is better (×1 is the best); the bar is the figure\u2019s share of the best. Sort by a column with its heading.'])])]);
   }
 
-  function render() {
+  var chartHost = document.getElementById('compare-chart-host') || host;
+  var failed = false;
+  function draw() {
     host.textContent = '';
-    if (!data) return;
+    if (chartHost !== host) chartHost.textContent = '';
     var sets = [];
     query().getAll('sets').forEach(function (v) { list(v).forEach(function (s) { if (sets.indexOf(s) < 0 && data.entries.some(function (e) { return e.set === s; })) sets.push(s); }); });
     if (sets.length < 2) { controls.hidden = true; return; }
@@ -258,7 +326,13 @@
     host.appendChild(el('p', { 'class': 'compare-statement', id: 'compare-statement' }, [t.statement]));
     if (!t.rows.length) { host.appendChild(el('p', { 'class': 'empty' }, ['None of these sets has this figure for this test kind.'])); return; }
     host.appendChild(drawTable(t));
-    if (window.wirespeedCompareChart) window.wirespeedCompareChart(host, t, root.getAttribute('data-chart-scripts'));
+    // the chart comes after the key facts (js/compare.js), last on the page: drawn late, it moves nothing a reader sees
+    if (window.wirespeedCompareChart) window.wirespeedCompareChart(chartHost, t, root.getAttribute('data-chart-scripts'));
+  }
+  function render() {
+    if (data) draw();
+    // the key facts (js/compare.js) are drawn under the figures once these are in place, so nothing above them moves
+    if (data || failed) { root.setAttribute('data-figures-state', 'drawn'); document.dispatchEvent(new CustomEvent('wirespeed:compare-figures-drawn')); }
   }
 
   document.addEventListener('wirespeed:compare-sets', render);
@@ -266,5 +340,5 @@
   fetch(root.getAttribute('data-figures'), { credentials: 'same-origin' })
     .then(function (r) { if (!r.ok) throw new Error('HTTP ' + r.status); return r.json(); })
     .then(function (d) { data = d; render(); })
-    .catch(function (err) { status.textContent = 'The figures to compare could not be loaded (' + err.message + ').'; });
+    .catch(function (err) { failed = true; status.textContent = 'The figures to compare could not be loaded (' + err.message + ').'; render(); });
 })();

@@ -44,31 +44,48 @@
     for (var i = 0; i < boxes.length; i++) boxes[i].checked = slugs.indexOf(boxes[i].value) >= 0;
   }
 
-  var ROWS = [
-    ['Vendor', function (s) { return s.vendor; }],
-    ['Device', function (s) { return s.device + (s.kind ? ' (' + s.kind + ')' : ''); }],
-    ['Software', function (s) { return list(s.software); }],
-    ['Ports', function (s) { return list(s.ports); }],
-    ['Port speeds', function (s) { return (s.port_speeds || []).join(', ') || '—'; }],
-    ['Methods', function (s) { return (s.methods || []).length ? s.methods.join(', ') : '—'; }],
-    ['Frame sizes', function (s) { return (s.frame_sizes || []).length ? s.frame_sizes.join(', ') + ' bytes' : '—'; }],
-    ['Tested', function (s) { return s.date_text || s.date || String(s.year || '—'); }],
-    ['Instrument', function (s) { return s.instrument || '—'; }],
-    ['Instrument software', function (s) { return list(s.instrument_software); }],
-    ['Source', function (s) { return s.attribution || '—'; }],  // who published, what wirespeed did (partials/wirespeed/attribution.html)
-    ['Headline figures', function (s) {
-      if (!s.figures || !s.figures.length) return el('span', { 'class': 'muted' }, ['—']);
-      return el('ul', null, s.figures.map(function (f) {
-        return el('li', null, [el('strong', null, [f.text + '\u00a0' + (f.unit || '')]), ' ', el('span', { 'class': 'muted' }, [f.label || f.id])]);
-      }));
-    }]
+  // The key facts, one row per set (its short name first), one column per fact; sortable by name and test date.
+  var COLUMNS = [
+    ['tested', 'Tested', function (s) { return s.date_text && s.date_text !== 'undated' ? s.date_text : (s.date || (s.year ? String(s.year) : 'undated')); }],
+    ['device', 'Device', function (s) { return s.device + (s.kind ? ' (' + s.kind + ')' : ''); }],
+    ['ports', 'Ports', function (s) { return list(s.ports); }],
+    ['methods', 'Methods', function (s) { return (s.methods || []).length ? s.methods.join(', ') : '—'; }],
+    ['frames', 'Frame sizes (bytes)', function (s) { return (s.frame_sizes || []).length ? s.frame_sizes.join(', ') : '—'; }],
+    ['instrument', 'Instrument', function (s) { return s.instrument || '—'; }],
+    ['software', 'Software', function (s) { return list(s.software); }],
+    ['source', 'Source', function (s) { return s.attribution || '—'; }]  // who published, what wirespeed did (partials/wirespeed/attribution.html)
   ];
+  var factSort = { key: null, asc: true };
+  function sortedSets(sets) {
+    if (!factSort.key) return sets;
+    var k = factSort.key, sign = factSort.asc ? 1 : -1;
+    return sets.slice().sort(function (a, b) {
+      if (k === 'name') return sign * (a.short || a.title).localeCompare(b.short || b.title);
+      if (!a.date !== !b.date) return a.date ? -1 : 1;  // undated sets last either way
+      return sign * String(a.date || '').localeCompare(String(b.date || ''));
+    });
+  }
+  function factHead(key, label) {
+    if (key !== 'name' && key !== 'tested') return el('th', { scope: 'col' }, [label]);
+    var on = factSort.key === key;
+    var b = el('button', { type: 'button', 'class': 'sort', 'data-sort': key }, [label]);
+    b.addEventListener('click', function () {
+      factSort = { key: key, asc: on ? !factSort.asc : key === 'name' };
+      drawFacts();
+      var again = out.querySelector('button.sort[data-sort="' + key + '"]');
+      if (again) again.focus();
+    });
+    return el('th', { scope: 'col', 'aria-sort': on ? (factSort.asc ? 'ascending' : 'descending') : 'none' }, [b]);
+  }
 
   function render() {
+    syncBoxes(selected());
+    // js/compare-figures.js redraws the figures, then asks for the key facts under them (wirespeed:compare-figures-drawn)
+    document.dispatchEvent(new CustomEvent('wirespeed:compare-sets'));
+  }
+  function drawFacts() {
     var slugs = selected();
-    syncBoxes(slugs);
     out.textContent = '';
-    document.dispatchEvent(new CustomEvent('wirespeed:compare-sets'));  // js/compare-figures.js redraws the figures
     if (!index) return;
     var bySlug = {};
     index.sets.forEach(function (s) { bySlug[s.slug] = s; });
@@ -80,21 +97,22 @@
       return;
     }
     status.textContent = msg + 'Comparing ' + sets.length + ' result sets.';
-    var head = el('tr', null, [el('td')].concat(sets.map(function (s) {
-      return el('th', { scope: 'col' }, [el('a', { href: s.url }, [s.title])]);
-    })));
-    var body = ROWS.map(function (row) {
-      return el('tr', null, [el('th', { scope: 'row' }, [row[0]])].concat(sets.map(function (s) {
-        var v = row[1](s);
-        return el('td', null, [typeof v === 'string' ? v : v]);
+    var head = el('tr', null, [factHead('name', 'Result set')].concat(COLUMNS.map(function (c) { return factHead(c[0], c[1]); })));
+    var body = sortedSets(sets).map(function (s) {
+      var name = el('th', { scope: 'row', 'data-label': s.short || s.title }, [el('a', { href: s.url, title: s.title }, [s.short || s.title]),
+        el('span', { 'class': 'row-detail' }, [s.title])]);
+      return el('tr', { 'data-set': s.slug }, [name].concat(COLUMNS.map(function (c) {
+        var v = c[2](s);
+        return el('td', c[0] === 'tested' && v === 'undated' ? { 'class': 'muted' } : null, [v]);
       })));
     });
-    var table = el('table', { 'class': 'compare-table' }, [
-      el('caption', null, ['Key facts side by side']),
+    var table = el('table', { 'class': 'compare-table compare-facts' }, [
+      el('caption', null, [el('span', null, ['Key facts, one row per result set'])]),
       el('thead', null, [head]),
       el('tbody', null, body)
     ]);
-    out.appendChild(el('div', { 'class': 'table-wrap', role: 'region', 'aria-label': 'Comparison', tabindex: '0' }, [table]));
+    out.appendChild(el('div', { 'class': 'table-wrap', role: 'region', 'aria-label': 'Key facts of the result sets compared', tabindex: '0' }, [table]));
+    out.appendChild(el('p', { 'class': 'muted compare-note' }, ['Each set\u2019s headline figures are on its page; the figures above are compared in one unit.']));
   }
 
   root.querySelector('form').addEventListener('change', function () {
@@ -109,13 +127,13 @@
   });
   root.querySelector('form').addEventListener('submit', function (e) { e.preventDefault(); });
   window.addEventListener('popstate', render);
+  document.addEventListener('wirespeed:compare-figures-drawn', drawFacts);
 
-  root.querySelector('form').hidden = false;
   syncBoxes(selected());
   status.textContent = 'Loading…';
   fetch(root.getAttribute('data-index'), { credentials: 'same-origin' })
     .then(function (r) { if (!r.ok) throw new Error('HTTP ' + r.status); return r.json(); })
-    .then(function (data) { index = data; render(); })
+    .then(function (data) { index = data; if (root.getAttribute('data-figures-state') === 'drawn') drawFacts(); })
     .catch(function (err) {
       status.textContent = 'The comparison index could not be loaded (' + err.message + ').';
     });

@@ -58,6 +58,7 @@
   form.hidden = false;
   readURL();
   apply();
+  document.documentElement.classList.remove('js-query');  // filtered: the list may show (head/theme-init-js.html)
   form.addEventListener('change', function () { writeURL(); apply(); });
   form.addEventListener('submit', function (e) { e.preventDefault(); writeURL(); apply(); });
   form.addEventListener('reset', function () {

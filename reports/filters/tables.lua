@@ -23,9 +23,9 @@ function Table(tbl)
   return tbl
 end
 
--- "::: table-scriptsize" / "::: table-tiny" divs (tables of many columns): the table is set in
+-- "::: table-scriptsize" divs (tables of many columns): the table is set in
 -- that type size, so numbers fit their columns.
-local SIZES = { ['table-scriptsize'] = 'scriptsize', ['table-tiny'] = 'tiny' }
+local SIZES = { ['table-scriptsize'] = 'scriptsize' }  -- 7 pt, the smallest a table is set in
 
 function Div(div)
   for class, size in pairs(SIZES) do

@@ -192,20 +192,53 @@ def contender_key(entry: dict[str, Any], metric: str, x: str) -> tuple:
     return (entry["set"], entry["test"], entry.get("variant"), entry.get("direction"), other)
 
 
-def contender_label(entry: dict[str, Any], metric: str, x: str, several: bool, labels: dict[str, str] | None = None) -> str:
-    """The device (with the test's title when its set has several rows in the table), or the label declared for the
-    set's test; then the variant, direction and the other axis when they tell rows apart."""
-    declared = (labels or {}).get(f"{entry['set']}/{entry['test']}")
-    parts = [declared] if declared else [entry["device"]]
-    if several and not declared:
-        parts.append(entry["test_title"])
-    for v in (entry.get("variant"), entry.get("direction_label")):
-        if v:
-            parts.append(str(v))
-    other = contender_key(entry, metric, x)[4]
-    if other is not None:
-        parts.append(x_label(other, "load" if x == "frame" else "frame"))
-    return " · ".join(parts)
+def test_parts(titles: list[str]) -> dict[str, str]:
+    """What tells a set's tests apart in one table: each title without the words all of them begin with
+    ("Fabric throughput and delay, one chassis" → "one chassis"); a title that is nothing but those words stays whole."""
+    words = {t: t.split() for t in dict.fromkeys(titles)}
+    if len(words) < 2:
+        return {t: t for t in words}
+    shared = 0
+    for column in zip(*words.values()):
+        if len(set(column)) > 1:
+            break
+        shared += 1
+    out = {}
+    for t, w in words.items():
+        rest = " ".join(w[shared:]).strip(" ,;:—–-")
+        out[t] = rest or t
+    return out
+
+
+def contender_labels(entries: list[dict[str, Any]], metric: str, x: str, labels: dict[str, str] | None = None) -> list[tuple[str, str]]:
+    """Short row labels of a table's contenders (its first entries, in order): (name, detail) each. The name is the
+    device's short name, or the label declared for the set's test; the detail tells a set's rows apart: the part
+    of the test's title that differs from its other tests in the table (the whole title when another set has a
+    device of the same short name), then the variant, direction and the other axis when they vary."""
+    tests_of: dict[str, list[str]] = {}
+    sets_of: dict[str, set[str]] = {}
+    for e in entries:
+        tests_of.setdefault(e["set"], []).append(e["test_title"])
+        sets_of.setdefault(e.get("short") or e["device"], set()).add(e["set"])
+    parts = {s: test_parts(t) for s, t in tests_of.items()}
+    out = []
+    for e in entries:
+        declared = (labels or {}).get(f"{e['set']}/{e['test']}")
+        name = declared or e.get("short") or e["device"]
+        detail = []
+        if not declared:
+            if len(sets_of[e.get("short") or e["device"]]) > 1:
+                detail.append(e["test_title"])
+            elif len(set(tests_of[e["set"]])) > 1:
+                detail.append(parts[e["set"]][e["test_title"]])
+        for v in (e.get("variant"), e.get("direction_label")):
+            if v:
+                detail.append(str(v))
+        other = contender_key(e, metric, x)[4]
+        if other is not None:
+            detail.append(x_label(other, "load" if x == "frame" else "frame"))
+        out.append((name, " · ".join(detail)))
+    return out
 
 
 def select(entries: list[dict[str, Any]], sets: list[str] | None = None, kinds: list[str] | None = None, tests: list[str] | None = None,
@@ -247,9 +280,7 @@ def table(entries: list[dict[str, Any]], metric: str = "throughput", normalisati
         present = [cells[col] for cells in figs.values() if col in cells and cells[col].value > 0]
         if present:
             best[col] = (max if higher else min)(present, key=lambda f: f.value)
-    per_set: dict[str, int] = {}
-    for k in figs:
-        per_set[k[0]] = per_set.get(k[0], 0) + 1
+    names = dict(zip(figs, contender_labels([first[k] for k in figs], metric, x, labels)))
     rows = []
     for key, cells in figs.items():
         e = first[key]
@@ -265,7 +296,7 @@ def table(entries: list[dict[str, Any]], metric: str = "throughput", normalisati
                               "ratio": r[0] if r else None, "ratio_text": ratio_text(r[0], r[1], digits) if r else "",
                               "best": r is not None and r[0] == 1.0 and r[1] == "exact", "heat": heat(r[0] if r else None)})
         rows.append({"set": e["set"], "test": e["test"], "device": e["device"], "set_title": e["set_title"], "test_title": e["test_title"],
-                     "url": e.get("url", ""), "label": contender_label(e, metric, x, per_set[e["set"]] > 1, labels),
+                     "url": e.get("url", ""), "label": " · ".join(p for p in names[key] if p), "name": names[key][0], "detail": names[key][1],
                      "cells": row_cells})
     return {"title": title or f"{METRICS[metric].label}: {', '.join(dict.fromkeys(r['device'] for r in rows))}",
             "metric": metric, "metric_label": METRICS[metric].label, "normalisation": normalisation, "rate": rate, "x": x,

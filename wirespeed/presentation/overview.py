@@ -29,7 +29,7 @@ def overview_chart(summary: dict[str, Any], test_id: str) -> dict[str, Any] | No
         return None
     top = max(105.0, max(d["value"] for d in data) * 1.02)
     low = min(data, key=lambda d: d["value"])
-    return {"id": f"overview-{test_id}", "test": test_id, "role": "overview", "type": "lines", "title": test["title"],
+    return {"id": f"overview-{test_id}", "test": test_id, "role": "overview", "type": "lines", "title": test["title"], "better": "higher",
             "caption": "", "height": 110,
             "alt": f"{test['title']}: throughput from {low['printed']} of line rate ({low['frame']} bytes) to "
                    f"{max(data, key=lambda d: d['value'])['printed']}, over frame sizes {frames[0]} to {frames[-1]} bytes.",

@@ -13,7 +13,7 @@ def _row(label: str, text: str, note: str = "", compact: bool = True) -> dict[st
     return {"label": label, "text": text, "note": note, "compact": compact}
 
 
-def _software(items: list[dict[str, Any]]) -> str:
+def software_text(items: list[dict[str, Any]]) -> str:
     return "; ".join(f"{s['name']} {s['version']}" for s in items)
 
 
@@ -24,7 +24,7 @@ def rows(dut: dict[str, Any], instrument: dict[str, Any], campaign: dict[str, An
                 dut["kind"].replace("-", " ") if dut.get("kind") else "")]
     if dut.get("chassis"):
         out.append(_row("Chassis", str(dut["chassis"])))
-    out.append(_row("DUT software", _software(dut["software"]) if dut.get("software") else "version not stated by the source"))
+    out.append(_row("DUT software", software_text(dut["software"]) if dut.get("software") else "version not stated by the source"))
     for c in dut.get("components", []):
         out.append(_row("Component", (f"{c['count']} × " if c.get("count") else "") + c["model"] + (f" — {c['description']}" if c.get("description") else ""),
                         f"{c['ports']} × {c['port_speed']} each" if c.get("ports") else "", compact=False))
@@ -35,11 +35,20 @@ def rows(dut: dict[str, Any], instrument: dict[str, Any], campaign: dict[str, An
         notes.append(f"{instrument['timestamp_resolution_ns']} ns timestamps")
     out.append(_row("Test instrument", f"{instrument['vendor']} {instrument['product']}", "; ".join(notes)))
     if instrument.get("software"):
-        out.append(_row("Instrument software", _software(instrument["software"])))
+        out.append(_row("Instrument software", software_text(instrument["software"])))
     camp = campaign or {}
     when = dates.span(camp.get("start"), camp.get("end"))
     where = ", ".join(x for x in (when, camp.get("location")) if x)
     if where:
         text = where + (f"; engineers: {', '.join(camp['engineers'])}" if camp.get("engineers") else "")
         out.append(_row("Tested", text, str(camp["lab"]) if camp.get("lab") else ""))
+    return out
+
+
+def versions(dut: dict[str, Any], instrument: dict[str, Any]) -> list[dict[str, str]]:
+    """The version matrix: every piece of software (and firmware) the set names, on the device under test and on
+    the instrument, as rows of where it runs, its name and its version exactly as the source gives it."""
+    out = [{"where": f"Device under test ({dut['vendor']} {dut['model']})", "name": s["name"], "version": s["version"]} for s in dut.get("software", [])]
+    out += [{"where": f"Test instrument ({instrument['vendor']} {instrument['product']})", "name": s["name"], "version": s["version"]}
+            for s in instrument.get("software", [])]
     return out

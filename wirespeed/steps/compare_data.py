@@ -16,6 +16,7 @@ from typing import Any
 import duckdb
 
 from wirespeed.system import atomic
+from wirespeed.presentation import devicename
 from wirespeed.engine import qualified
 from wirespeed.catalog.columns import METRICS
 from wirespeed.engine.compare import COMPARED, HEAT_CAP, HEAT_LEVELS, NORMALISATIONS, RATES, Figure, normalised_figures, statement
@@ -59,7 +60,7 @@ def set_entries(con: duckdb.DuckDBPyConnection, slug: str, url: str = "") -> lis
     tests = {r[0]: {"kind": r[1], "title": r[2], "ports": r[3], "link_bps": r[4], "direction": r[5], "port_speed": r[6]} for r in con.execute(
         "SELECT test_id, scenario, title, ports, link_bps, direction, port_speed FROM tests WHERE slug = ?", [slug]).fetchall()}
     line_l1 = dict(con.execute("SELECT row_id, line_rate_l1_bps FROM derived WHERE slug = ?", [slug]).fetchall())
-    device = meta["dut"]["model"] if str(meta["dut"]["model"]).lower().startswith(str(meta["dut"]["vendor"]).lower()) else f"{meta['dut']['vendor']} {meta['dut']['model']}"
+    device, short = devicename.full(meta["dut"]["vendor"], meta["dut"]["model"]), devicename.short(meta["dut"]["vendor"], meta["dut"]["model"])
     def key(r: dict[str, Any]) -> tuple:
         return (r["test_id"], r.get("frame_size"), r.get("imix"), r.get("load_pct"), r.get("direction"), r.get("variant"))
 
@@ -81,7 +82,7 @@ def set_entries(con: duckdb.DuckDBPyConnection, slug: str, url: str = "") -> lis
         if not n and not m:
             continue
         frame = row.get("frame_size") if row.get("frame_size") is not None else row.get("imix")
-        out.append({"set": slug, "device": device, "set_title": meta["title"], "url": url, "test": row["test_id"], "test_title": test["title"],
+        out.append({"set": slug, "device": device, "short": short, "set_title": meta["title"], "url": url, "test": row["test_id"], "test_title": test["title"],
                     "kind": test["kind"], "ports": test["ports"], "port_speed": test["port_speed"], "frame": frame, "load": row.get("load_pct"),
                     "direction": row.get("direction") or test["direction"], "direction_label": row.get("direction"), "variant": row.get("variant"),
                     "n": {k: f.to_list() for k, f in n.items()}, "m": {k: f.to_list() for k, f in m.items()}})

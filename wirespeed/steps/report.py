@@ -16,15 +16,14 @@ if TYPE_CHECKING:
     from wirespeed.steps.shortcodes import _Doc
 
 TITLE_PAGE_CHARS = 110  # longer titles are shortened on the title page (printed in full at the start of the text)
-HEADER_CHARS = 92  # the running header line: title on the left, report number on the right, never overlapping
+HEADER_CHARS = 92  # the running header line: title on the left, the date on the right, never overlapping
 PRODUCT_CHARS = 90
 
 
 def generated_blocks(doc: _Doc) -> list[dict[str, Any]]:
     """The default structure for a result set without an article: summary, one section per test, methodology."""
     d = doc.data
-    blocks: list[dict[str, Any]] = [A.header(1, "Summary"), A.para(d.get("summary") or d["title"])]
-    blocks.append(A.header(1, "Tests"))
+    blocks: list[dict[str, Any]] = [A.header(1, "Tests")]  # the summary opens the report (steps/report_summary.py)
     for t in d["tests"]:
         if not t["tables"] and not t["charts"]:
             continue
@@ -83,13 +82,9 @@ def methodology_blocks(d: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def appendix_blocks(d: dict[str, Any]) -> list[dict[str, Any]]:
-    """Appendices every report ends with: test bed and software versions; figures checked; provenance."""
-    blocks = [A.header(1, "Test bed and software versions", classes=["appendix"])]
-    rows = [[(r["label"], "AlignLeft"), (r["text"] + (f" ({r['note']})" if r["note"] else ""), "AlignLeft")] for r in d["testbed_rows"]]  # the web's rows
-    blocks.append(A.table(A.inlines("Test bed: device under test, instrument and software versions."), [[("Item", "AlignLeft", 1, 1), ("Details", "AlignLeft", 1, 1)]],
-                          rows, ["AlignLeft", "AlignLeft"], short="Test bed and software versions", widths=[0.24, 0.74]))
+    """Appendices every report ends with (after the test bed and statistical basis, steps/report_testbed.py): figures checked; provenance."""
     cons = d["consistency"]
-    blocks.append(A.header(1, "Published figures recomputed", classes=["appendix"]))
+    blocks = [A.header(1, "Published figures recomputed", classes=["appendix"])]
     blocks.append(A.para(f"The wirespeed engine recomputed {cons['checked']} derived figures that the source also prints (bit rates from frame rates and sizes, "
                          f"percentages of line rate or of the maximum theoretical rate) and compared each within its printed rounding: "
                          f"{cons['agree']} agree, {len(cons['mismatches'])} disagree."))
@@ -145,8 +140,21 @@ def prepared_by(d: dict[str, Any]) -> str:
 
 
 def links(d: dict[str, Any], build: dict[str, Any] | None = None) -> list[tuple[str, str]]:
-    """Full URLs of the web page, the data and the original publication; the build date and wirespeed version."""
+    """Full URLs of the web page and the data (a full base URL only) and of the original publication, for the title page."""
     return reportlinks.links(d, build)
+
+
+def cover_facts(d: dict[str, Any]) -> list[tuple[str, str]]:
+    """What a lab's cover states besides title, product and date: where and when it was tested, with what, from which document."""
+    camp, ins, src = d.get("campaign") or {}, d["instrument"], d["source"]
+    out = []
+    where = ", ".join(x for x in (dates.span(camp.get("start"), camp.get("end")), camp.get("lab"), camp.get("location")) if x)
+    if where:
+        out.append(("Tested", A.shorten(where, 110)))
+    out.append(("Test instrument", A.shorten(f"{ins['vendor']} {ins['product']}", 90)))
+    if src.get("document") and src["kind"] != "measured":
+        out.append(("Source document", A.shorten(f"{src['publisher']}, “{src['document']}”", 110)))
+    return out
 
 
 def metadata(d: dict[str, Any], article: articles.Article | None, build: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -159,12 +167,13 @@ def metadata(d: dict[str, Any], article: articles.Article | None, build: dict[st
         "subtitle": A.meta_inlines(A.shorten(d["title"], TITLE_PAGE_CHARS)) if article else A.meta_inlines(f"Results published by {src['publisher']}"),
         "publisher": A.meta_inlines("wirespeed"),
         "product": A.meta_inlines(A.shorten(f"{dut['vendor']} {dut['model']}", PRODUCT_CHARS)),
-        "report-number": A.meta_inlines(d["slug"]),
         "date": A.meta_inlines(dates.text(report_date(d, article))),
         "author": A.meta_list([prepared_by(d)]),
         "pdf-author": A.meta_string("wirespeed"),
         "source-authors": A.meta_inlines(", ".join([src["publisher"]] + list(src.get("authors", [])))),
         "report-links": {"t": "MetaList", "c": [{"t": "MetaMap", "c": {"label": A.meta_inlines(k), "text": reportlinks.meta(v)}} for k, v in links(d, build)]},
+        "cover-facts": {"t": "MetaList", "c": [{"t": "MetaMap", "c": {"label": A.meta_inlines(k), "text": A.meta_inlines(v)}} for k, v in cover_facts(d)]},
+        "contents-in-body": A.meta_bool(True),
         "subject": A.meta_inlines(("RFC " + ", ".join(rfcs) + " benchmark results of " if rfcs else "Benchmark results of ") + f"{dut['vendor']} {dut['model']}"),
         "keywords": A.meta_list(list(d.get("tags", [])) + [f"RFC {r}" for r in rfcs]),
         "disclaimer": A.meta_inlines(
@@ -176,7 +185,7 @@ def metadata(d: dict[str, Any], article: articles.Article | None, build: dict[st
              f"are ours; the test results and their conditions are the source's. ")
             + "Product names are trademarks of their owners."),
     }
-    budget = max(30, HEADER_CHARS - len(d["slug"]))  # the report number shares the line
+    budget = max(30, HEADER_CHARS - len(dates.text(report_date(d, article))))  # the date shares the line
     if len(title) > budget:  # the running header is one line (an hbox): a long title would run into the report number
         meta["header-left"] = A.meta_inlines(A.shorten(title, budget))
     if src.get("commissioned_by"):

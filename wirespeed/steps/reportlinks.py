@@ -1,5 +1,7 @@
-"""What a PDF report's title page says about where it lives and what built it: the full URLs of the set's web
-page, its data and the original publication, the build date and the wirespeed version.
+"""Where a PDF report lives and what built it. The title page gives the full URLs of the set's web page and its
+data (only when the site has a full base URL: a report built without one says nothing about URLs) and of the
+original publication; the colophon at the end repeats them with the build: the result set, the build date and
+the wirespeed version (never on the cover).
 
 The base URL is the site's (`wirespeed report --base-url`, else HUGO_BASEURL as for the site, else baseURL in
 config.toml). The build date is the date of the data the report is built from: the set's own last change (or its
@@ -62,18 +64,20 @@ def stamp(base_url: str | None = None, root: Path = Path("."), epoch: int | None
 
 
 def links(d: dict[str, Any], build: dict[str, Any] | None = None) -> list[tuple[str, str]]:
-    """(label, text) pairs for the title page: web page, data, original publication, build."""
+    """(label, text) pairs for the title page: the web page and data (a full base URL only), the original publication."""
     build = build or stamp()
-    slug, base = d["slug"], build["base"]
-    page = f"{base}results/{slug}/"
-    where = "" if is_full(base) else " (on the site serving this report; built without a full base URL)"
-    out = [("Web page", page + where),
-           ("Data", f"{page}#downloads — the result set's files, every table as CSV and all measurements as Parquet{where}")]
+    page = f"{build['base']}results/{d['slug']}/"
+    out = [("Web page", page), ("Data", f"{page}#downloads — the result set's files, every table as CSV and all measurements as Parquet")] if is_full(build["base"]) else []
     if d["source"].get("url"):
         out.append(("Original publication", d["source"]["url"]))
-    when = dates.text(build["date"]) if build.get("date") else "date not recorded (the set's data has no date of its own)"
-    out.append(("Built", f"{when} by wirespeed {build['version']}"))
     return out
+
+
+def colophon(d: dict[str, Any], build: dict[str, Any] | None = None) -> list[tuple[str, str]]:
+    """(label, text) pairs for the colophon: the title page's links, the result set, and the build date and version."""
+    build = build or stamp()
+    when = dates.text(build["date"]) if build.get("date") else "date not recorded (the set's data has no date of its own)"
+    return links(d, build) + [("Result set", d["slug"]), ("Built", f"{when} by wirespeed {build['version']}")]
 
 
 def meta(text: str) -> dict[str, Any]:

@@ -10,6 +10,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+from wirespeed.presentation.tables.layout import layout as table_layout
 from wirespeed.steps import articles, tablefit
 from wirespeed.steps import pandoc_ast as A
 
@@ -21,7 +22,6 @@ DERIVED_MARK = "†"
 
 
 FLAG_MARK = "‡"
-KEY_COLUMNS = ("variant", "component", "direction", "test", "trial")  # after the first column, what names a row
 
 
 class ReportError(RuntimeError):
@@ -101,31 +101,42 @@ class _Doc:
         if any(f for row in t["flags"] for f in row):
             notes.append(f"{FLAG_MARK} published figure that disagrees with its recomputation (see the appendix on checked figures).")
         caption = A.inlines(f"{t['title']}. {t['caption']}" + (" " + " ".join(notes) if notes else ""))
-        # the lower header row names every column; type size, orientation and widths fit the longest number;
-        # a table too wide for any page is printed in parts by columns, its key columns starting each part
-        headers = [[text] for text, *_ in head_of(list(range(len(cols))))[-1]]
-        texts = [[text for text, _ in row] for row in body]
-        numeric = [a == "AlignRight" for a in aligns]
-        keys = 1 + next((k for k, c in enumerate(cols[1:]) if c["key"] not in KEY_COLUMNS), len(cols) - 1)
-        parts = tablefit.column_parts(headers, texts, numeric, keys)
-        self.table_parts[tid] = parts
-        if len(parts) > 1:
-            caption = caption + A.inlines(f" Printed in {len(parts)} parts by columns, each starting with "
-                                          f"{', '.join(cols[i]['label'] for i in range(keys))}.")
+        # the layout the web page prints too (whole, split by metric, transposed: presentation/tables/layout.py); then
+        # type size, orientation and widths fit the longest number, and a part too wide for its page prints in pieces
+        lay = t.get("layout") or table_layout(cols, t["rows"])
+        keys = lay["keys"]
+        if lay["kind"] == "transposed":
+            key_head = " · ".join(label(cols[i], False) for i in range(keys))
+            head = [[(key_head, "AlignLeft", 1, 1)] + [(" · ".join(t["rows"][r][i] for i in range(keys) if t["rows"][r][i]), "AlignRight", 1, 1) for r in range(len(body))]]
+            rows = [[(label(c, True), "AlignLeft")] + [(body[r][i][0], aligns[i]) for r in range(len(body))] for i, c in enumerate(cols) if i >= keys]
+            pieces = [(head, rows, ["AlignLeft"] + ["AlignRight"] * len(body), "", list(range(len(cols))))]
+        else:
+            pieces = []
+            for part in lay["parts"]:
+                idx, shown = part["columns"], part.get("rows") or list(range(len(body)))
+                headers = [[text] for text, *_ in head_of(idx)[-1]]
+                texts = [[body[r][i][0] for i in idx] for r in shown]
+                sub = tablefit.column_parts(headers, texts, [aligns[i] == "AlignRight" for i in idx], keys)
+                for k, cut in enumerate(sub):
+                    cols_of = [idx[j] for j in cut]
+                    name = part["title"] + (f" ({k + 1} of {len(sub)})" if len(sub) > 1 else "")
+                    pieces.append((head_of(cols_of), [[body[r][i] for i in cols_of] for r in shown], [aligns[i] for i in cols_of], name, cols_of))
+        self.table_parts[tid] = [p[4] for p in pieces]  # the original columns of each printed piece (the manifest keeps them)
+        if len(pieces) > 1:
+            caption = caption + A.inlines(f" Printed in {len(pieces)} parts, each starting with {', '.join(cols[i]['label'] for i in range(keys))}.")
         out: list[dict[str, Any]] = []
-        for n, idx in enumerate(parts):
-            fit = tablefit.fit([headers[i] for i in idx], [[row[i] for i in idx] for row in texts], [numeric[i] for i in idx])
-            rows = [[row[i] for i in idx] for row in body]
+        for n, (head, rows, al, name, _cols) in enumerate(pieces):
+            fit = tablefit.fit([[cell[0]] for cell in head[-1]], [[text for text, _ in row] for row in rows], [a == "AlignRight" for a in al])
             if n == 0:
-                block = A.table(caption, head_of(idx), rows, [aligns[i] for i in idx], ident=f"tbl-{tid}", short=t["title"], widths=fit.widths)
+                block = A.table(caption, head, rows, al, ident=f"tbl-{tid}", short=t["title"], widths=fit.widths)
             else:  # a continuation is not a new table: no number, no entry in the list of tables
-                block = A.table([], head_of(idx), rows, [aligns[i] for i in idx], widths=fit.widths)
+                block = A.table([], head, rows, al, widths=fit.widths)
             if fit.size != tablefit.SIZES[0][0]:
                 block = A.div([block], [f"table-{fit.size}"])
-            if len(parts) > 1:
+            if len(pieces) > 1:
                 lead = [{"t": "Str", "c": "Table"}, {"t": "Str", "c": "\u00a0"}, {"t": "RawInline", "c": ["latex", f"\\ref{{tbl-{tid}}}"]},
-                        *A.inlines(f", part {n + 1} of {len(parts)}: {', '.join(cols[i]['label'] for i in idx[keys:])}.")]
-                block = A.div([A.para(lead), block], ["table-part"]) if n else A.div([block], ["table-part"])
+                        *A.inlines(f", part {n + 1} of {len(pieces)}: {name}.")]
+                block = A.div([A.para(lead), block], ["table-part"])
             out.append(A.div([block], ["landscape"]) if fit.landscape else block)
         return out
 

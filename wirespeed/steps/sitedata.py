@@ -22,7 +22,8 @@ from wirespeed.catalog.headline_choice import throughput_headline
 from wirespeed.catalog.view import samples, set_summary
 from wirespeed.presentation.tables.results import DERIVED_FIELDS, frame_label, machine_unit, metric_label
 from wirespeed.presentation.formatting import derived_decimals
-from wirespeed.presentation import methodology, testbed
+from wirespeed.presentation import devicename, methodology, testbed
+from wirespeed.presentation.peak import peak
 from wirespeed.resultset.lookalikes import display_names
 from wirespeed.resultset.methodology import merged
 from wirespeed.resultset.text import group_key
@@ -31,7 +32,9 @@ from wirespeed.engine.units import UNITS
 from wirespeed.presentation import downloads as dl
 from wirespeed.presentation import preview
 from wirespeed.presentation.headlines import headlines
-from wirespeed.steps import compare_data, set_comparisons
+from wirespeed.presentation.tables.layout import layout as table_layout
+from wirespeed.steps import compare_data, diagrams, set_comparisons
+from wirespeed.presentation.testbed_diagram import alt as diagram_alt
 
 HUGO_DATA = paths.HUGO_DATA
 SITE_STATIC = paths.SITE_STATIC
@@ -185,6 +188,7 @@ def export_set(con: duckdb.DuckDBPyConnection, slug: str, analysis_root: Path, s
         if t.get("test"):
             per_test_tables.setdefault(t["test"], []).append(tid)
     overview = [cid for cid, c in charts.items() if c.get("role") == "overview"]  # the set page's small multiples, in test order
+    summary_chart = next((cid for cid, c in charts.items() if c.get("role") == "summary"), None)  # every test on one scale
     for cid, c in charts.items():
         if c.get("test") and cid not in overview:
             per_test_charts.setdefault(c["test"], []).append(cid)
@@ -217,7 +221,11 @@ def export_set(con: duckdb.DuckDBPyConnection, slug: str, analysis_root: Path, s
     # (tests[].tables/charts), the comparisons', and the loose ones that belong to neither
     compared = {c.get("table") for c in comparisons} | {c.get("chart") for c in comparisons}
     unassigned_tables = [tid for tid, t in tables.items() if not t.get("test") and tid not in compared]
-    unassigned_charts = [cid for cid, c in charts.items() if not c.get("test") and cid not in overview and cid not in compared]
+    unassigned_charts = [cid for cid, c in charts.items() if not c.get("test") and cid not in overview and cid != summary_chart and cid not in compared]
+    for t in tables.values():  # whole, split by metric or transposed: the web page and the PDF print the same layout
+        t["layout"] = table_layout(t["columns"], t["rows"])
+    bed = {"slug": slug, "dut": meta["dut"], "instrument": meta["instrument"], "tests": meta["tests"]}
+    drawn = diagrams.render(bed, dest)  # the test-bed diagram: the page's SVG, the report's PDF
     figs = figures(summary)
     mark_headlines(figs, summary)
     cards = headlines(summary, samples(con, slug))
@@ -229,10 +237,14 @@ def export_set(con: duckdb.DuckDBPyConnection, slug: str, analysis_root: Path, s
         "changed": lastchange.iso(lastchange.last_change(Path(meta_path(con, slug)))),
         "year": dates.year(meta["source"].get("published")), "licence": meta["licence"],
         "tags": meta.get("tags", []), "source": meta["source"], "campaign": meta.get("campaign", {}), "dut": meta["dut"], "instrument": meta["instrument"],
+        "device": {"name": devicename.full(meta["dut"]["vendor"], meta["dut"]["model"]), "short": devicename.short(meta["dut"]["vendor"], meta["dut"]["model"])},
+        "peak": peak(summary),  # the highest L1 throughput: how the home page ranks the largest devices
         "testbed_rows": testbed.rows(meta["dut"], meta["instrument"], meta.get("campaign")),
+        "testbed_diagram": {"svg": f"{url}/{drawn['svg']}", "pdf": f"{url}/{drawn['pdf']}", "alt": diagram_alt(bed)},
+        "versions": testbed.versions(meta["dut"], meta["instrument"]),
         "methodology": meta.get("methodology", {}), "facets": _facets(summary, shown),
         # the set's methodology at a glance (a one-test set may keep its whole method in the test), printed by the PDF
-        "methodology_rows": methodology.rows(meta.get("methodology") or (tests[0]["methodology"] if len(tests) == 1 else {})), "tests": tests, "tables": tables, "charts": charts, "overview": overview,
+        "methodology_rows": methodology.rows(meta.get("methodology") or (tests[0]["methodology"] if len(tests) == 1 else {})), "tests": tests, "tables": tables, "charts": charts, "overview": overview, "summary_chart": summary_chart,
         "other_tables": unassigned_tables, "other_charts": unassigned_charts,
         "figures": figs, "headlines": cards, "preview": f"{url}/preview.png", "comparisons": comparisons,
         "consistency": {"checked": len(summary["agreements"]), "agree": len(summary["agreements"]) - len(mism), "mismatches": mism, "errata": errata},

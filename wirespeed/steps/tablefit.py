@@ -3,10 +3,10 @@
 Each column needs at least its widest unbreakable piece: a number with its marks ("12,345,678,901,234 †"),
 a word of a header (headers wrap at spaces, hyphens and slashes) or a word of a text cell (long runs get break
 points every few characters, see pandoc_ast.breakable). The table takes the first of portrait then landscape,
-each at the table type size, then scriptsize, then tiny, in which those minimum widths fit; the room left is
-shared out in proportion to each column's whole text. A table too wide even for tiny type on a landscape page
-is split into parts by columns (column_parts): its key columns (frame size, variant, …) start every part, and
-each part fits a landscape page at scriptsize or larger. Widths are estimated from Latin Modern Sans's advance
+each at the table type size, then scriptsize (7 pt, the smallest), in which those minimum widths fit; landscape
+only for a table long enough to fill the rotated page. The room left is shared out in proportion to each column's
+whole text. A table that fits no allowed page is split into parts by columns (column_parts): its key columns
+(frame size, variant, …) start every part, and each part fits at scriptsize or larger. Widths are estimated from Latin Modern Sans's advance
 widths (digits half an em), with a safety margin, so a number never runs into the next column.
 """
 
@@ -18,7 +18,8 @@ from dataclasses import dataclass
 # A4 with 25 mm side margins and 28 mm top and bottom (reports/defaults.yaml): text block in pt.
 PORTRAIT_PT = (210 - 2 * 25) / 25.4 * 72.27
 LANDSCAPE_PT = (297 - 2 * 28) / 25.4 * 72.27
-SIZES = (("small", 9.0), ("scriptsize", 7.0), ("tiny", 5.0))  # LaTeX sizes at a 10 pt body font
+SIZES = (("small", 9.0), ("scriptsize", 7.0))  # LaTeX sizes at a 10 pt body font: never smaller than 7 pt (issue 23)
+LANDSCAPE_ROWS = 15  # a table turns the page only when it has rows enough to fill much of it; a shorter one prints in parts
 TABCOLSEP_PT = 6.0  # LaTeX's \tabcolsep, on each side of every column
 SAFETY = 1.12
 HEADER_BREAKS = re.compile(r"(?<=[-/–])|\s+")
@@ -66,34 +67,38 @@ def _unbreakable(text: str, numeric: bool) -> list[str]:
     return out
 
 
-def fit(headers: list[list[str]], body: list[list[str]], numeric: list[bool], base_size: str = "small", smallest: str = "tiny") -> Fit:
+def fit(headers: list[list[str]], body: list[list[str]], numeric: list[bool], base_size: str = "small", smallest: str = "scriptsize",
+        landscape: bool | None = None) -> Fit:
     """Type size, orientation and widths for a table of len(numeric) columns.
 
     headers: for each column the header texts that sit over it alone (a group label spanning columns is left
-    out: it wraps over their joint width); body: the cell texts row by row."""
+    out: it wraps over their joint width); body: the cell texts row by row. landscape: whether a rotated page
+    may hold it (default: when it has LANDSCAPE_ROWS rows or more, so that it fills the page)."""
+    if landscape is None:
+        landscape = len(body) >= LANDSCAPE_ROWS
     n = len(numeric)
     names = [name for name, _ in SIZES]
     sizes = [s for s in SIZES if names.index(base_size) <= SIZES.index(s) <= names.index(smallest)]
     choice = None
     for hyphenate in (False, True):  # header words are hyphenated only when the table cannot fit otherwise
         least, whole = _needs(headers, body, numeric, hyphenate)
-        for landscape, line in ((False, PORTRAIT_PT), (True, LANDSCAPE_PT)):
+        for turned, line in ((False, PORTRAIT_PT), (True, LANDSCAPE_PT))[: 2 if landscape else 1]:
             for name, pt in sizes:
                 room = line - 2 * TABCOLSEP_PT * (n - 1)  # Pandoc's p{} columns: the outer padding is @{}
                 if room > 0 and sum(least) * pt * SAFETY <= room:
-                    choice = (name, pt, landscape, room)
+                    choice = (name, pt, turned, room)
                     break
             if choice:
                 break
         if choice:
             break
     squeezed = choice is None
-    if choice is None:  # nothing fits: the smallest type on a landscape page, the columns shrunk in proportion
+    if choice is None:  # nothing fits: the smallest type, the columns shrunk in proportion (the caller prints it in parts)
         name, pt = sizes[-1]
-        room = max(LANDSCAPE_PT - 2 * TABCOLSEP_PT * (n - 1), 1.0)
+        room = max((LANDSCAPE_PT if landscape else PORTRAIT_PT) - 2 * TABCOLSEP_PT * (n - 1), 1.0)
         squeeze = room / pt / (sum(least) * SAFETY)
         least = [l * squeeze for l in least]
-        choice = (name, pt, True, room)
+        choice = (name, pt, landscape, room)
     name, pt, landscape, room = choice
     need = [max(l * SAFETY, 0.5) for l in least]
     spare = max(room / pt - sum(need), 0.0)  # em to share out
@@ -104,13 +109,14 @@ def fit(headers: list[list[str]], body: list[list[str]], numeric: list[bool], ba
     else:
         widths_em = [l + spare * e / total_extra for l, e in zip(need, extra)]
     scale = 0.99 * pt / room  # a little short of the line: rounding never makes a table overfull
+    scale = min(scale, 0.99 / max(sum(widths_em), 1e-9))  # a squeezed table of very many columns still never runs past the line
     return Fit(name, landscape, [round(w * scale, 4) for w in widths_em], squeezed)
 
 
 def column_parts(headers: list[list[str]], body: list[list[str]], numeric: list[bool], keys: int, smallest: str = "scriptsize") -> list[list[int]]:
     """The columns of each part of a table that cannot fit whole: the first `keys` columns start every part, the
-    others follow in order, as many to a part as fit a landscape page at `smallest` type or larger. A table that
-    fits whole is one part."""
+    others follow in order, as many to a part as fit the page (landscape only for a long table) at `smallest` type
+    or larger. A table that fits whole is one part."""
     n = len(numeric)
 
     def fits(cols: list[int]) -> bool:

@@ -22,6 +22,8 @@ from wirespeed.steps import pandoc_ast as A
 from wirespeed.presentation.headlines_report import headline_blocks
 from wirespeed.steps import paths, reportlinks, runner
 from wirespeed.steps.report import appendix_blocks, full_titles, generated_blocks, headings_into_landscape, metadata, source_date_epoch
+from wirespeed.steps.report_summary import summary_blocks, take_findings
+from wirespeed.steps.report_testbed import basis_blocks, colophon_blocks, testbed_blocks
 from wirespeed.steps.shortcodes import ReportError, _api_version, _Doc, article_blocks, pandoc
 from wirespeed.system import atomic, latex
 from wirespeed.system.codehash import code_closure
@@ -111,8 +113,13 @@ def build(job: ReportJob, root: str) -> dict[str, Any]:
         doc = _Doc(data, job.charts_dir)
         article = articles.read(job.article) if job.article else None
         api = _api_version()
-        blocks = headline_blocks(data) + (article_blocks(article, doc) if article else generated_blocks(doc))
-        blocks = headings_into_landscape(blocks + appendix_blocks(data))
+        body = article_blocks(article, doc) if article else generated_blocks(doc)
+        findings, body = take_findings(body)  # the key findings open the report, with the headline figures and the summary chart
+        summary = (article.front.get("summary") if article else None) or data.get("summary") or ""
+        front = summary_blocks(data, summary, headline_blocks(data), findings, doc)
+        static_root = job.charts_dir.parent.parent.parent  # <static>/results/<slug>/charts
+        back = testbed_blocks(data, static_root) + basis_blocks(data) + appendix_blocks(data) + colophon_blocks(reportlinks.colophon(data, job.components.get("build")))
+        blocks = headings_into_landscape(front + body + back)
         ast = A.document(A.breakable(metadata(data, article, job.components.get("build"))), A.breakable(full_titles(data, article) + blocks), api)
         with tempfile.TemporaryDirectory(prefix=f"wirespeed-report-{job.slug}-") as tmp:
             pdf = typeset(ast, Path(tmp), job.charts_dir, source_date_epoch(data, article, job.components.get("build")))

@@ -13,6 +13,27 @@ from typing import Any
 from wirespeed.presentation.charts.theme import apply_theme
 
 REQUIRED = ("id", "type", "title", "alt", "data")
+# Which way is better, said on every chart (issue 23): a definition's "better" is "higher", "lower" or a phrase.
+BETTER = {"higher": "Higher is better", "lower": "Lower is better"}
+LOWER = ("latency", "jitter", "interarrival_jitter", "ipdv", "rtt", "loss", "lost", "out_of_sequence", "reordered", "duplicate", "retransmits",
+         "failover", "cpu", "power", "current")
+HIGHER = ("throughput", "forwarding_rate", "rx_rate", "rx", "goodput", "transaction_rate", "aggregate", "per_receiver")
+
+
+def better(metric: str) -> str | None:
+    """"higher" or "lower": which way a metric is better; None when neither is (offered load, window size, voltage)."""
+    m = metric.split(".")[0]
+    if any(m == p or m.startswith(p + "_") for p in LOWER):
+        return "lower"
+    if any(m == p or m.startswith(p + "_") for p in HIGHER):
+        return "higher"
+    return None
+
+
+def better_text(defn: dict[str, Any]) -> str:
+    """The words a chart prints for its "better" ("" when it has none)."""
+    b = defn.get("better")
+    return BETTER.get(b, b or "")
 
 
 class ChartError(ValueError):
@@ -29,7 +50,63 @@ def compile_chart(defn: dict[str, Any]) -> dict[str, Any]:
     chart_type = registry("charts").get(defn["type"])
     if chart_type is None:
         raise ChartError(f"chart {defn['id']!r}: unknown chart type {defn['type']!r} (known: {', '.join(registry('charts'))})")
+    if text := better_text(defn):  # first on the subtitle line, under the title
+        defn = {**defn, "subtitle": " · ".join(x for x in (text, defn.get("subtitle")) if x)}
     chart = chart_type(defn)
     spec = apply_theme(chart).to_dict()
     spec["description"] = defn["alt"]
+    fit_text(spec)
     return spec
+
+
+# Nothing a chart prints runs wider than its plot, so that the static chart (the PDF's, scaled to the text width)
+# keeps its text at full size: titles wrap onto lines, legends take as many columns as their longest label leaves
+# room for. Widths are estimated from DejaVu Sans's average advance (the live chart measures and wraps again).
+TITLE_PX, SUBTITLE_PX, LABEL_PX = 8.6, 6.4, 6.6  # average advance of a character: 14 px bold, 11 px, 11 px
+LEGEND_CHANNELS = ("color", "fill", "stroke", "shape", "strokeDash", "size", "opacity")
+
+
+def fit_text(spec: dict[str, Any]) -> None:
+    """Wrap a spec's title and subtitle to its plot's width and give each legend the columns that fit it (in place)."""
+    import textwrap
+
+    width = _plot_width(spec)
+    title = spec.get("title")
+    if isinstance(title, dict):
+        for key, px in (("text", TITLE_PX), ("subtitle", SUBTITLE_PX)):
+            text = title.get(key)
+            if isinstance(text, str) and text and len(text) * px > width:
+                title[key] = textwrap.wrap(text, max(20, int(width / px)))
+    _legend_columns(spec, width)
+
+
+def _plot_width(spec: dict[str, Any]) -> float:
+    from wirespeed.presentation.charts.theme import WIDTH
+
+    for node in [spec] + spec.get("layer", []) + spec.get("vconcat", []):
+        if isinstance(node.get("width"), (int, float)):
+            return float(node["width"])
+    return float(WIDTH)
+
+
+def _legend_columns(node: Any, width: float) -> None:
+    if isinstance(node, list):
+        for n in node:
+            _legend_columns(n, width)
+        return
+    if not isinstance(node, dict):
+        return
+    for channel in LEGEND_CHANNELS:
+        enc = (node.get("encoding") or {}).get(channel)
+        if not isinstance(enc, dict) or ("legend" in enc and enc["legend"] is None):
+            continue
+        domain = (enc.get("scale") or {}).get("domain")
+        if not isinstance(domain, list) or not domain:
+            continue
+        column = max(len(str(v)) for v in domain) * LABEL_PX + 34  # the symbol, its gap and the gap to the next column
+        legend = enc.get("legend") or {}
+        if "columns" not in legend:
+            enc["legend"] = {**legend, "columns": max(1, min(len(domain), int(width // column)))}
+    for key in ("layer", "vconcat", "hconcat", "spec"):
+        if key in node:
+            _legend_columns(node[key], width)

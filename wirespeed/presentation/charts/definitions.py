@@ -17,6 +17,7 @@ from wirespeed.presentation import chartstyle
 from wirespeed.presentation.tables.results import _row_order, _test_meta, _throughput_rows, frame_label, machine_unit
 from wirespeed.presentation.tables.comparison import comparison_rows
 from wirespeed.engine.units import UNITS
+from wirespeed.presentation.charts import better
 
 
 def _unit(dimension: str, values: list[float], published: str | None = None) -> tuple[str, float]:
@@ -68,7 +69,12 @@ def throughput_chart(summary: dict[str, Any], test_id: str, view: str = "percent
         return None
     rows.sort(key=lambda r: (chartstyle.frame_key(frame_label(r)), _row_order(summary, test_id)(r)))
     spread = [r for r in rows if r.get("trial") is None and "throughput_min" in r["cells"] and "throughput_max" in r["cells"]]
+    searches: dict[tuple, int] = {}  # how many searches each point sums up (N)
     if spread:  # repeated searches: their mean with an error bar from the lowest to the highest, not one point per search
+        for r in rows:
+            if r.get("trial") is not None:
+                k = (frame_label(r), r.get("direction"), r.get("variant"))
+                searches[k] = searches.get(k, 0) + 1
         rows = [r for r in rows if r.get("trial") is None]
     multi_dir = len({r["direction"] for r in rows}) > 1
     multi_var = len({r["variant"] for r in rows}) > 1
@@ -92,8 +98,9 @@ def throughput_chart(summary: dict[str, Any], test_id: str, view: str = "percent
             low, high = r["cells"]["throughput_min"]["value"], r["cells"]["throughput_max"]["value"]
             scale = (lambda v: v / factor) if absolute else (lambda v: v / r["line_rate_fps"] * 100)  # % from the catalog's line rate column
             values = sorted(x["throughput_fps"] for x in repeats_of(r, summary["rows"]) if x.get("throughput_fps") is not None)
+            searched = searches.get((fs, r.get("direction"), r.get("variant")))
             n = f" ({len(values)} {'searches' if method.get('search') in ('binary', 'step') else 'trials'}, median {formatting.derived(statistics.median(values), 0)} frames/s)" if len(values) > 1 else ""
-            data[-1].update({"low": scale(low), "high": scale(high), "range": f"{_shown(summary, r, 'throughput_min')} – {_shown(summary, r, 'throughput_max')}{n}"})
+            data[-1].update({"low": scale(low), "high": scale(high), "n": searched, "range": f"{_shown(summary, r, 'throughput_min')} – {_shown(summary, r, 'throughput_max')}{n}"})
         if absolute and r["line_rate_fps"] is not None:
             ref.append({"frame": fs, "line": r["line_rate_fps"] / factor, "line_text": f"{qualified.text(r['line_rate_fps'] / factor, qualified.Qualified())} {sym}"})
     frames = chartstyle.ascending_frames(d["frame"] for d in data)
@@ -123,7 +130,7 @@ def throughput_chart(summary: dict[str, Any], test_id: str, view: str = "percent
             "subtitle": "dashed: line rate" + (" · dotted: forwarding limit" if cap and capped else ""),
             "caption": f"Throughput per frame size {unit_words}; the dashed line is the line rate of {test['ports']} × {test['port_speed']}"
                        + (f", the dotted one the declared forwarding limit ({cap_text})" if cap and capped else "") + ".",
-            "alt": alt_text, "data": data, "tooltip": tooltip, "limits": limits,
+            "alt": alt_text, "data": data, "tooltip": tooltip, "limits": limits, "better": "higher",
             "y": {"field": "value", "title": f"Throughput ({sym})" if absolute else "Throughput (% of line rate)", "zero": True}}
     if nominal:
         ref = []
@@ -137,7 +144,10 @@ def throughput_chart(summary: dict[str, Any], test_id: str, view: str = "percent
         defn.update({"subtitle": "line rate not drawn: under 1 % of it",
                      "caption": f"Throughput per frame size {unit_words}; all under 1 % of the line rate of {test['ports']} × {test['port_speed']}, which is not drawn."})
     if spread:
-        defn.update({"error": {"low": "low", "high": "high"}, "subtitle": defn["subtitle"] + " · error bars: lowest to highest of the repeated searches"})
+        ns = sorted({d["n"] for d in data if d.get("n")})
+        of = (f"N = {ns[0]} searches" if len(ns) == 1 else f"N = {ns[0]}–{ns[-1]} searches") if ns else "the repeated searches"
+        defn.update({"error": {"low": "low", "high": "high"}, "subtitle": defn["subtitle"] + f" · error bars: lowest to highest of {of}"})
+        defn["caption"] += f" Each point is the mean of {of}; its bar runs from the lowest to the highest."
     if not absolute:
         defn["y"].update({"zero": True, "domain": [0, max(105.0, max(d["value"] for d in data) * 1.02)]})
     series = {"field": "series", "title": "Direction" if multi_dir and not multi_var else ("Variant" if multi_var and not multi_dir else "")}
@@ -192,7 +202,7 @@ def latency_chart(summary: dict[str, Any], test_id: str) -> dict[str, Any] | Non
     at = (f"at {', '.join(formatting.plain(v) for v in loads)} % load" if loads else  # fixed-rate runs say the load they ran at
           "at the throughput rate" if at_rate else "at each trial's own rate (in the table)")
     at += ", median of the repeated trials" if repeated else ""
-    return {"id": f"{test_id}-latency", "test": test_id, "type": "lines", "title": f"{test['title']}: latency {at}",
+    return {"id": f"{test_id}-latency", "test": test_id, "type": "lines", "title": f"{test['title']}: latency {at}", "better": "lower",
             "caption": f"Minimum, average and maximum latency per frame size, {at}.",
             "alt": f"{test['title']}: latency per frame size. " + "; ".join(f"{d['frame']} bytes {d['series']} {d['printed']}" for d in data),
             "data": data, "x": {"field": "frame", "title": "Frame size (bytes)", "type": "O"}, "y": {"field": "value", "title": f"Latency ({sym})"},
@@ -219,6 +229,7 @@ def load_chart(summary: dict[str, Any], test_id: str, metric: str) -> dict[str, 
     loads = sorted({r["load_pct"] for r in rows})
     label = metric_label(metric)
     return {"id": f"{test_id}-{metric.replace('_', '-')}-vs-load", "test": test_id, "type": "lines", "title": f"{test['title']}: {label.lower()} vs load",
+            "better": better(metric),
             "caption": f"{label} at {', '.join(formatting.plain(l) for l in loads)} % of line rate, one line per frame size.",
             "alt": f"{test['title']}: {label.lower()} against offered load for frame sizes {', '.join(order)} bytes. "
                    + "; ".join(f"{d['series']} bytes at {d['load_text']}: {d['printed']}" for d in data),
@@ -259,7 +270,7 @@ def comparison_chart(summary: dict[str, Any], comparison: dict[str, Any]) -> dic
                      "printed": _shown(summary, r, metric) or f"{qualified.text(v / factor, qualified.of_derived(r, metric))} {sym} (derived)"})
     has_frames = any(frame_label(r) for _, r, _ in rows)
     title = metric_label(metric)
-    return {"id": f"{comparison['id']}-chart", "type": "bars", "title": comparison["title"],
+    return {"id": f"{comparison['id']}-chart", "type": "bars", "title": comparison["title"], "better": better(metric),
             "caption": f"{title} side by side: {'; '.join(labels)}.",
             "alt": f"{comparison['title']}: {title.lower()} for {', '.join(labels)}. " + "; ".join(f"{d['series']} {d['category']}: {d['printed']}" for d in data),
             "data": data, "x": {"field": "category", "title": "Frame size (bytes)" if has_frames else ""},
@@ -309,7 +320,7 @@ def ramp_chart(samples: list[dict[str, Any]], test: dict[str, Any], onset_s: flo
     limits = [{"value": cap_fps / factor, "label": f"forwarding limit {formatting.derived(cap_fps / factor, formatting.derived_decimals('line_rate', [cap_fps / factor]))} {sym}"}] if cap_fps else []
     order = [n for who in dict.fromkeys(_ramp_series(s, multi) for s in rated) for n in (f"{who} sent".strip(), f"{who} received".strip())]
     n = len(rated)
-    return {"id": f"{test['id']}-ramp", "test": test["id"], "type": "lines", "title": f"{test['title']}: rate ramp",
+    return {"id": f"{test['id']}-ramp", "test": test["id"], "type": "lines", "title": f"{test['title']}: rate ramp", "better": "received: higher is better, loss: lower",
             "subtitle": "dashed: offered load and line rate" if offered and line_rate_fps else "",
             "caption": "Frames per second sent and received each second of the ramp and hold, with the offered load and the line rate; "
                        "the rule marks the first second with loss above 0.1 %; the lower panel is each second's loss.",
@@ -335,7 +346,7 @@ def ramp_latency_chart(samples: list[dict[str, Any]], test: dict[str, Any]) -> d
     data = [{"t": s["t_s"], "series": _ramp_series(s, multi) or "average latency", "value": s["latency_avg_s"] / factor,
              "printed": f"{formatting.derived(s['latency_avg_s'] / factor, formatting.significant_decimals([s['latency_avg_s'] / factor]))} {sym}"}
             for s in sorted(pts, key=lambda s: (_ramp_series(s, multi), s["t_s"]))]
-    return {"id": f"{test['id']}-ramp-latency", "test": test["id"], "type": "lines", "title": f"{test['title']}: latency over the ramp",
+    return {"id": f"{test['id']}-ramp-latency", "test": test["id"], "type": "lines", "title": f"{test['title']}: latency over the ramp", "better": "lower",
             "caption": "Average latency each second of the ramp and hold.",
             "alt": f"{test['title']}: average latency in {sym} over {len(pts)} samples, from {formatting.plain(min(d['value'] for d in data), 4)} to {formatting.plain(max(d['value'] for d in data), 4)} {sym}.",
             "data": data, "x": {"field": "t", "title": "Time since ramp start (s)", "zero": True}, "y": {"field": "value", "title": f"Latency ({sym})"},
@@ -362,6 +373,7 @@ def histogram_chart(buckets: list[dict[str, Any]], test: dict[str, Any], frame: 
     where = histogram_where(frame, load, variant)
     return {"id": f"{histogram_ident(test['id'], frame, load, variant)}-latency-histogram", "test": test["id"], "type": "histogram",
             "title": f"{test['title']}: latency distribution ({where})",
+            "better": "Lower latency is better",
             "caption": "Frames per latency bucket (bars) and the cumulative share of frames (dashed line).",
             "alt": f"Latency histogram of {int(total):,} frames from {formatting.plain(data[0]['low'])} to {formatting.plain(data[-1]['high'])} {sym}.",
             "data": data, "x_title": f"Latency ({sym})", "y_title": "Frames",
@@ -389,6 +401,7 @@ def samples_chart(samples: list[dict[str, Any]], test: dict[str, Any], metric: s
     data = [{"t": s["t_s"], "series": s.get("port") or m.label, "value": s[field] / factor, "printed": f"{printed(s[field] / factor)} {sym}"} for s in pts]
     series = list(dict.fromkeys(d["series"] for d in data))
     return {"id": f"{test['id']}-{metric.replace('_', '-')}-samples", "test": test["id"], "type": "lines", "title": f"{test['title']}: {m.label.lower()} per interval",
+            "better": better(metric),
             "caption": f"{m.description} One point per interval the instrument reported, at the interval's start.",
             "alt": f"{test['title']}: {m.label.lower()} in {sym} over {len(pts)} intervals, from {formatting.plain(min(d['value'] for d in data), 4)} to {formatting.plain(max(d['value'] for d in data), 4)} {sym}.",
             "data": data, "x": {"field": "t", "title": "Time since the start (s)", "zero": True}, "y": {"field": "value", "title": f"{m.label} ({sym})"},

@@ -37,7 +37,7 @@ def chart_definition(model: dict[str, Any], chart_id: str, caption: str = "") ->
     x_title = "Frame size" if model["x"] == "frame" else "Offered load"
     y_title = f"{model['metric_label']} ({model['unit']})"
     alt_text = f"{model['title']}. {model['statement']} " + "; ".join(f"{d['series']}, {d['x']}: {d['printed']}" for d in data)
-    common = {"id": chart_id, "title": model["title"], "caption": caption or model["statement"], "alt": alt_text, "data": data,
+    common = {"id": chart_id, "title": model["title"], "better": model["better"], "caption": caption or model["statement"], "alt": alt_text, "data": data,
               "tooltip": [{"field": "series", "title": ""}, {"field": "x", "title": x_title}, {"field": "printed", "title": model["metric_label"]}]}
     if len(model["columns"]) == 1:
         return {**common, "type": "bars", "x": {"field": "series", "title": ""}, "y": {"field": "value", "title": y_title},

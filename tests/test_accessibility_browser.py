@@ -1,0 +1,59 @@
+"""Issue 23 keeps what works: no accessibility violation axe-core finds (npm `axe-core`, pinned in package.json and
+package-lock.json, read from node_modules and run inside the page by Playwright) on every kind of page, in the
+light and the dark theme, on a desktop and a phone, with every collapsed section open and every chart live. A page
+with a known fault shows that the check sees one."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import ROOT
+from test_site import Watched, all_live, browser, server, site  # noqa: F401  (the same built site, server and Chromium)
+
+pytestmark = pytest.mark.browser
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+PAGES = ["/", "/results/", "/results/?vendor=Cisco", "/results/cisco-nexus-9516-128x100g-2015/", "/results/cisco-asr9006-rsp440-trex-2022/",
+         "/results/linux-netns-bridge-forward-nftables-2026-11/", "/results/cisco-nexus-9516-128x100g-2015/l2-unicast/",
+         "/results/cisco-catalyst-6500-vss-2008/comparisons/vs-nexus-9516/", "/reviews/", "/reviews/cisco-nexus-9516-128x100g-2015/",
+         "/reviews/linux-netns-udp-capture-2026-11/", "/compare/?sets=cisco-nexus-9516-128x100g-2015,cisco-catalyst-6500-vss-2008,cisco-asr9006-rsp440-trex-2022",
+         "/search/?q=nexus", "/about/", "/missing-page/"]
+RUN = """async () => (await axe.run(document, {resultTypes: ['violations']})).violations.map(v =>
+  `${v.id} (${v.impact}, ${v.nodes.length}): ${v.help}: ` + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | '))"""
+
+
+def violations(page) -> list[str]:
+    if not page.evaluate("typeof window.axe === 'object'"):
+        page.evaluate(AXE.read_text(encoding="utf-8"))  # evaluated by the browser's debugger, not an inline script: the CSP stays on
+    return page.evaluate(RUN)
+
+
+@pytest.mark.parametrize("viewport, scheme", [((1366, 900), "light"), ((1366, 900), "dark"), ((390, 844), "light"), ((390, 844), "dark")])
+def test_no_axe_violation_on_any_kind_of_page(site, server, browser, viewport, scheme):  # noqa: F811
+    assert AXE.is_file(), "node_modules/axe-core is missing: run `npm ci` (make setup)"
+    w = Watched(browser, server, viewport, scheme)
+    found = []
+    for path in PAGES:
+        page = w.goto(path)
+        if page.locator("figure.result-chart[data-vega]").count():
+            all_live(page, w, path)  # opens every collapsed section too
+        page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
+        if path.startswith("/compare/"):
+            page.wait_for_selector("#compare-out table")
+            page.locator("#compare-chart").scroll_into_view_if_needed()
+            page.wait_for_selector("#compare-chart svg", timeout=30000)
+        if path.startswith("/search/"):
+            page.wait_for_selector("#search-results li")
+        found += [f"{path}: {v}" for v in violations(page)]
+    w.close()
+    assert not found, f"{viewport[0]} px, {scheme}:\n" + "\n".join(found)
+    assert not [p for p in w.problems if "404" not in p and "missing-page" not in p], w.problems
+
+
+def test_the_check_sees_a_fault(site, server, browser):  # noqa: F811
+    w = Watched(browser, server, (1366, 900))
+    page = w.goto("/about/")
+    page.evaluate("""() => { const i = document.createElement('img'); i.src = '/favicon.svg'; document.querySelector('main').appendChild(i);
+      const b = document.createElement('button'); document.querySelector('main').appendChild(b); }""")
+    ids = {v.split(" ")[0] for v in violations(page)}
+    assert {"image-alt", "button-name"} <= ids, ids
+    w.close()

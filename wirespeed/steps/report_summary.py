@@ -1,0 +1,32 @@
+"""The executive summary that opens a PDF report on the page after its cover, as a lab's report does: the summary
+in words, the headline figures (the site data's cards, presentation/headlines_report.py), the key findings (the
+article's findings box, moved here), and the set's summary chart across its tests; the contents follow it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from wirespeed.steps import pandoc_ast as A
+
+TITLE = "Executive summary"
+HERE = {"t": "RawBlock", "c": ["latex", "{\\makeatletter\\def\\fps@figure{H}\\makeatother"]}
+CONTENTS = {"t": "RawBlock", "c": ["latex", "\\clearpage\\wsContents"]}  # the template's contents and lists, on a page of their own
+
+
+def take_findings(blocks: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The article's first findings box, and the article without it."""
+    for i, b in enumerate(blocks):
+        if b.get("t") == "Div" and "findings" in b["c"][0][1]:
+            return [b], blocks[:i] + blocks[i + 1:]
+    return [], blocks
+
+
+def summary_blocks(data: dict[str, Any], summary: str, headlines: list[dict[str, Any]], findings: list[dict[str, Any]], doc: Any) -> list[dict[str, Any]]:
+    """The executive summary's blocks, the contents after them."""
+    out = [A.header(1, TITLE, ident="executive-summary", classes=["unnumbered"])]
+    if summary:
+        out.append(A.para(summary))
+    out += headlines + findings
+    if data.get("summary_chart"):  # here, on the summary's page: not floated away
+        out += [HERE, *doc.chart(data["summary_chart"], f"executive summary of {data['slug']}"), {"t": "RawBlock", "c": ["latex", "}"]}]
+    return out + [CONTENTS]
