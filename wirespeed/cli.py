@@ -405,6 +405,14 @@ def report(slugs: tuple[str, ...], jobs: int | None, base_url: str | None) -> No
                                            base_url=base_url)
         except rep.ReportError as exc:
             raise click.ClickException(str(exc)) from None
+    if not slugs:  # a full build: the trend report across the archive too
+        from wirespeed.steps import trend_report
+
+        done, error = trend_report.run(base_url)
+        if error:
+            errors.append(error)
+        elif done != "none":
+            out.print(f"trend report {'built' if done == 'built' else 'up to date'} → {trend_report.OUT}", markup=False)
     for e in errors:
         err.print(e, markup=False)
     out.print(f"{len(built) - len(errors)} reports built, {len(fresh)} up to date → build/reports/", markup=False)

@@ -28,6 +28,8 @@ from wirespeed.presentation import downloads as dl
 from wirespeed.presentation import preview
 from wirespeed.presentation.headlines import headlines
 from wirespeed.steps import compare_data, set_comparisons
+from wirespeed.steps import trend_pages
+from wirespeed.catalog import archive
 
 HUGO_DATA = paths.HUGO_DATA
 SITE_STATIC = paths.SITE_STATIC
@@ -210,7 +212,7 @@ def export_set(con: duckdb.DuckDBPyConnection, slug: str, analysis_root: Path, s
         "other_tables": unassigned_tables, "other_charts": unassigned_charts,
         "figures": figs, "headlines": cards, "preview": f"{url}/preview.png", "comparisons": comparisons,
         "consistency": {"checked": len(summary["agreements"]), "agree": len(summary["agreements"]) - len(mism), "mismatches": mism, "errata": errata},
-        "downloads": downloads,
+        "downloads": downloads, "trends": trend_pages.set_links(con, slug),
     }
 
 
@@ -266,6 +268,11 @@ def export(catalog: Path, analysis_root: Path = paths.ANALYSIS, data_root: Path 
                 slugs.append(slug)
                 (sets_dir / f"{slug}.json").write_text(json.dumps(data, ensure_ascii=False, default=str) + "\n", encoding="utf-8")
             compare_data.write(con, slugs, static_tmp)  # the compare page: the sets just exported, nothing else
+            for line in trend_pages.export(con, slugs, data_tmp, static_tmp):  # the trend pages and their charts
+                if refused is None:
+                    raise SiteError(line)
+                refused.append(line)
+            archive.export(con, static_tmp / "archive", slugs)  # the Parquet archive of the sets exported and the trends
             duck = con.execute("SELECT value FROM catalog_info WHERE key = 'duckdb_version'").fetchone()
             (data_tmp / "wirespeed" / "build.json").write_text(json.dumps({"wirespeed": wirespeed.__version__, "duckdb": duck[0] if duck else None,
                                                                            "sets": slugs}) + "\n", encoding="utf-8")
