@@ -142,7 +142,7 @@ def break_even(n_before: int, n_after: int, noise: float, worse: int, max_ratio:
     if saves(hi) <= 0:
         return None
     lo = 0.0
-    for _ in range(50):  # bisection to well below any printed digit
+    for _ in range(40):  # bisection to well below any printed digit (2^-40)
         mid = (lo + hi) / 2
         lo, hi = (lo, mid) if saves(mid) > 0 else (mid, hi)
     return hi
