@@ -324,8 +324,8 @@ def test_every_limit_is_documented():
     doc = (ROOT / "docs" / "limits.md").read_text()
     assert doc == limits.markdown(), "docs/limits.md is stale: regenerate it from wirespeed/resultset/limits.py"
     for lim in limits.LIMITS.values():
-        assert f"`{lim.key}`" in doc and f"`[{lim.rule}]`" in doc and limits.human(lim.value, lim.unit) in doc
-        assert lim.why and lim.what
+        assert f"`{lim.key}`" in doc and f"`[{lim.rule}]`" in doc and limits.describe(lim.key) in doc
+        assert lim.why and lim.what and lim.guarantees  # issue 28: the time and memory each bound guarantees
 
 
 def test_limits_sit_above_every_example():

@@ -20,7 +20,6 @@ from wirespeed.importers import importers
 from wirespeed.importers.importing import detect, read_native, unpacked
 
 REAL = ROOT / "tests" / "real"
-NETPERF = "the netperf importer (issue 21, newformats)"
 
 TABLE: list[tuple[str, str | None, str | None]] = [
     ("fdio-csit/64b-1c-ethip4-ip4base-frouter-mrr.info.json.gz", "csit", None),
@@ -57,13 +56,36 @@ TABLE: list[tuple[str, str | None, str | None]] = [
     ("ixia-ixnetwork/jundong_traffic_results.csv", "ixnetwork", None),
     ("ixia-ixnetwork/sonicpins_ixnetwork_rest_traffic_item_stats_view9_data.json", "ixnetwork", None),
     ("k8s-netperf/loss-rt-result-1739968774.csv", None, None),  # the header alone
-    ("k8s-netperf/loss-rt-result-1766863308.csv", "netperf", NETPERF),
-    ("k8s-netperf/result-1739968774.csv", "netperf", NETPERF),
-    ("k8s-netperf/result-1768505168.csv", "netperf", NETPERF),
-    ("k8s-netperf/vswitch-result-1739968774.csv", "netperf", NETPERF),
+    ("k8s-netperf/loss-rt-result-1766863308.csv", "k8s-netperf", None),
+    ("k8s-netperf/result-1739968774.csv", "k8s-netperf", None),
+    ("k8s-netperf/result-1768505168.csv", "k8s-netperf", None),
+    ("k8s-netperf/vswitch-result-1739968774.csv", "k8s-netperf", None),
+    ("netperf/netperf-texi_L1654_tcp_stream.txt", "netperf", None),
+    ("netperf/netperf-texi_L1690_tcp_maerts.txt", "netperf", None),
+    ("netperf/netperf-texi_L1739_tcp_sendfile.txt", None, None),  # the run stopped with an error: banner and message, no result
+    ("netperf/netperf-texi_L1787_udp_stream.txt", "netperf", None),
+    ("netperf/netperf-texi_L1808_udp_stream_send_error.txt", None, None),  # the run stopped with an error: banner and message, no result
+    ("netperf/netperf-texi_L1819_udp_stream_nothing_received.txt", "netperf", None),
+    ("netperf/netperf-texi_L2224_tcp_rr.txt", "netperf", None),
+    ("netperf/netperf-texi_L2344_udp_rr_cpu.txt", "netperf", None),
+    ("netperf/netperf-texi_L3018_tcp_rr_burst_v2.txt", "netperf", None),
+    ("netperf/netperf-texi_L3158_omni_keyval.txt", "netperf", None),
+    ("netperf/netperf-texi_L3173_omni_csv.txt", "netperf", None),
+    ("netperf/netperf-texi_L3187_omni_human.txt", None, None),  # omni -O: human-readable columns, refused in one line
+    ("netperf/netperf-texi_L3312_tcp_rr_keyval.txt", "netperf", None),
+    ("netperf/netperf-texi_L382_tcp_rr_histogram_v2.txt", "netperf", None),
+    ("netperf/netperf-texi_L419_tcp_stream_D_interim_MBytes.txt", "netperf", None),
+    ("flent/test-http.flent.gz", None, None),  # HTTP fetch times only: no series wirespeed reads
+    ("flent/test-rrul-icmp.flent.gz", "flent", None),
+    ("flent/test-rrul.flent.gz", "flent", None),
+    ("flent/test-rrul_be-socket_stats.flent.gz", "flent", None),
+    ("flent/test-tcp_1up_noping-cpu_stats.flent.gz", "flent", None),
+    ("flent/test-tcp_nup.flent.gz", "flent", None),
+    ("moongen/opennetvm_moongen_md_L146_quality-of-service-test.log", "moongen", None),
     ("nfvbench/amical_2022-04-25_nfvbench-latency-fs_64-fc_100k-rate_90pct.json", "nfvbench", None),
     ("nfvbench/amical_2022-04-25_nfvbench-throughput-fs_64-fc_128-rate_ndr-2.json", "nfvbench", None),
     ("nfvbench/amical_2022-04-25_nfvbench-throughput-fs_IMIX-fc_128-rate_ndr-2.json", "nfvbench", None),
+    ("nfvbench/testapi_nfvbench_characterization_page1.json", "nfvbench", None),
     ("nfvbench/testapi_nfvbench_characterization_page2.json", "nfvbench", None),
     ("nfvbench/testapi_nfvbench_non-regression_page1.json", "nfvbench", None),
     ("pktgen-pcap/pktgen-20190203-135615-0.pcap", "pcap", None),

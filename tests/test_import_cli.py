@@ -15,12 +15,12 @@ import tomlkit
 
 from conftest import ARCHIVE, ROOT, WIRESPEED, run_cli
 from wirespeed.importers import importers
-from wirespeed.importers.importing import detect
+from wirespeed.importers.importing import detect, unpacked
 from wirespeed.resultset import writer
 
 EX = ROOT / "docs" / "importers" / "examples"
 UDP, TCP = EX / "iperf3" / "udp.json", EX / "iperf3" / "tcp.json"
-NFV = EX / "nfvbench" / "ndr-pdr.json"
+NFV = EX / "nfvbench" / "ndr-64b-generator-short.json"
 CSIT, SOAK = EX / "csit" / "ndrpdr-64b-2t1c-l3fwd.info.json", EX / "csit" / "soak-64b-2t1c-l3fwd.info.json"
 
 
@@ -46,7 +46,8 @@ def test_every_importer_declares_example_files_that_exist():
 @pytest.mark.parametrize("name,example", _examples())
 def test_auto_picks_the_right_importer_for_every_example(name, example):
     path = ROOT / example
-    assert detect(path.read_bytes(), path.name, example, importers()) == (name, [])
+    data, _compression, problems = unpacked(path.read_bytes(), example)  # a .flent.gz is read as its JSON
+    assert problems == [] and detect(data, path.name, example, importers()) == (name, [])
 
 
 def test_auto_says_which_importer_it_chose(tmp_path):
@@ -138,7 +139,7 @@ def test_bad_input_leaves_the_set_as_it_was(tmp_path):
     cut = tmp_path / "cut.json"
     cut.write_bytes(UDP.read_bytes()[:1500])
     cases = [
-        ((str(NFV),), "auto", [f"{NFV}: duplicated run: the same file is already imported as native/ndr-pdr.json [import.duplicate]"]),
+        ((str(NFV),), "auto", [f"{NFV}: duplicated run: the same file is already imported as native/ndr-64b-generator-short.json [import.duplicate]"]),
         ((str(TCP), str(cut)), "iperf3", None),
         ((str(UDP),), "csit", [f"{UDP}: expected a CSIT test-case JSON (UTI model): an object with 'result' (1.x), 'results' (0.2.0) or "
                                "'test' (0.1.0 draft); found keys end, intervals, start [import.csit]"]),
@@ -181,10 +182,18 @@ SITE_SOURCES = ["config.toml", "layouts", "static", "assets", "notebooks", "repo
 SETS = {"lo-iperf3-2026": [UDP, TCP], "pvp-nfvbench-2024": [NFV], "vpp-csit-2024": [CSIT],
         "trex-2024": [EX / "trex" / "ndr-bench.json", EX / "trex" / "stl-stats.json", EX / "trex-sweep" / "sweep.json", EX / "trex-loadtest-viz" / "report.html"],
         "stc-2024": [EX / "spirent" / "basic-counters.txt", EX / "spirent" / "rx-stream-block-results.txt"],
-        "ixn-2024": [EX / "ixnetwork" / "traffic-item-statistics.csv", EX / "ixnetwork" / "rest-statistics-page.json"]}
+        "ixn-2024": [EX / "ixnetwork" / "traffic-item-statistics.csv", EX / "ixnetwork" / "rest-statistics-page.json"],
+        "netperf-2011": [EX / "netperf" / "tcp-stream.txt", EX / "netperf" / "udp-rr.txt"],
+        "k8s-netperf-2025": [EX / "k8s-netperf" / "result.csv"],
+        "flent-2015": [EX / "flent" / "rrul_icmp.flent.gz"],
+        "iperf2-2026": [EX / "iperf2" / "udp-server.csv"],
+        "moongen-2019": [EX / "moongen" / "quality-of-service-test.log"],
+        "lo-iperf3-bidir-2026": [EX / "iperf3" / "tcp-bidir.json"]}
 # figure as the file states it → as the page and the PDF print it
-FIGURES = {"lo-iperf3-2026": "9,928,371.18033359", "pvp-nfvbench-2024": "11,904,762", "vpp-csit-2024": "36,247,378.970451966",
-           "trex-2024": "19,886,363.6", "stc-2024": "40,431,090", "ixn-2024": "115,052,349"}
+FIGURES = {"lo-iperf3-2026": "9,928,371.18033359", "pvp-nfvbench-2024": "16,701,232", "vpp-csit-2024": "36,247,378.970451966",
+           "trex-2024": "19,886,363.6", "stc-2024": "40,431,090", "ixn-2024": "115,052,349",
+           "netperf-2011": "15,262.48", "k8s-netperf-2025": "698.866667", "flent-2015": "49.856", "iperf2-2026": "10,492,942",
+           "moongen-2019": "15,327,522", "lo-iperf3-bidir-2026": "100,304,977.2636599"}
 
 
 def _fill(toml: Path) -> None:
@@ -278,13 +287,13 @@ def test_importers_never_raise_on_damaged_input(name, example):
 
 def test_rows_are_checked_before_anything_is_written(tmp_path):
     doc = json.loads(NFV.read_bytes())
-    doc["benchmarks"]["network"]["service_chain"]["PVP"]["result"]["result"]["1518"]["ndr"]["stats"]["overall"]["drop_percentage"] = 180.5
+    doc["benchmarks"]["network"]["service_chain"]["EXT"]["result"]["result"]["64"]["ndr"]["stats"]["overall"]["drop_percentage"] = 180.5
     bad = tmp_path / "nfv.json"
     bad.write_text(json.dumps(doc))
     proc = _import(tmp_path, "nfvbench", str(bad), "--into", "pvp-2024")
     assert proc.returncode == 1
-    assert proc.stderr.splitlines() == ["nfv.json: loss: 180.5 % is above the possible maximum of 100 (test pvp, frame_size 1518, variant ndr) [csv.range]",
+    assert proc.stderr.splitlines() == ["nfv.json: loss: 180.5 % is above the possible maximum of 100 (test ext-128-flows-ndr, frame_size 64, variant ndr) [csv.range]",
                                         "nothing written"]
     assert not (tmp_path / "results").exists()
     ok = _import(tmp_path, "nfvbench", str(NFV), "--into", "pvp-2024")
-    assert ok.returncode == 0 and "  native/ndr-pdr.json: 12 rows" in ok.stdout.splitlines()
+    assert ok.returncode == 0 and "  native/ndr-64b-generator-short.json: 3 rows" in ok.stdout.splitlines()

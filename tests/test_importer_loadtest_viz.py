@@ -141,6 +141,6 @@ def test_wirespeed_import_keeps_json_then_validates(tmp_path):
 
 def test_an_html_page_no_importer_converts_is_refused(tmp_path):
     page = tmp_path / "stats.html"
-    page.write_bytes(example("spirent", "basic-counters.csv"))
+    page.write_bytes(b"<!DOCTYPE html>\n<html><body><pre>\n" + example("spirent", "basic-counters.txt") + b"</pre></body></html>\n")
     proc = run_cli("import", "spirent", str(page), "--into", "x-2024", "--root", str(tmp_path / "results"), cwd=tmp_path)
     assert proc.returncode == 1 and "a result set may not keep one" in proc.stderr and not (tmp_path / "results").exists()

@@ -47,11 +47,19 @@ def test_ndr_benchmark_row_and_describe():
     r = rows[0]
     assert r.keys["frame_size"] == 64
     assert r.value("throughput") == 19886363.6 and r.value("forwarding_rate") == 19886363.6
-    assert r.value("tx_l1") == 13363636339.2 and r.value("tx_l2") == 10181818163.2 and r.value("rx_l2") == 10181818163.2
+    # total_tx_L1 and total_rx_L1 are totals over the ports; rate_tx_bps/rate_rx_bps are the lowest port's
+    # L2 rate (ndr_bench.py: min(tx_bps) of the transmitting ports), not a total: the L2 totals are
+    # results.tx_bps/rx_bps, which this file does not hold, so no L2 rate is published
+    assert r.value("tx_l1") == 13363636339.2 and r.value("rx_l1") == 13363636339.2 and r.value("tx_l2") is None and r.value("rx_l2") is None
     assert r.value("throughput_l1") is None and r.value("throughput_l2") is None  # T-Rex's bit rates are not the vocabulary's frame rates
-    assert r.value("loss") == 0.0 and r.value("throughput_line_rate") == 70.0 and r.value("cpu_avg") == 68.2
+    # cpu_util is T-Rex's own CPU, the generator's: not the device's, not imported
+    assert r.value("loss") == 0.0 and r.value("throughput_line_rate") == 70.0 and r.value("cpu_avg") is None
     assert r.value("latency_min") == pytest.approx(8e-6) and r.value("latency_max") == pytest.approx(52e-6)
     assert r.value("latency_avg") is None  # two streams' smoothed averages are not averaged
+    doc = json.loads(example("trex", "ndr-bench.json"))
+    doc["results"].update({"tx_bps": 10181818163.2, "rx_bps": 10181818163.0})  # the L2 totals ndr_bench.py writes (get_stats()['total'])
+    (r,) = trex.IMPORTER(json.dumps(doc).encode(), "n.json", {"test": "t1"}, FakeTest())[0]
+    assert r.value("tx_l2") == 10181818163.2 and r.value("rx_l2") == 10181818163.0
     plan = trex.describe(example("trex", "ndr-bench.json"), "n.json")
     t = plan.tests[0]
     assert t.id == "pdr" and t.fields["ports"] == 2 and t.fields["direction"] == "bidirectional"
@@ -145,3 +153,14 @@ def test_wirespeed_import_then_validate(tmp_path):
     sweep = [r for r in rs.measurements() if r.test == "fixed-rate-sweep"]
     assert len(sweep) == 4 and sorted(r.value("lost") for r in sweep if r.value("lost") is not None) == [0, 2, 789479]
     assert len(rs.histograms()) == 5
+
+
+def test_latency_of_a_stream_that_received_nothing_is_absent():
+    """trex_stl_stats.py: a pg_id whose latency packets never arrived reports total_min, average,
+    total_max and jitter of 0 and an empty histogram: not a latency of 0."""
+    doc = json.loads(example("trex", "stl-stats.json"))
+    pg = next(k for k in doc["latency"] if k.isdigit())
+    doc["latency"][pg]["latency"].update({"total_min": 0, "average": 0, "total_max": 0, "jitter": 0, "histogram": {}})
+    rows, problems, _ = trex.IMPORTER(json.dumps(doc).encode(), "s.json", {"test": "t1"}, FakeTest())
+    (r,) = [r for r in rows if r.kind == "measurements" and f"pg_id {pg}" in str(r.keys.get("port"))]
+    assert not problems and all(r.value(m) is None for m in ("latency_min", "latency_avg", "latency_max", "jitter_avg"))

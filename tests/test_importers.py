@@ -103,3 +103,11 @@ def test_unknown_importer_is_reported(tmp_path):
                                              '[files]\nmeasurements = ["throughput.csv"]\nnative = [{path = "raw.json", importer = "spirent-xyz", test = "single-flow"}]'))
     proc = run_cli("validate", str(folder))
     assert proc.returncode == 1 and "[import.unknown-importer]" in proc.stdout and "raw.json" in proc.stdout
+
+
+def test_every_measurement_metric_has_a_place_in_the_results_table():
+    """A metric an importer publishes (transaction_rate, rtt_p99, …) is printed by the results table: it has its column order."""
+    from wirespeed.catalog.columns import METRICS, TABLE_METRICS
+    from wirespeed.presentation.tables.results import ORDER
+
+    assert [m for m in METRICS if m in TABLE_METRICS["measurements"] and m not in ORDER] == []

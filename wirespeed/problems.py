@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -47,9 +48,18 @@ class InputError(Exception):
 
 
 def display_path(path: Path | str) -> str:
-    """A path relative to the working directory when it is below it, for messages."""
+    """A path relative to the working directory when it is below it, for messages.
+
+    The path is made absolute lexically (no symbolic link is followed: a link loop in a contributed set
+    must still be named), then, when that is not below the working directory, with its links resolved."""
     p = Path(path)
     try:
-        return str(p.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
+        cwd = Path.cwd()
+    except OSError:  # the working directory was removed
         return str(p)
+    for here, there in ((lambda: Path(os.path.abspath(p))), (lambda: cwd)), ((lambda: p.resolve()), (lambda: cwd.resolve())):
+        try:
+            return str(here().relative_to(there()))
+        except (ValueError, OSError, RuntimeError):  # not below it; a link loop (RuntimeError before Python 3.13)
+            continue
+    return str(p)

@@ -30,13 +30,13 @@ def _timed(f: Frames) -> None:
         raise CaptureError(f.file, "", "no frame has a timestamp (simple packet blocks only)", "capture.no-time")
 
 
-def pair_of(tx: Frames, rx: Frames, clock_offset: int | str | None = None, by_size: bool = True) -> Analysis:
-    """Frames captured before (tx) and after (rx) the device, matched by key."""
+def pair_of(tx: Frames, rx: Frames, clock_offset: int | str | None = None, by_size: bool = True, max_rows: int | None = None) -> Analysis:
+    """Frames captured before (tx) and after (rx) the device, matched by key (max_rows: metrics.pair)."""
     _timed(tx), _timed(rx)
     with ThreadPoolExecutor(1) as pool:  # each capture's own figures on the second core, beside matching
         own = (pool.submit if second_core_free() else _now)(lambda: (one_capture(tx.ts, tx.size), one_capture(rx.ts, rx.size)))
         idx = match(tx.key, rx.key)
-        res = _named(lambda: pair(tx.ts, tx.size, rx.ts, rx.size, idx, tx.file, rx.file, clock_offset, by_size), rx.file)
+        res = _named(lambda: pair(tx.ts, tx.size, rx.ts, rx.size, idx, tx.file, rx.file, clock_offset, by_size, max_rows), rx.file)
         return Analysis(*own.result(), res, "pair", tx, rx)
 
 
@@ -72,8 +72,8 @@ def _named(run, file: str):
         raise CaptureError(file, exc.problem.field, exc.problem.message, exc.problem.rule) from None
 
 
-def signature_of(rx: Frames, clock_offset: int | str | None = None, by_size: bool = True) -> Analysis:
-    """One capture whose frames carry the wirespeed signature (sequence number, transmit time)."""
+def signature_of(rx: Frames, clock_offset: int | str | None = None, by_size: bool = True, max_rows: int | None = None) -> Analysis:
+    """One capture whose frames carry the wirespeed signature (sequence number, transmit time); max_rows: metrics.pair."""
     _timed(rx)
     tx_ts, idx = signature_index(rx.seq, rx.flags, rx.txts, decode.SIGNATURE)
     if idx is None and tx_ts is not None:
@@ -90,7 +90,7 @@ def signature_of(rx: Frames, clock_offset: int | str | None = None, by_size: boo
             tx_size[tx_size == 0] = sizes[0]
         else:
             by_size = False
-    res = _named(lambda: pair(tx_ts, tx_size, rx.ts, rx.size, idx, rx.file, rx.file, clock_offset, by_size), rx.file)
+    res = _named(lambda: pair(tx_ts, tx_size, rx.ts, rx.size, idx, rx.file, rx.file, clock_offset, by_size, max_rows), rx.file)
     return Analysis({}, one_capture(rx.ts, rx.size), res, "signature", rx, rx)
 
 

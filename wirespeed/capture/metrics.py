@@ -152,8 +152,19 @@ def one_capture(ts: np.ndarray, size: np.ndarray) -> dict:
     return out
 
 
-def samples(t0: int, tx_ts, tx_size, rx_ts, rx_size, rx_lat) -> list[dict]:
-    """One row a second from t0: frames, rates (L1 counts 20 bytes a frame more) and latency."""
+class RowsPast(CaptureError):
+    """More rows than a limit allows, found before they are made: `rows` is how many at least."""
+
+    def __init__(self, rows: int, limit: int):
+        self.rows = rows
+        super().__init__("", "", f"the capture makes at least {rows:,} rows (one a second per frame size, with the latency buckets): "
+                         f"more than the limit of {limit:,} rows of one native file", "limit.rows")
+
+
+def samples(t0: int, tx_ts, tx_size, rx_ts, rx_size, rx_lat, room: int | None = None) -> list[dict]:
+    """One row a second from t0: frames, rates (L1 counts 20 bytes a frame more) and latency.
+    With `room`, the seconds that have frames are counted first and more than `room` of them raise
+    CaptureError (limit.rows) before any row is made."""
     end = max(int(tx_ts.max()) if tx_ts.size else t0, int(rx_ts.max()) if rx_ts.size else t0)
     nb = (end - t0) // NS + 1
     if nb > MAX_SECONDS:
@@ -162,6 +173,8 @@ def samples(t0: int, tx_ts, tx_size, rx_ts, rx_size, rx_lat) -> list[dict]:
     none = np.full(tx_ts.size, -1, np.int64)
     tc, tb, _, _, _ = _bins(tx_ts, tx_size.astype(np.int64), none, t0, nb)
     rc, rb, ls, lc, lm = _bins(rx_ts, rx_size.astype(np.int64), rx_lat, t0, nb)
+    if room is not None and (busy := int(np.count_nonzero((tc > 0) | (rc > 0)))) > room:
+        raise RowsPast(busy, room)
     rows = []
     for b in range(nb):
         if not tc[b] and not rc[b]:
@@ -190,8 +203,9 @@ def histogram_rows(lat: np.ndarray) -> list[tuple[float, float, int]]:
     return [((first + k) * w / 1000, (first + k + 1) * w / 1000, int(c)) for k, c in enumerate(counts.tolist()) if c]
 
 
-def group_figures(tx_ts, tx_size, rx_ts, rx_size, rx_idx, offset: int, t0: int) -> tuple[dict, list[dict], list]:
-    """The figures of one group: rx_idx maps each received frame to its transmit index or a code."""
+def group_figures(tx_ts, tx_size, rx_ts, rx_size, rx_idx, offset: int, t0: int, room: int | None = None) -> tuple[dict, list[dict], list]:
+    """The figures of one group: rx_idx maps each received frame to its transmit index or a code.
+    `room`: how many sample rows it may make (samples() checks before making them)."""
     got = rx_idx >= 0
     idx = rx_idx[got]
     lat = rx_ts[got] - tx_ts[idx] - offset
@@ -216,18 +230,20 @@ def group_figures(tx_ts, tx_size, rx_ts, rx_size, rx_idx, offset: int, t0: int) 
     full_lat = np.full(rx_ts.size, -1, np.int64)
     full_lat[got] = lat
     ours = rx_idx != UNMATCHED
-    rows = samples(t0, tx_ts, tx_size, rx_ts[ours], rx_size[ours], full_lat[ours])
+    rows = samples(t0, tx_ts, tx_size, rx_ts[ours], rx_size[ours], full_lat[ours], room)
     hist = histogram_rows(lat) if n_rx and lat.min() >= 0 else []
     return v, rows, hist
 
 
 def pair(tx_ts, tx_size, rx_ts, rx_size, rx_idx, tx_file: str, rx_file: str,
-         clock_offset: int | str | None = None, by_size: bool = True) -> PairResult:
+         clock_offset: int | str | None = None, by_size: bool = True, max_rows: int | None = None) -> PairResult:
     """Figures of matched frames, per transmit frame size when there are few sizes.
 
     clock_offset: None = both capture points stamp with the same clock (offset 0);
     an int = a known offset in ns (receive clock minus transmit clock); "min" = estimated as the
     smallest raw latency, so that the fastest frame counts as 0 ns (only variation is then measured).
+    max_rows: the rows the figures may make at most (per group: one, its seconds and its latency
+    buckets), checked group by group before each group's rows are made (CaptureError, limit.rows).
     """
     rx_idx = _first_copies(rx_idx.copy(), tx_ts.size)
     got = rx_idx >= 0
@@ -247,6 +263,23 @@ def pair(tx_ts, tx_size, rx_ts, rx_size, rx_idx, tx_file: str, rx_file: str,
     t0 = int(tx_ts[tx_ts >= 0].min())
     sizes = np.unique(tx_size)
     groups: list[Group] = []
+    used = 0
+
+    def room() -> int | None:
+        return None if max_rows is None else max_rows - used - 1
+
+    def charge(g: Group) -> None:
+        nonlocal used
+        used += 1 + len(g.samples) + len(g.histogram)
+        if max_rows is not None and used > max_rows:
+            raise RowsPast(used, max_rows)
+
+    def figures(*args) -> tuple:
+        try:
+            return group_figures(*args, room())
+        except RowsPast as exc:  # the group's seconds alone pass what is left: say how many the capture makes at least
+            raise RowsPast(used + 1 + exc.rows, max_rows) from None
+
     if by_size and sizes.size <= MAX_GROUPS:
         rx_size_of_tx = np.where(got, tx_size[np.maximum(rx_idx, 0)], 0)
         for s in sizes.tolist():
@@ -254,12 +287,14 @@ def pair(tx_ts, tx_size, rx_ts, rx_size, rx_idx, tx_file: str, rx_file: str,
             remap = np.cumsum(sel) - 1
             rsel = (rx_size_of_tx == s) & got | ((rx_idx == DUPLICATE) & (rx_size == s))
             ridx = np.where(rx_idx[rsel] >= 0, remap[np.maximum(rx_idx[rsel], 0)], rx_idx[rsel])
-            v, rows, hist = group_figures(tx_ts[sel], tx_size[sel], rx_ts[rsel], rx_size[rsel], ridx, offset, t0)
+            v, rows, hist = figures(tx_ts[sel], tx_size[sel], rx_ts[rsel], rx_size[rsel], ridx, offset, t0)
             v["unmatched"] = 0
             groups.append(Group(int(s), v, rows, hist))
+            charge(groups[-1])
     else:
-        v, rows, hist = group_figures(tx_ts, tx_size, rx_ts, rx_size, rx_idx, offset, t0)
+        v, rows, hist = figures(tx_ts, tx_size, rx_ts, rx_size, rx_idx, offset, t0)
         groups.append(Group(None, v, rows, hist))
+        charge(groups[-1])
     return PairResult(groups, offset, method, int((rx_idx == UNMATCHED).sum()), t0)
 
 

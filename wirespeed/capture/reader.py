@@ -20,6 +20,7 @@ import numpy as np
 from wirespeed.capture import decode as dec
 from wirespeed.capture import scan
 from wirespeed.capture.errors import CaptureError
+from wirespeed.resultset import limits
 
 CHUNK_BYTES = 64 << 20
 READ_BYTES = 1 << 20  # pcap is read in pieces that stay in the core's 1 MiB L2 cache while they are decoded
@@ -73,6 +74,10 @@ class _Columns:
             cap = self.arrays[0].size
         return (*(a[self.n:] for a in self.arrays), cap - self.n)
 
+    def too_large(self) -> int:
+        """The size a scanner that stopped at a frame too large left in the seq slot of that frame."""
+        return int(self.arrays[4][self.n]) if self.n < self.arrays[4].size else 0
+
     def frames(self, **kw) -> Frames:
         for a in self.arrays:
             a.resize(self.n, refcheck=False)
@@ -86,7 +91,36 @@ def _linktype(file: str, place: str, lt: int) -> int:
     return lt
 
 
-def _fail(file: str, status: int, pos: int, size: int, what: str):
+class _Interfaces:
+    """The interface description blocks read so far (all sections): per-interface columns the pcapng
+    scanner indexes, grown by doubling (amortised constant time an interface, however the blocks
+    alternate with packets), and at most capture_interfaces of them."""
+
+    def __init__(self, file: str):
+        self.file, self.n = file, 0
+        self.cols = [np.empty(16, np.int64) for _ in range(4)]  # if_tsresol, if_tsoffset, snaplen, link type
+        self.linktypes: list[int] = []
+        self.resolutions: set[int] = set()
+
+    def add(self, place: str, resol: int, offset: int, snaplen: int, linktype: int) -> None:
+        if self.n >= limits.value("capture_interfaces"):
+            raise CaptureError(self.file, place, f"more interface description blocks than the limit of {limits.describe('capture_interfaces')}", "limit.interfaces")
+        if self.n == self.cols[0].size:  # new arrays: views the scanner was given stay valid
+            self.cols = [np.concatenate([c, np.empty(c.size, np.int64)]) for c in self.cols]
+        for col, v in zip(self.cols, (resol, offset, snaplen, linktype)):
+            col[self.n] = v
+        self.n += 1
+        self.linktypes.append(linktype)
+        self.resolutions.add(resol)
+
+    def views(self) -> tuple:
+        return tuple(c[:self.n] for c in self.cols)
+
+
+def _fail(file: str, status: int, pos: int, size: int, what: str, frame: int = 0):
+    if status == scan.TOO_LARGE:
+        raise CaptureError(file, f"byte {pos}", f"a frame of {frame:,} bytes on the wire: above the largest frame a result set takes "
+                           f"({limits.describe('frame_bytes')}, the schema's largest max_frame_bytes)", "limit.frame")
     if status == scan.TRUNCATED:
         raise CaptureError(file, f"byte {pos}", f"{what} runs past the end of the file ({size} bytes): the capture is truncated", "capture.truncated")
     raise CaptureError(file, f"byte {pos}", f"{what} has an impossible length", "capture.record")
@@ -137,12 +171,12 @@ def _stream_pcap(fd: int, head: bytes, file: str, swap: bool, nano: bool, chunk_
             eof, have = n == 0, have + n
         pos, status = 0, scan.OK
         while pos < have:
-            n, pos, status = scan.scan_pcap(buf[:have], pos, have, swap, nano, lt, *cols.tail(have // 16 + 1))
+            n, pos, status = scan.scan_pcap(buf[:have], pos, have, swap, nano, lt, limits.value("frame_bytes"), *cols.tail(have // 16 + 1))
             cols.n += n
             if status != scan.OK:
                 break
-        if status == scan.BAD_LENGTH or (status == scan.TRUNCATED and eof):
-            _fail(file, status, base + pos, base + have, "the record at this place")
+        if status in (scan.BAD_LENGTH, scan.TOO_LARGE) or (status == scan.TRUNCATED and eof):
+            _fail(file, status, base + pos, base + have, "the record at this place", cols.too_large())
         buf[:have - pos] = buf[pos:have]
         base, have = base + pos, have - pos
         if have == buf.size:  # one record larger than the buffer (at most MAX_RECORD): grow it
@@ -184,10 +218,11 @@ def _read_pcap(buf, file, swap, nano, chunk_bytes) -> Frames:
     cols = _Columns(size // 64)
     pos = 24
     while pos < size:
-        n, pos, status = scan.scan_pcap(buf, pos, pos + chunk_bytes, swap, nano, lt, *cols.tail(min(chunk_bytes, size - pos) // 16 + 2))
+        n, pos, status = scan.scan_pcap(buf, pos, pos + chunk_bytes, swap, nano, lt, limits.value("frame_bytes"),
+                                        *cols.tail(min(chunk_bytes, size - pos) // 16 + 2))
         cols.n += n
         if status != scan.OK:
-            _fail(file, status, pos, size, "the record at this place")
+            _fail(file, status, pos, size, "the record at this place", cols.too_large())
     return cols.frames(file=file, format="pcap", linktypes=[lt], resolution="ns" if nano else "µs")
 
 
@@ -204,9 +239,10 @@ def _options(body: bytes, fmt: str):
 def _read_pcapng(buf, file, chunk_bytes) -> Frames:
     size = buf.size
     cols = _Columns(size // 64)
-    resol, tsoff, snap, lts = [], [], [], []
+    ifaces = _Interfaces(file)
     pos, swap, if_base, skipped = 0, False, 0, 0
     arrays = None
+    max_frame = limits.value("frame_bytes")
     while pos < size:
         if pos + 12 > size:
             _fail(file, scan.TRUNCATED, pos, size, "the block at this place")
@@ -216,14 +252,16 @@ def _read_pcapng(buf, file, chunk_bytes) -> Frames:
             if bom not in (b"\x4d\x3c\x2b\x1a", b"\x1a\x2b\x3c\x4d"):
                 raise CaptureError(file, f"byte {pos + 8}", f"byte-order magic 0x{bom.hex()} of a section header is wrong", "capture.format")
             swap = bom == b"\x1a\x2b\x3c\x4d"
-            if_base = len(resol)
+            if_base = ifaces.n
         fmt = ">" if swap else "<"
         btype_n, blen = struct.unpack(fmt + "II", bytes(buf[pos:pos + 8]))
         if blen < 12 or blen % 4 or pos + blen > size:
             _fail(file, scan.TRUNCATED if pos + blen > size else scan.BAD_LENGTH, pos, size, f"the block of type 0x{btype_n:x} at this place")
         if btype_n == 1:  # interface description block
+            if blen < 20:
+                _fail(file, scan.BAD_LENGTH, pos, size, "the interface description block at this place")
             lt, _, sl = struct.unpack(fmt + "HHI", bytes(buf[pos + 8:pos + 16]))
-            lts.append(_linktype(file, f"byte {pos + 8}: interface {len(resol) - if_base} link type", lt))
+            lt = _linktype(file, f"byte {pos + 8}: interface {ifaces.n - if_base} link type", lt)
             r, o = 6, 0
             for code, value in _options(bytes(buf[pos + 16:pos + blen - 4]), fmt):
                 if code == 9 and value:
@@ -232,19 +270,19 @@ def _read_pcapng(buf, file, chunk_bytes) -> Frames:
                     o = struct.unpack(fmt + "q", value)[0]
             if (r & 0x7F) > (62 if r & 0x80 else 18):
                 raise CaptureError(file, f"byte {pos}", f"if_tsresol {r} is out of range", "capture.format")
-            resol.append(r), tsoff.append(o), snap.append(sl)
+            ifaces.add(f"byte {pos}", r, o, sl, lt)
             arrays = None
         if btype_n in (1, 0x0A0D0D0A):
             pos += blen
             continue
         if arrays is None:
-            arrays = tuple(np.array(x, np.int64) for x in (resol, tsoff, snap, lts))
-        n_if = len(resol) - if_base
-        n, pos, status, sk, _ = scan.scan_pcapng(buf, pos, pos + chunk_bytes, swap, if_base, n_if, *arrays,
+            arrays = ifaces.views()
+        n_if = ifaces.n - if_base
+        n, pos, status, sk, _ = scan.scan_pcapng(buf, pos, pos + chunk_bytes, swap, if_base, n_if, *arrays, max_frame,
                                                  *cols.tail(min(chunk_bytes, size - pos) // 16 + 2))
         skipped += sk
         cols.n += n
-        if status in (scan.TRUNCATED, scan.BAD_LENGTH):
-            _fail(file, status, pos, size, "the packet block at this place")
-    res = sorted({(f"2^-{r & 0x7F} s" if r & 0x80 else f"10^-{r} s") for r in resol})
-    return cols.frames(file=file, format="pcapng", linktypes=lts, resolution=", ".join(res), skipped_blocks=skipped)
+        if status in (scan.TRUNCATED, scan.BAD_LENGTH, scan.TOO_LARGE):
+            _fail(file, status, pos, size, "the packet block at this place", cols.too_large())
+    res = sorted({(f"2^-{r & 0x7F} s" if r & 0x80 else f"10^-{r} s") for r in ifaces.resolutions})
+    return cols.frames(file=file, format="pcapng", linktypes=ifaces.linktypes, resolution=", ".join(res), skipped_blocks=skipped)

@@ -9,7 +9,9 @@ page cache). pcap is read in 1 MiB pieces that are still in the L2 cache when th
 Each scanner fills preallocated arrays for at most `room` records and stops at `stop` (a chunk
 boundary: a record that starts before it is read whole, even when it ends after it) or at a block it
 leaves to Python. Status codes: 0 chunk done or end of data, 1 record runs past the end of the file,
-2 implausible length, 3 a pcapng block Python must read (section header, interface description).
+2 implausible length, 3 a pcapng block Python must read (section header, interface description),
+4 a frame longer than `max_frame` bytes on the wire (its size is left in seq[n], the slot the frame
+would have taken: the size column is 16-bit and a frame is never stored modulo 65,536).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from numba import njit
 from wirespeed.capture.decode import NO_TIME, decode_one
 from wirespeed.capture.fields import be32, le32
 
-OK, TRUNCATED, BAD_LENGTH, NEEDS_PYTHON = 0, 1, 2, 3
+OK, TRUNCATED, BAD_LENGTH, NEEDS_PYTHON, TOO_LARGE = 0, 1, 2, 3, 4
 MAX_RECORD = 1 << 18  # 256 KiB: above any snaplen tcpdump or Wireshark write
 AHEAD = 16384
 
@@ -40,7 +42,7 @@ def u32(buf, p, swap):
 
 
 @njit(cache=True, nogil=True)
-def scan_pcap(buf, pos, stop, swap, nano, lt, ts, size, flags, key, seq, txts, room):
+def scan_pcap(buf, pos, stop, swap, nano, lt, max_frame, ts, size, flags, key, seq, txts, room):
     """pcap records from pos: 16-byte header (sec, µs|ns, caplen, len) then caplen bytes.
     Returns (records, next position, status). Called on pieces read into a buffer that stays in
     cache (reader.py), so it needs no prefetching touch."""
@@ -58,8 +60,12 @@ def scan_pcap(buf, pos, stop, swap, nano, lt, ts, size, flags, key, seq, txts, r
             return n, pos, BAD_LENGTH
         if pos + 16 + cl > nbytes:
             return n, pos, TRUNCATED
+        sz, fl, k, sq, tx = decode_one(buf, pos + 16, cl, ol, lt)
+        if sz > max_frame:
+            seq[n] = sz
+            return n, pos, TOO_LARGE
         ts[n] = sec * 1_000_000_000 + frac * mult
-        size[n], flags[n], key[n], seq[n], txts[n] = decode_one(buf, pos + 16, cl, ol, lt)
+        size[n], flags[n], key[n], seq[n], txts[n] = sz, fl, k, sq, tx
         pos += 16 + cl
         n += 1
     return n, pos, OK
@@ -80,7 +86,7 @@ def _ns(units, resol, offset_s):
 
 
 @njit(cache=True, nogil=True)
-def scan_pcapng(buf, pos, stop, swap, if_base, n_if, resol, tsoff, snap, linktypes,
+def scan_pcapng(buf, pos, stop, swap, if_base, n_if, resol, tsoff, snap, linktypes, max_frame,
                 ts, size, flags, key, seq, txts, room):
     """Blocks of one section from pos: EPB and SPB become records, SHB/IDB return to Python,
     every other block type is skipped (its count is the fifth value returned)."""
@@ -110,8 +116,12 @@ def scan_pcapng(buf, pos, stop, swap, if_base, n_if, resol, tsoff, snap, linktyp
             cl = np.int64(u32(buf, pos + 20, swap))
             if 28 + cl > blen - 4:
                 return n, pos, BAD_LENGTH, skipped, acc
+            sz, fl, k, sq, tx = decode_one(buf, pos + 28, cl, np.int64(u32(buf, pos + 24, swap)), linktypes[if_base + i])
+            if sz > max_frame:
+                seq[n] = sz
+                return n, pos, TOO_LARGE, skipped, acc
             ts[n] = _ns(units, resol[if_base + i], tsoff[if_base + i])
-            size[n], flags[n], key[n], seq[n], txts[n] = decode_one(buf, pos + 28, cl, np.int64(u32(buf, pos + 24, swap)), linktypes[if_base + i])
+            size[n], flags[n], key[n], seq[n], txts[n] = sz, fl, k, sq, tx
             n += 1
         elif btype == 3:  # simple packet block: interface 0, no timestamp
             if n_if < 1:
@@ -121,9 +131,12 @@ def scan_pcapng(buf, pos, stop, swap, if_base, n_if, resol, tsoff, snap, linktyp
             s = snap[if_base]
             if s > 0 and cl > s:
                 cl = s
+            sz, fl, k, sq, tx = decode_one(buf, pos + 12, cl, ol, linktypes[if_base])
+            if sz > max_frame:
+                seq[n] = sz
+                return n, pos, TOO_LARGE, skipped, acc
             ts[n] = -1
-            size[n], flags[n], key[n], seq[n], txts[n] = decode_one(buf, pos + 12, cl, ol, linktypes[if_base])
-            flags[n] |= NO_TIME
+            size[n], flags[n], key[n], seq[n], txts[n] = sz, fl | NO_TIME, k, sq, tx
             n += 1
         else:
             skipped += 1

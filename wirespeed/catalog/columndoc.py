@@ -7,8 +7,10 @@ from wirespeed.catalog.columns import KEYS, METRICS, REQUIRED_KEYS, TABLE_METRIC
 from wirespeed.engine.units import CANONICAL, UNITS
 
 # A unit and a cell each example is written with (values in the style sources print them).
-EXAMPLE_UNIT = {"frame_rate": "mpps", "bit_rate": "gbps", "time": "us", "percent": "pct", "count": "frames", "size": "bytes", "power": "w", "voltage": "v", "current": "a"}
-EXAMPLE_CELL = {"frame_rate": "14.88", "bit_rate": "9.99", "time": "2.51", "percent": "99.98", "count": "1000000", "size": "64", "power": "741.1", "voltage": "54.9", "current": "13.5"}
+EXAMPLE_UNIT = {"frame_rate": "mpps", "bit_rate": "gbps", "time": "us", "percent": "pct", "count": "frames", "size": "bytes", "power": "w", "voltage": "v", "current": "a",
+                "transaction_rate": "tps"}
+EXAMPLE_CELL = {"frame_rate": "14.88", "bit_rate": "9.99", "time": "2.51", "percent": "99.98", "count": "1000000", "size": "64", "power": "741.1", "voltage": "54.9", "current": "13.5",
+                "transaction_rate": "29150.15"}
 EXAMPLE_KEY = {"test": "rfc2544-l2", "frame_size": "64 or imix", "percent": "50", "direction": "bidirectional", "variant": "single-flow",
                "integer": "1", "text": "MSFC2", "seconds": "12", "microseconds": "10"}
 SPECIAL = {"duration": ("s", "60"), "failover_time": ("ms", "~150"), "throughput": ("mpps", ">14.88"), "loss": ("pct", "0.001")}

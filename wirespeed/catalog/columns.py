@@ -68,6 +68,10 @@ METRICS: dict[str, Metric] = {
         _m("rtt_min", "time", "Minimum RTT", "Smallest round-trip time (e.g. TCP's smoothed RTT samples)."),
         _m("rtt_avg", "time", "Average RTT", "Mean round-trip time."),
         _m("rtt_max", "time", "Maximum RTT", "Largest round-trip time."),
+        _m("rtt_p50", "time", "Median RTT", "50th percentile round-trip time (e.g. of netperf's request/response transactions)."),
+        _m("rtt_p90", "time", "90th percentile RTT", "90th percentile round-trip time (e.g. of netperf's request/response transactions)."),
+        _m("rtt_p99", "time", "99th percentile RTT", "99th percentile round-trip time (e.g. of netperf's request/response transactions)."),
+        _m("transaction_rate", "transaction_rate", "Transaction rate", "Request/response transactions completed per second (netperf TCP_RR, UDP_RR, TCP_CRR, TCP_CC): a rate of round trips, not of frames."),
         _m("cwnd", "size", "Congestion window", "TCP sender congestion window (the largest seen in a trial, or at the end of a sample)."),
         _m("failover_time", "time", "Failover time", "Outage derived from frames lost: lost frames ÷ offered rate per stream."),
         _m("cpu_peak", "percent", "Peak CPU", "Peak processor utilisation.", 100),
@@ -128,7 +132,8 @@ KEYS: dict[str, dict[str, tuple[str, str]]] = {
 TABLE_METRICS: dict[str, set[str]] = {
     "measurements": {n for n in METRICS if n != "count"},
     "samples": {"offered_rate", "offered_l1", "loss", "tx_rate", "rx_rate", "tx_l1", "rx_l1", "tx_l2", "rx_l2", "tx", "rx", "lost", "latency_min", "latency_avg", "latency_max",
-                "jitter_avg", "interarrival_jitter", "goodput", "retransmits", "rtt_min", "rtt_avg", "rtt_max", "cwnd", "out_of_sequence", "reordered", "duplicate"},
+                "jitter_avg", "interarrival_jitter", "goodput", "retransmits", "rtt_min", "rtt_avg", "rtt_max", "cwnd", "out_of_sequence", "reordered", "duplicate",
+                "transaction_rate"},
     "histograms": {"count"},
 }
 

@@ -46,6 +46,8 @@ UNITS: dict[str, Unit] = {
         _u("segments", "count", "1", "segments"),
         _u("bytes", "size", "1", "bytes"),
         _u("kbytes", "size", "1e3", "kB"),
+        _u("tps", "transaction_rate", "1", "transactions/s"),
+        _u("ktps", "transaction_rate", "1e3", "ktransactions/s"),
         _u("w", "power", "1", "W"),
         _u("kw", "power", "1e3", "kW"),
         _u("v", "voltage", "1", "V"),
@@ -53,7 +55,8 @@ UNITS: dict[str, Unit] = {
     ]
 }
 
-CANONICAL = {"frame_rate": "fps", "bit_rate": "bps", "time": "s", "percent": "pct", "count": "frames", "size": "bytes", "power": "w", "voltage": "v", "current": "a"}
+CANONICAL = {"frame_rate": "fps", "bit_rate": "bps", "time": "s", "percent": "pct", "count": "frames", "size": "bytes", "power": "w", "voltage": "v", "current": "a",
+             "transaction_rate": "tps"}
 
 
 def split_column(name: str) -> tuple[str, Unit] | None:

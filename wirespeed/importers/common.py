@@ -5,11 +5,16 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from decimal import Decimal
 from typing import Any
 
 from wirespeed.engine.figures import Figure
-from wirespeed.problems import Problem
+from wirespeed.importers.tabular import digits
+from wirespeed.problems import InputError, Problem
+from wirespeed.resultset import limits
 from wirespeed.resultset.csvtable import decode_utf8
 from wirespeed.resultset.model import Cell, Row
 from wirespeed.resultset.nesting import json_depth_problem
@@ -19,8 +24,47 @@ from wirespeed.engine.units import UNITS
 NAN = re.compile(r"([:\[,]\s*)-?nan\b", re.IGNORECASE)
 
 
+class _TooLong(ValueError):
+    """A JSON number or key past its limit (raised from inside json.loads)."""
+
+
+def _int(text: str) -> int:
+    if len(text) > limits.value("number_digits") + 1:
+        raise _TooLong(f"a number of {digits(text):,} digits: more than the limit of {limits.describe('number_digits')}")
+    return int(text)
+
+
+def _float(text: str) -> float:
+    if digits(text) > limits.value("number_digits"):
+        raise _TooLong(f"a number of {digits(text):,} digits: more than the limit of {limits.describe('number_digits')}")
+    return float(text)
+
+
+def _long_key(doc: Any) -> str | None:
+    """The first object key longer than cell_chars (keys become names and numbers), found without recursion."""
+    limit = limits.value("cell_chars")
+    stack = [doc]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            for k, v in node.items():
+                if len(k) > limit:
+                    return k
+                if isinstance(v, (dict, list)):
+                    stack.append(v)
+        elif isinstance(node, list):
+            stack.extend(v for v in node if isinstance(v, (dict, list)))
+    return None
+
+
+def json_decoder() -> json.JSONDecoder:
+    """A decoder that bounds the digits of every number before converting it (ValueError past the limit)."""
+    return json.JSONDecoder(parse_int=_int, parse_float=_float)
+
+
 def parse_json(data: bytes, file: str) -> tuple[Any, list[Problem]]:
-    """Decode UTF-8 JSON, or one problem naming the line (nesting is measured before parsing)."""
+    """Decode UTF-8 JSON, or one problem naming the line (nesting is measured before parsing, the digits
+    of every number before it is converted, the length of every key after parsing)."""
     text, problems = decode_utf8(data, file)
     if text is None:
         return None, problems
@@ -28,30 +72,77 @@ def parse_json(data: bytes, file: str) -> tuple[Any, list[Problem]]:
     if deep:
         return None, [deep]
     try:
-        return json.loads(text), []
+        try:
+            doc = json.loads(text, parse_int=_int, parse_float=_float)
+        except json.JSONDecodeError:
+            if not NAN.search(text):  # iperf3 and others print C's "-nan"/"nan" as a bare value: read it as null
+                raise
+            doc = json.loads(NAN.sub(r"\1null", text), parse_int=_int, parse_float=_float)
     except json.JSONDecodeError as exc:
-        if NAN.search(text):  # iperf3 and others print C's "-nan"/"nan" as a bare value: read it as null
-            try:
-                return json.loads(NAN.sub(r"\1null", text)), []
-            except json.JSONDecodeError:
-                pass
         return None, [Problem(file, exc.lineno, "", f"not valid JSON: {exc.msg} (column {exc.colno})", "import.json")]
+    except _TooLong as exc:
+        return None, [Problem(file, None, "", str(exc), "limit.number")]
     except RecursionError:  # last resort: the depth scanner above is the rule
         return None, [Problem(file, None, "", "nested deeper than the parser can follow", "limit.depth")]
-    except ValueError as exc:  # an integer of more than 4300 digits
+    except ValueError as exc:  # last resort: an integer of more than 4300 digits
         return None, [Problem(file, None, "", f"JSON cannot be read: {str(exc)[:160]}", "import.json")]
+    if (key := _long_key(doc)) is not None:
+        return None, [Problem(file, None, "", f"an object key of {len(key):,} characters: longer than the limit of {limits.describe('cell_chars')}", "limit.cell")]
+    return doc, []
 
 
-def cell(value: float | int, unit: str) -> Cell:
-    """A Cell for an instrument-reported value (full precision, as the tool wrote it)."""
-    fig = Figure.parse(repr(float(value)) if isinstance(value, float) else str(value))
+def cell(value: float | int | str, unit: str) -> Cell:
+    """A Cell for an instrument-reported value (full precision, as the tool wrote it), a number or a
+    qualified figure's text ('<0.5', '>770'); ValueError for a value that is not a finite number
+    (row() turns it into a problem)."""
+    if isinstance(value, str):
+        if len(value) > limits.value("number_digits") + 4:
+            raise ValueError(f"a number of more than {limits.describe('number_digits')}")
+        try:
+            fig = Figure.parse(value)
+        except ValueError:
+            raise ValueError(f"{value!r} is not a finite number") from None
+    elif isinstance(value, bool) or not isinstance(value, (int, float)) or (isinstance(value, float) and not math.isfinite(value)):
+        raise ValueError(f"{value!r} is not a finite number")
+    elif isinstance(value, int) and value.bit_length() > 3.33 * limits.value("number_digits"):
+        raise ValueError(f"a number of more than {limits.describe('number_digits')}")
+    else:
+        fig = Figure.parse(repr(float(value)) if isinstance(value, float) else str(value))
     u = UNITS[unit]
     return Cell(fig, u, Figure(fig.text, fig.value * u.factor, fig.decimals - u.factor.adjusted(), fig.qualifier))
 
 
+_ROWS_LEFT: ContextVar[list[int] | None] = ContextVar("rows_left", default=None)
+
+
+@contextmanager
+def row_budget(rows: int) -> Iterator[None]:
+    """Within this block, row() makes at most `rows` rows (the gate opens one of table_rows per file converted)."""
+    token = _ROWS_LEFT.set([rows])
+    try:
+        yield
+    finally:
+        _ROWS_LEFT.reset(token)
+
+
 def row(kind: str, file: str, line: int, keys: dict[str, Any], values: dict[str, tuple[float, str]]) -> Row:
-    """A row from keys and {metric: (value, unit)}, skipping absent values."""
-    return Row(kind, file, line, keys, {m: cell(v, u) for m, (v, u) in values.items() if v is not None})
+    """A row from keys and {metric: (value, unit)}, skipping absent values. A value that is not a
+    finite number (inf, nan), or a row past the budget of the file being converted (row_budget),
+    raises InputError before the row is made: the importer gate reports it and keeps no row of the file."""
+    left = _ROWS_LEFT.get()
+    if left is not None:
+        left[0] -= 1
+        if left[0] < 0:
+            raise InputError([Problem(file, None, "", f"more than the limit of {limits.describe('table_rows')} in one file", "limit.rows")])
+    cells = {}
+    for m, (v, u) in values.items():
+        if v is None:
+            continue
+        try:
+            cells[m] = cell(v, u)
+        except ValueError as exc:
+            raise InputError([Problem(file, line or None, m, f"{exc}: expected a measured value", "import.number")]) from None
+    return Row(kind, file, line, keys, cells)
 
 
 def number(obj: Any, key: str) -> float | int | None:
@@ -109,6 +200,8 @@ def lenient(value: Any) -> float | int | None:
     if text.lower() in MISSING:
         return None
     text = text.replace(",", "") if text.count(",") and all(len(g) == 3 for g in text.split(".")[0].split(",")[1:]) else text
+    if len(text) > limits.value("cell_chars") or digits(text) > limits.value("number_digits"):
+        return None  # not a number a tool measured; the bound holds before int() and float() see it
     try:
         return int(text)
     except ValueError:

@@ -134,6 +134,9 @@ class Importer:
     native file under a name ending in its kind's extension (`run.res` holding JSON becomes
     `run.res.json`) and loading refuses a native file of a kind its importer does not read. Any of
     them may arrive compressed (gzip, Zstandard): importers always see the decompressed bytes."""
+    converts: tuple[str, ...] = ()
+    """Kinds it reads only to convert (ImportPlan.converted), never kept in a set: ("html",) for an
+    HTML report. Any other importer given an HTML page refuses it before reading it."""
 
     def __call__(self, data: bytes, file: str, spec: dict, test: TestSpec) -> tuple[list[Row], list[Problem], int]:
         """Same as convert: what `wirespeed.importers.run_importer` calls at load time."""

@@ -119,6 +119,8 @@ def _tests(data: bytes, file: str) -> tuple[list[_Test], dict, list[Problem]]:
         return [], {}, [Problem(file, None, "<!DOCTYPE>", "an XML document type declaration: refused (entities are never resolved)", "import.xml")]
     except (defusedxml.EntitiesForbidden, defusedxml.ExternalReferenceForbidden):
         return [], {}, [Problem(file, None, "<!ENTITY>", "an XML entity declaration: refused (entities are never resolved)", "import.xml")]
+    except (LookupError, ValueError) as exc:  # an encoding the XML declaration names that Python does not know
+        return [], {}, [Problem(file, 1, "<?xml?>", f"an XML declaration Python cannot read: {str(exc)[:80]}", "import.xml")]
     except ET.ParseError as exc:
         if str(exc).startswith("no element found") and stack:
             return [], {}, [Problem(file, None, _path(stack), "the XML ends inside this element (a cut file)", "import.xml")]

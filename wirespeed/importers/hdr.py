@@ -11,8 +11,9 @@ from wirespeed.problems import Problem
 PERCENTILES = {"latency_p50": 50.0, "latency_p90": 90.0, "latency_p99": 99.0, "latency_p99_9": 99.9, "latency_p99_99": 99.99}
 
 
-def decode(encoded, file: str, field: str, rule: str) -> tuple[HdrHistogram | None, list[Problem]]:
-    """The histogram of a base64 HDR string, or one problem naming the field."""
+def decode(encoded, file: str, field: str, rule: str, empty_ok: bool = False) -> tuple[HdrHistogram | None, list[Problem]]:
+    """The histogram of a base64 HDR string, or one problem naming the field. empty_ok: a histogram
+    without samples (what a tool writes when it timed no frame) is None without a problem."""
     if not isinstance(encoded, str) or not encoded.strip():
         return None, [Problem(file, None, field, "expected a base64 HDR histogram string", rule)]
     try:
@@ -20,7 +21,7 @@ def decode(encoded, file: str, field: str, rule: str) -> tuple[HdrHistogram | No
     except Exception as exc:  # noqa: BLE001 - the decoder raises several kinds on damaged input
         return None, [Problem(file, None, field, f"not a decodable HDR histogram ({type(exc).__name__})", rule)]
     if hist is None or hist.get_total_count() <= 0:
-        return None, [Problem(file, None, field, "HDR histogram without samples", rule)]
+        return None, [] if empty_ok else [Problem(file, None, field, "HDR histogram without samples", rule)]
     return hist, []
 
 

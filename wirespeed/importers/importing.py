@@ -16,7 +16,7 @@ from pathlib import Path
 
 from wirespeed.importers import importers
 from wirespeed.importers.contract import HEAD_BYTES, Importer, ImportPlan
-from wirespeed.importers.kinds import kept_name
+from wirespeed.importers.kinds import html_page, kept_name
 from wirespeed.importers import plan as planning
 from wirespeed.problems import InputError, Problem, display_path
 from wirespeed.resultset.methodology import merged
@@ -164,6 +164,9 @@ def import_files(fmt: str, paths: list[Path], root: Path, slug: str, dry_run: bo
                 problems += probs
                 continue
             out.chosen.append((shown, chosen))
+        if "html" not in found[chosen].converts and (page := html_page(data, shown)) is not None:
+            problems.append(page)  # refused before the importer reads it: no set keeps HTML
+            continue
         second = None
         if paired:
             raw2, probs = read_native(paths[1])

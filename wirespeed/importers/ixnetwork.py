@@ -142,7 +142,10 @@ class _Rows:
                 self.facts["speeds"].add(sp)
         at = (lambda f: line or None), (lambda f: "" if line else place)
         if got.get("frame_size"):
-            fs = number(got["frame_size"]) if re.fullmatch(r"\d+", got["frame_size"]) else None
+            try:
+                fs = number(got["frame_size"]) if re.fullmatch(r"\d+", got["frame_size"]) else None
+            except CellError:  # beyond the cell or digit limits: no frame size
+                fs = None
             if fs is None or fs < 1:
                 self.problems.append(Problem(self.file, at[0](0), at[1](0) or "Frame Size", f"{got['frame_size']!r}: expected a whole number of bytes", RULE))
                 return None
@@ -155,7 +158,9 @@ class _Rows:
             try:
                 v = number(cells[i], unit)
             except CellError as exc:
-                self.problems.append(Problem(self.file, at[0](0), at[1](0) or self.header[i], f"{self.header[i]}: {exc}: expected a number in {unit}", RULE))
+                path = at[1](0)  # a JSON path names the cell, not its column: the message does
+                named = f"{self.header[i]}: " if path else ""
+                self.problems.append(Problem(self.file, at[0](0), path or self.header[i], f"{named}{exc}: expected a number in {unit}", RULE))
                 return None
             if v is not None and v < 0 and target != "lost":
                 self.problems.append(Problem(self.file, at[0](0), at[1](0) or self.header[i], f"{self.header[i]}: {cells[i]!r} is negative", RULE))

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import re
 
 from wirespeed.importers.contract import Importer
 from wirespeed.problems import Problem
@@ -50,10 +51,24 @@ def content_kinds(data: bytes, name: str) -> list[FileType]:
     return list(dict.fromkeys(out))
 
 
+_HTML = re.compile(rb"\A(?:\xef\xbb\xbf)?\s*(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html[\s>]|head[\s>]|body[\s>]|script[\s>])", re.I | re.S)
+
+
+def html_page(data: bytes, shown: str) -> Problem | None:
+    """A problem when the content is an HTML page: active content, which no set keeps (an importer that
+    converts one, ImportPlan.converted, keeps its extraction instead)."""
+    if _HTML.match(data[:4096]):
+        return Problem(shown, None, "", "an HTML page: a result set may not keep one (HTML is active content); "
+                       "only an importer that converts a report (trex-loadtest-viz) reads HTML", "import.file-kind")
+    return None
+
+
 def kept_name(name: str, data: bytes, compression: str | None, importer: Importer, fmt: str, shown: str) -> tuple[str | None, list[Problem]]:
     """The file name a set keeps a native file under: its own, with its kind's extension (and its
     compression's) added when the name does not say them; a problem when the importer reads no kind
     the content is."""
+    if (page := html_page(data, shown)) is not None:
+        return None, [page]
     ext = EXTENSION.get(compression or "", "")
     base = name[: -len(ext)] if ext and name.lower().endswith(ext) else name
     kinds = [k for k in content_kinds(data, base) if k.name in importer.kinds]
@@ -85,7 +100,7 @@ def opened(rel: str, raw: bytes, shown: str, importer: Importer, fmt: str) -> tu
         return None, [Problem(shown, None, "", f"the name says {said}; the content is {found}", "layout.attachment-content")]
     if data is None:
         return None, problems
-    bad = content_problem(io.BytesIO(data), kind, shown, hashlib.sha256())
+    bad = content_problem(io.BytesIO(data), kind, shown, hashlib.sha256()) or html_page(data, shown)
     return (None, [bad]) if bad else (data, [])
 
 

@@ -33,6 +33,7 @@ from decimal import Decimal
 from html.parser import HTMLParser
 
 from wirespeed.importers.common import parse_json
+from wirespeed.importers.markup import unclosed_tag
 from wirespeed.importers.records import Record, figure
 from wirespeed.problems import Problem
 
@@ -112,6 +113,9 @@ def extract(data: bytes, name: str) -> tuple[dict | None, list[Problem]]:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         return None, [Problem(name, None, "", f"not UTF-8 at byte offset {exc.start}: expected a trex-loadtest-viz HTML page", RULE)]
+    unclosed = unclosed_tag(text, name, RULE)  # html.parser rescans the page for each unclosed tag: minutes for 200 KB
+    if unclosed is not None:
+        return None, [unclosed]
     page = _Page()
     page.feed(text)
     page.close()
@@ -128,6 +132,9 @@ def extract(data: bytes, name: str) -> tuple[dict | None, list[Problem]]:
             obj = json.loads(raw)
         except json.JSONDecodeError as exc:
             problems.append(Problem(name, line, attr, f"not valid JSON ({exc.msg} at column {exc.colno}): expected the series of profile {profile!r}", RULE))
+            continue
+        except ValueError as exc:  # an integer of more digits than int() reads
+            problems.append(Problem(name, line, attr, f"not readable JSON ({str(exc)[:80]}): expected the series of profile {profile!r}", RULE))
             continue
         series = obj.get("data") if isinstance(obj, dict) else None
         prefix = obj.get("yprefix", "") if isinstance(obj, dict) else ""
@@ -308,7 +315,8 @@ def _importer():
     from wirespeed.importers.records import converter
 
     return Importer(summary="trex-loadtest-viz HTML reports (data-ltdata/data-errdata series) → per-second ramps per device × direction × profile, kept as extracted JSON",
-                    sniff=sniff, describe=describe, convert=converter(_read), examples=("docs/importers/examples/trex-loadtest-viz/report.html",))
+                    sniff=sniff, describe=describe, convert=converter(_read), converts=("html",),
+                    examples=("docs/importers/examples/trex-loadtest-viz/report.html",))
 
 
 IMPORTER = _importer()

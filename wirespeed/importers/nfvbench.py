@@ -1,15 +1,36 @@
-"""OPNFV NFVbench result JSON, bare or inside an OPNFV TestAPI results record (or a page of them).
+"""OPNFV NFVbench results: bare, from its server, or in OPNFV TestAPI records and pages (one page holds
+many runs: `nfvbench_layout` finds them and groups them into tests).
 
-Layout read: benchmarks.network.service_chain.<chain>.result.result["<frame size>"], each holding
-ndr/pdr blocks (rate_pps, rate_bps = layer-1 bit rate, rate_percent, duration_sec and stats per
-port "0", "1" and "overall": tx_pkts, rx_pkts, drop_percentage, min/avg/max_delay_usec,
-lat_percentile, hdrh) or a fixed-rate run (run_config.direction-forward|reverse|total.orig|tx|rx
-rates, and the same stats). One test per service chain (PVP, PVVP, EXT); NDR and PDR are variants.
+Read as NFVbench writes them (opnfv/nfvbench: traffic_client.py, chain_runner.py, trex_gen.py):
 
-Rows: per frame size and NDR/PDR (or offered load), one aggregate row and one per direction
-(port "0->1": sent by port 0, received by port 1, with port 1's latency, i.e. the latency of the
-frames it received). Latency percentiles come from the HDR histogram when there is one, else from
-lat_percentile ("n/a" is left out).
+- An NDR/PDR search (`ndr`, `pdr` blocks per frame size) asks the generator for a rate in percent of
+  line rate PER DIRECTION; its `rate_pps`, `rate_bps` and `rate_percent` are what it ASKED for, added
+  over both directions (200 % = line rate both ways). What the generator SENT is
+  `stats.total_tx_rate` (frames sent ÷ duration, both directions): that is the throughput published,
+  and the engine divides it by the test's aggregate line rate. When the generator sent less than
+  90 % of the rate asked, NFVbench writes a `warning` (in the block's stats, and a copy beside the
+  frame sizes): the device lost no more than the threshold at the rate sent and the generator could
+  not offer more, so the throughput is published as at least (`>=`) that rate, and the warning is
+  carried into the test's notes (`describe`). So is a search that ended at its ceiling, line rate in
+  each direction (`load_percent_per_direction` 100), as the device never lost too much. A search that found no rate (every load lost too
+  much: NFVbench writes rates of 0) gives no row and a note.
+- A fixed-rate run (`run_config`, `stats`, `packet_path_stats`): `run_config.direction-*.orig` is the
+  rate asked, `.tx`/`.rx` the rates sent and received. The row's load is the rate SENT in percent of
+  line rate (per direction, so averaged over the two directions); tx_rate and rx_rate are NFVbench's.
+- Counters: port p's `tx` is what p sent; the frames sent by port p arrive at port 1 − p. Latency:
+  NFVbench files the latency of the frames SENT by port p under port p (trex_gen.py
+  __combine_latencies reads the latency stream of port p; packet_stats.py: "use port 0 latency for
+  forward"), so direction 0->1 has port 0's latency. A delay of 0 is one NFVbench did not measure
+  (no latency stream, or T-Rex lost it: a real page has a direction with avg 75 µs and max 0) and is
+  left out. Percentiles come from the overall HDR histogram when it has samples, else
+  from NFVbench's `lat_percentile` (50, 90, 99, 99.9, 99.99; "n/a" is left out); an empty
+  histogram (what NFVbench writes when T-Rex timed nothing) gives no percentiles.
+
+Rows, per frame size and NDR/PDR variant (or load): a bidirectional run gives an aggregate row (both
+directions: NFVbench's `overall`) and one row per direction (`port` 0->1, 1->0) with its frames,
+duration and latency; a unidirectional run gives one row, of its one direction 0->1 (NFVbench's
+`overall` is port 0's counters there, the frames port 0 received included, so it is not used).
+Loss and the forwarding rate are derived by the engine from the frame counts.
 """
 
 from __future__ import annotations
@@ -18,165 +39,192 @@ import re
 
 from wirespeed.engine.figures import Figure
 from wirespeed.importers import hdr
-from wirespeed.importers.common import json_head_has, keyed, lenient, parse_json, row
-from wirespeed.importers.contract import Importer, ImportPlan, TestPlan
+from wirespeed.importers import nfvbench_layout as layout
+from wirespeed.importers.common import json_head_has, keyed, lenient, number, row
+from wirespeed.importers.contract import Importer
+from wirespeed.importers.nfvbench_plan import describe
 from wirespeed.problems import Problem
+from wirespeed.resultset.model import Cell
 
-RULE = "import.nfvbench"
+RULE = layout.RULE
 DIRECTIONS = (("0->1", "0", "1", "direction-forward"), ("1->0", "1", "0", "direction-reverse"))
 PCT_KEYS = {50.0: "latency_p50", 90.0: "latency_p90", 99.0: "latency_p99", 99.9: "latency_p99_9", 99.99: "latency_p99_99"}
 
 
-def _runs(doc, file: str) -> tuple[list[tuple[str, dict, dict]], list[Problem]]:
-    """(where, NFVbench result, TestAPI record or {}) for every run in the file."""
-    if isinstance(doc, dict) and isinstance(doc.get("results"), list) and "benchmarks" not in doc:
-        runs, problems = [], []
-        for i, rec in enumerate(doc["results"]):
-            got, probs = _runs(rec, file)
-            runs += [(f"results[{i}].{w}" if w else f"results[{i}]", d, r) for w, d, r in got]
-            problems += probs
-        if not doc["results"]:
-            problems.append(Problem(file, None, "results", "the TestAPI page holds no results", RULE))
-        return runs, problems
-    if isinstance(doc, dict) and isinstance(doc.get("details"), dict):
-        return [("details", doc["details"], doc)], []
-    if isinstance(doc, dict) and isinstance(keyed(doc, "benchmarks", "network", "service_chain"), dict):
-        return [("", doc, {})], []
-    return [], [Problem(file, None, "", "expected NFVbench results: benchmarks.network.service_chain (bare, or as 'details' of a TestAPI record)", RULE)]
-
-
-def _chains(run: dict) -> dict[str, dict]:
-    chains = keyed(run, "benchmarks", "network", "service_chain")
-    if not isinstance(chains, dict):
-        return {}
-    return {str(k).strip(): v for k, v in chains.items() if isinstance(v, dict)}
-
-
-def _frame(key: str, test, file: str, where: str) -> tuple[int | str | None, Problem | None]:
-    text = str(key).strip()
+def frame_of(entry: layout.Entry, test, file: str) -> tuple[int | str | None, Problem | None]:
+    """The frame_size key of an entry: bytes (FCS included, as NFVbench counts them) or an IMIX id."""
+    text = entry.size_key
     if text.isdigit() and int(text) > 0:
         return int(text), None
-    if test is not None and text.lower() in test.imixes:
+    if text.lower() in test.imixes:
         return text.lower(), None
-    return None, Problem(file, None, where, f"frame size {text!r}: expected a number of bytes, or an IMIX declared in the test's methodology.imix", RULE)
+    if text.upper() == "IMIX":
+        return None, Problem(file, None, entry.where, "frame size 'IMIX': NFVbench's IMIX is not declared in the test's methodology.imix "
+                             "(since NFVbench 2.0.5: 64, 594 and 1518-byte frames at 7:4:1, profile simple-imix)", RULE)
+    return None, Problem(file, None, entry.where, f"frame size {text!r}: expected a number of bytes or IMIX", RULE)
 
 
-def _latency(stats: dict, file: str, where: str) -> tuple[dict, list[Problem]]:
-    values = {"latency_min": (lenient(stats.get("min_delay_usec")), "us"), "latency_avg": (lenient(stats.get("avg_delay_usec")), "us"),
-              "latency_max": (lenient(stats.get("max_delay_usec")), "us")}
-    if stats.get("hdrh"):
-        hist, probs = hdr.decode(stats["hdrh"], file, f"{where}.hdrh", RULE)
-        if hist is None:
-            return values, probs
-        values.update({m: (v, "us") for m, v in hdr.percentiles(hist).items()})
-    elif isinstance(stats.get("lat_percentile"), dict):
-        for key, v in stats["lat_percentile"].items():
-            pct = lenient(key)
-            metric = PCT_KEYS.get(float(pct)) if pct is not None else None
-            if metric:
-                values[metric] = (lenient(v), "us")
+def _counters(stats) -> dict:
+    """One port's (or `overall`'s) counters and latency, from either of NFVbench's two shapes: the
+    search blocks' flat {tx_pkts, rx_pkts, *_delay_usec} or the fixed-rate runs' {tx: {total_pkts},
+    rx: {total_pkts, *_delay_usec}}."""
+    if not isinstance(stats, dict):
+        return {}
+    flat = "tx_pkts" in stats or "rx_pkts" in stats
+    rx = stats if flat else stats.get("rx") if isinstance(stats.get("rx"), dict) else {}
+    return {"tx": number(stats, "tx_pkts") if flat else number(stats.get("tx"), "total_pkts"),
+            "rx": number(rx, "rx_pkts" if flat else "total_pkts"),
+            "loss": number(stats, "drop_percentage" if flat else "drop_rate_percent"),
+            "latency": rx, "hdrh": stats.get("hdrh")}
+
+
+def _latency(counters: dict, file: str, where: str, percentiles: bool) -> tuple[dict, list[Problem]]:
+    lat = counters.get("latency", {})
+    # a delay of 0 is one NFVbench did not measure (no latency stream; T-Rex's NaN or lost maximum)
+    values = {m: (number(lat, f"{k}_delay_usec") or None, "us") for m, k in (("latency_min", "min"), ("latency_avg", "avg"), ("latency_max", "max"))}
+    if not any(v for v, _u in values.values()):
+        return {}, []
+    if not percentiles:
+        return values, []
+    if counters.get("hdrh"):
+        hist, problems = hdr.decode(counters["hdrh"], file, f"{where}.hdrh", RULE, empty_ok=True)
+        if problems:
+            return values, problems
+        if hist is not None:
+            return {**values, **{m: (v, "us") for m, v in hdr.percentiles(hist).items()}}, []
+    pct = lat.get("lat_percentile")
+    for key, v in (pct.items() if isinstance(pct, dict) else ()):
+        p = lenient(key)
+        metric = PCT_KEYS.get(float(p)) if p is not None else None
+        if metric and lenient(v) is not None and lenient(v) >= 0:
+            values[metric] = (lenient(v), "us")
     return values, []
 
 
-def _counts(stats: dict) -> dict:
-    return {"tx": (lenient(stats.get("tx_pkts")), "frames"), "rx": (lenient(stats.get("rx_pkts")), "frames")}
+def _at_least(c: Cell) -> Cell:
+    """The same figure, qualified "at least" (>=)."""
+    fig = Figure.parse(">=" + c.figure.text)
+    return Cell(fig, c.unit, Figure(fig.text, c.canonical.value, c.canonical.decimals, fig.qualifier))
 
 
-def _search_rows(block: dict, keys: dict, file: str, where: str) -> tuple[list, list[Problem]]:
-    rate = lenient(block.get("rate_pps"))
-    if rate is None:
-        return [], [Problem(file, None, f"{where}.rate_pps", "expected the rate found, in packets per second", RULE)]
-    stats = block.get("stats") if isinstance(block.get("stats"), dict) else {}
-    overall = stats.get("overall") if isinstance(stats.get("overall"), dict) else {}
-    lat, problems = _latency(overall, file, f"{where}.stats.overall")
-    values = {"throughput": (rate, "pps"), "throughput_l1": (lenient(block.get("rate_bps")), "bps"),
-              "throughput_line_rate": (lenient(block.get("rate_percent")), "pct"), "duration": (lenient(block.get("duration_sec")), "s"),
-              **_counts(overall), "loss": (lenient(overall.get("drop_percentage")), "pct"), **lat}
-    rows = [row("measurements", file, 0, keys, values)]
-    for name, tx_port, rx_port, _ in DIRECTIONS:
-        if isinstance(stats.get(tx_port), dict) and isinstance(stats.get(rx_port), dict):
-            lat, probs = _latency(stats[rx_port], file, f"{where}.stats.{rx_port}")
-            problems += probs
-            values = {"tx": (lenient(stats[tx_port].get("tx_pkts")), "frames"), "rx": (lenient(stats[rx_port].get("rx_pkts")), "frames"), **lat}
-            rows.append(row("measurements", file, 0, {**keys, "port": name}, values))
-    return rows, problems
-
-
-def _rates(direction: dict) -> dict:
-    tx, rx = (direction.get(k) if isinstance(direction.get(k), dict) else {} for k in ("tx", "rx"))
-    return {"tx_rate": (lenient(tx.get("rate_pps")), "pps"), "rx_rate": (lenient(rx.get("rate_pps")), "pps"),
-            "tx_l1": (lenient(tx.get("rate_bps")), "bps"), "rx_l1": (lenient(rx.get("rate_bps")), "bps")}
-
-
-def _fixed_rows(fsr: dict, keys: dict, file: str, where: str) -> tuple[list, list[Problem]]:
-    run = fsr["run_config"] if isinstance(fsr.get("run_config"), dict) else {}
-    total = run.get("direction-total") if isinstance(run.get("direction-total"), dict) else {}
-    load = lenient(keyed(total, "orig", "rate_percent"))
-    if load is None or not 0 < load <= 100:
-        return [], [Problem(file, None, f"{where}.run_config.direction-total.orig.rate_percent", "expected the requested load in percent of line rate (0 to 100)", RULE)]
-    keys = {**keys, "load_pct": Figure.parse(repr(load) if isinstance(load, float) else str(load))}
-    stats = fsr.get("stats") if isinstance(fsr.get("stats"), dict) else {}
-    overall = stats.get("overall") if isinstance(stats.get("overall"), dict) else {}
-    lat, problems = _latency(overall, file, f"{where}.stats.overall")
-    values = {**_rates(total), **_counts(overall), "duration": (lenient(fsr.get("analysis_duration_sec")), "s"), **lat}
-    rows = [row("measurements", file, 0, keys, values)]
+def _port_rows(stats: dict, keys: dict, duration, rates: dict, file: str, where: str) -> tuple[list, list[Problem]]:
+    """One row per direction: frames sent by one port and received by the other, the sender's latency."""
+    rows, problems = [], []
     for name, tx_port, rx_port, run_key in DIRECTIONS:
-        direction = run.get(run_key)
-        if isinstance(direction, dict):
-            rx_stats = stats.get(rx_port) if isinstance(stats.get(rx_port), dict) else {}
-            lat, probs = _latency(rx_stats, file, f"{where}.stats.{rx_port}") if rx_stats else ({}, [])
-            problems += probs
-            tx_stats = stats.get(tx_port) if isinstance(stats.get(tx_port), dict) else {}
-            values = {**_rates(direction), "tx": (lenient(tx_stats.get("tx_pkts")), "frames"), "rx": (lenient(rx_stats.get("rx_pkts")), "frames"), **lat}
-            rows.append(row("measurements", file, 0, {**keys, "port": name}, values))
+        sender, receiver = _counters(stats.get(tx_port)), _counters(stats.get(rx_port))
+        if not sender and not receiver:
+            continue
+        lat, probs = _latency(sender, file, f"{where}.{tx_port}", percentiles=False)
+        problems += probs
+        values = {"tx": (sender.get("tx"), "frames"), "rx": (receiver.get("rx"), "frames"), "duration": (duration, "s"), **rates.get(run_key, {}), **lat}
+        rows.append(row("measurements", file, 0, {**keys, "port": name}, values))
     return rows, problems
+
+
+def search_rows(entry: layout.Entry, variant: str, keys: dict, file: str) -> tuple[list, list[Problem]]:
+    """The rows of one NDR or PDR block."""
+    block = entry.body[variant]
+    at = f"{entry.where}.{variant}"
+    stats = block.get("stats") if isinstance(block.get("stats"), dict) else {}
+    duration = number(block, "duration_sec")
+    overall = _counters(stats.get("overall"))
+    if layout.found_nothing(block):
+        return [], []  # every load tried lost too much (describe notes it)
+    at_least = variant in layout.warnings_of(entry) or layout.at_ceiling(block)  # the generator, not the device, set the limit
+    if not entry.bidirectional:
+        sender, receiver = _counters(stats.get("0")), _counters(stats.get("1"))
+        rate = sender["tx"] / duration if sender.get("tx") is not None and duration else None
+        lat, problems = _latency(sender, file, f"{at}.stats.0", percentiles=False)
+        values = {"tx": (sender.get("tx"), "frames"), "rx": (receiver.get("rx"), "frames"), **lat}
+        rows = []
+    else:
+        rate = number(stats, "total_tx_rate")
+        if rate is None and overall.get("tx") is not None and duration:
+            rate = overall["tx"] / duration
+        lat, problems = _latency(overall, file, f"{at}.stats.overall", percentiles=True)
+        values = {"tx": (overall.get("tx"), "frames"), "rx": (overall.get("rx"), "frames"), "loss": (overall.get("loss"), "pct"), **lat}
+        rows, problems2 = _port_rows(stats, keys, duration, {}, file, f"{at}.stats")
+        problems += problems2
+    if rate is None:
+        return [], [Problem(file, None, f"{at}.stats.total_tx_rate", "expected the rate the generator sent: stats.total_tx_rate, or frames sent (tx_pkts) and duration_sec", RULE)]
+    agg = row("measurements", file, 0, keys, {"throughput": (rate, "pps"), "duration": (duration, "s"), **values})
+    if at_least:
+        agg.cells["throughput"] = _at_least(agg.cells["throughput"])
+    return [agg, *rows], problems
+
+
+def fixed_rows(entry: layout.Entry, keys: dict, file: str) -> tuple[list, list[Problem]]:
+    """The rows of one fixed-rate run."""
+    rc, stats = entry.body["run_config"], entry.body.get("stats") if isinstance(entry.body.get("stats"), dict) else {}
+    load = layout.load_of(entry)
+    if load is None:
+        which = "direction-total" if entry.bidirectional else "direction-forward"
+        return [], [Problem(file, None, f"{entry.where}.run_config.{which}.tx.rate_percent", "expected the rate sent in percent of line rate (above 0, at most 100 per direction)", RULE)]
+    keys = {**keys, "load_pct": load}
+    duration = number(entry.config, "duration_sec")
+
+    def rates(key):
+        return {"tx_rate": (number(keyed(rc, key, "tx"), "rate_pps"), "pps"), "rx_rate": (number(keyed(rc, key, "rx"), "rate_pps"), "pps")}
+
+    if not entry.bidirectional:
+        sender, receiver = _counters(stats.get("0")), _counters(stats.get("1"))
+        lat, problems = _latency(sender, file, f"{entry.where}.stats.0", percentiles=False)
+        values = {"tx": (sender.get("tx"), "frames"), "rx": (receiver.get("rx"), "frames"), "duration": (duration, "s"), **rates("direction-forward"), **lat}
+        return [row("measurements", file, 0, keys, values)], problems
+    overall = _counters(stats.get("overall"))
+    lat, problems = _latency(overall, file, f"{entry.where}.stats.overall", percentiles=True)
+    values = {**rates("direction-total"), "tx": (overall.get("tx"), "frames"), "rx": (overall.get("rx"), "frames"), "duration": (duration, "s"),
+              "loss": (overall.get("loss"), "pct"), **lat}
+    per_dir, probs = _port_rows(stats, keys, duration, {k: rates(k) for _, _, _, k in DIRECTIONS}, file, f"{entry.where}.stats")
+    return [row("measurements", file, 0, keys, values), *per_dir], problems + probs
+
+
+def selected(data: bytes, file: str, part: str) -> tuple[list[layout.Entry], list[Problem]]:
+    """The entries of the test `part` names (every entry when the file holds one test)."""
+    reading = layout.read(data, file)
+    everything, problems = list(reading.entries), list(reading.problems)
+    parts = list(dict.fromkeys(e.part for e in everything))
+    if part:
+        chosen = [e for e in everything if e.part == part]
+        if not chosen and everything:
+            problems.append(Problem(file, None, "part", f"no NFVbench runs of {part!r}; the file has: {'; '.join(parts)}", RULE))
+        return chosen, problems
+    if len(parts) > 1:
+        problems.append(Problem(file, None, "part", f"the file holds {len(parts)} tests: name one with part ({'; '.join(parts)})", RULE))
+        return [], problems
+    return everything, problems
 
 
 def import_nfvbench(data: bytes, file: str, spec: dict, test) -> tuple[list, list[Problem], int]:
-    """NFVbench result JSON (bare or in TestAPI records) → NDR/PDR and fixed-rate rows of one service chain."""
-    doc, problems = parse_json(data, file)
-    if doc is None:
-        return [], problems, 0
-    runs, problems = _runs(doc, file)
-    part = str(spec.get("part", "")).strip()
+    """NFVbench results (bare, server reply, TestAPI record or page) → the rows of one test."""
+    chosen, problems = selected(data, file, str(spec.get("part", "")).strip())
     rows, n, seen = [], 0, {}
-    for where, run, _rec in runs:
-        chains = _chains(run)
-        selected = {k: v for k, v in chains.items() if not part or k == part}
-        if part and not selected:
-            problems.append(Problem(file, None, f"{where}.benchmarks.network.service_chain".lstrip("."), f"no service chain {part!r} (the file has: {', '.join(chains) or 'none'})", RULE))
-        for chain, body in selected.items():
-            base = f"{where}.benchmarks.network.service_chain.{chain}.result.result".lstrip(".")
-            sizes = keyed(body, "result", "result")
-            if not isinstance(sizes, dict):
-                problems.append(Problem(file, None, base, "expected results per frame size", RULE))
+    for entry in chosen:
+        frame, prob = frame_of(entry, test, file)
+        n += 1
+        if prob:
+            problems.append(prob)
+            continue
+        keys = {"test": test.id, "frame_size": frame}
+        if entry.kind == layout.FIXED:
+            parts = [("fixed", fixed_rows(entry, keys, file))]
+        else:
+            parts = [(v, search_rows(entry, v, {**keys, "variant": v}, file)) for v in ("ndr", "pdr") if isinstance(entry.body.get(v), dict)]
+            if not parts:
+                problems.append(Problem(file, None, entry.where, f"frame size {entry.size_key}: expected ndr/pdr results or a fixed-rate run_config", RULE))
+        for what, (got, probs) in parts:
+            problems += probs
+            ident = (frame, what, str(got[0].keys.get("load_pct")) if got else "")
+            if got and ident in seen:
+                problems.append(Problem(file, None, entry.where, f"duplicated run: {entry.part}, frame size {entry.size_key} {what} is also at {seen[ident]}", RULE))
                 continue
-            for fs_key, fsr in sizes.items():
-                n += 1
-                at = f"{base}.{fs_key}"
-                frame, prob = _frame(fs_key, test, file, at)
-                if prob or not isinstance(fsr, dict):
-                    problems.append(prob or Problem(file, None, at, "expected an object", RULE))
-                    continue
-                keys = {"test": test.id, "frame_size": frame}
-                parts = [(v, _search_rows(fsr[v], {**keys, "variant": v}, file, f"{at}.{v}")) for v in ("ndr", "pdr") if isinstance(fsr.get(v), dict)]
-                if isinstance(fsr.get("run_config"), dict):
-                    parts.append(("fixed", _fixed_rows(fsr, keys, file, at)))
-                if not parts:
-                    problems.append(Problem(file, None, at, "expected ndr/pdr results or a fixed-rate run_config", RULE))
-                for what, (got, probs) in parts:
-                    problems += probs
-                    ident = (chain, frame, what, str(got[0].keys.get("load_pct")) if got else "")
-                    if ident in seen:
-                        problems.append(Problem(file, None, at, f"duplicated run: {chain} {fs_key} {what} is also at {seen[ident]}", RULE))
-                        continue
-                    seen[ident] = at
-                    rows += got
+            seen[ident] = entry.where
+            rows += got
     return rows, problems, max(n, len(rows) + sum(p.severity == "error" for p in problems))
 
 
 def sniff(head: bytes, name: str) -> float:
-    """NFVbench JSON names nfvbench_version and a service_chain; TestAPI records name the project."""
+    """NFVbench results name nfvbench_version and a service_chain; TestAPI records name the project."""
     if not head.lstrip()[:1] == b"{":
         return 0.0
     if b'"service_chain"' in head and (b'"nfvbench_version"' in head or b'"benchmarks"' in head):
@@ -186,79 +234,10 @@ def sniff(head: bytes, name: str) -> float:
     return 0.0
 
 
-def describe(data: bytes, name: str) -> ImportPlan:
-    """One test per service chain: direction, flows, frame sizes, NDR/PDR thresholds or the offered
-    load; NFVbench and T-Rex versions; the run date (or the TestAPI record's dates)."""
-    plan = ImportPlan("nfvbench")
-    doc, plan.problems = parse_json(data, name)
-    if doc is None:
-        return plan
-    runs, plan.problems = _runs(doc, name)
-    dates: list[str] = []
-    tests: dict[str, TestPlan] = {}
-    for _where, run, rec in runs:
-        config = run.get("config") if isinstance(run.get("config"), dict) else {}
-        for chain, body in _chains(run).items():
-            result = body.get("result") if isinstance(body.get("result"), dict) else {}
-            sizes = result.get("result") if isinstance(result.get("result"), dict) else {}
-            frames = [int(k.strip()) if str(k).strip().isdigit() else str(k).strip().lower() for k in sizes]
-            ndr_pdr = any(isinstance(v, dict) and ("ndr" in v or "pdr" in v) for v in sizes.values())
-            loads = sorted({lenient(keyed(v, "run_config", "direction-total", "orig", "rate_percent")) for v in sizes.values() if isinstance(v, dict) and "run_config" in v} - {None})
-            test_id = re.sub(r"[^a-z0-9]+", "-", chain.lower()).strip("-") or "chain"
-            method: dict = {"frame_sizes": frames, "frame_size_convention": "ethernet-frame"}
-            fields: dict = {"title": f"NFVbench {chain} service chain" + (": NDR and PDR" if ndr_pdr else " at fixed load"), "rfc": ["2544"] if ndr_pdr else ["vendor"]}
-            if "bidirectional" in result:
-                fields["direction"] = "bidirectional" if result["bidirectional"] else "unidirectional"
-            if isinstance(config.get("flow_count"), int) and config["flow_count"] > 0:
-                fields["flows"] = config["flow_count"]
-            if ndr_pdr:
-                ndr, pdr = lenient(keyed(config, "measurement", "NDR")), lenient(keyed(config, "measurement", "PDR"))
-                fields["variants"] = {"ndr": "NFVbench NDR: highest rate with loss at most " + (f"{ndr:g} %" if ndr is not None else "the NDR threshold"),
-                                      "pdr": "NFVbench PDR: highest rate with loss at most " + (f"{pdr:g} %" if pdr is not None else "the PDR threshold")}
-                method["search"] = "binary"
-                if pdr is not None:
-                    method["loss_tolerance_pct"] = pdr
-                    method["notes"] = f"NFVbench's NDR allows {ndr:g} % loss and its PDR {pdr:g} %; the tolerance above is the PDR's." if ndr is not None else "The loss tolerance is NFVbench's PDR threshold."
-            else:
-                method["search"] = "fixed-rate"
-                if loads:
-                    method["offered_loads_pct"] = loads
-            if isinstance(config.get("duration_sec"), (int, float)) and config["duration_sec"] > 0:
-                method["trial_duration_s"] = config["duration_sec"]
-            count = config.get("service_chain_count")
-            if isinstance(count, int) and count > 1:
-                fields["description"] = f"{count} parallel {chain} chains."
-            fields["methodology"] = method
-            if test_id in tests:
-                plan.problems.append(Problem(name, None, f"service_chain.{chain}", f"duplicated run: a second {chain} result in one file (import each run from its own file)", RULE))
-                continue
-            tests[test_id] = TestPlan(test_id, fields, [{"part": chain}])
-            plan.unstated += [f"tests.{test_id}.port_speed", f"tests.{test_id}.ports", f"tests.{test_id}.topology", f"tests.{test_id}.scenario"]
-            if any(isinstance(f, str) for f in frames):
-                plan.unstated.append(f"tests.{test_id}.methodology.imix")  # NFVbench names its IMIX but not its mix
-        for d in (run.get("date"), rec.get("start_date"), rec.get("stop_date")):
-            if isinstance(d, str) and re.match(r"^\d{4}-\d{2}-\d{2}", d.strip()):
-                dates.append(d.strip()[:10])
-        version = str(run.get("nfvbench_version", "")).strip()
-        tg = str(keyed(run, "benchmarks", "network", "versions", "Traffic_Generator", "version") or "").strip()
-        software = ([{"name": "NFVbench", "version": version}] if version else []) + ([{"name": "T-Rex", "version": tg}] if tg else [])
-        if not plan.instrument:
-            plan.instrument = {"vendor": "OPNFV", "product": "NFVbench" + (" with the T-Rex traffic generator" if tg else "")}
-            if software:
-                plan.instrument["software"] = software
-    plan.tests = list(tests.values())
-    if not plan.tests and not plan.problems:
-        plan.problems.append(Problem(name, None, "benchmarks.network.service_chain", "no service chain results in the file", RULE))
-    if dates:
-        plan.campaign = {"start": min(dates), "end": max(dates)}
-        plan.source = {"published": max(dates), "publication_kind": "test-run"}
-    return plan
-
-
 IMPORTER = Importer(
-    summary="OPNFV NFVbench result JSON (bare or in TestAPI records): NDR/PDR and fixed-rate runs per chain and frame size, per direction, HDR latency percentiles",
+    summary="OPNFV NFVbench results (bare, server reply, TestAPI records and pages of many runs): NDR/PDR at the rate sent, fixed-rate runs, per direction, latency",
     sniff=sniff,
     describe=describe,
     convert=import_nfvbench,
-    examples=("docs/importers/examples/nfvbench/ndr-pdr.json", "docs/importers/examples/nfvbench/testapi-fixed-rate.json"),
+    examples=("docs/importers/examples/nfvbench/ndr-64b-generator-short.json", "docs/importers/examples/nfvbench/testapi-page-cut.json"),
 )

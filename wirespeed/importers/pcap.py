@@ -27,6 +27,7 @@ from wirespeed.engine.figures import Figure
 from wirespeed.importers.common import row
 from wirespeed.importers.contract import Importer, ImportPlan, TestPlan
 from wirespeed.problems import Problem
+from wirespeed.resultset import limits
 
 RULE = "import.pcap"
 UNITS = {"tx": "frames", "rx": "frames", "lost": "frames", "duplicate": "frames", "reordered": "frames", "loss": "pct",
@@ -43,10 +44,12 @@ def _offset(spec: dict):
 
 
 def _analyse(tx: Frames, rx: Frames | None, offset) -> Analysis | None:
+    """The figures of a pair or of a signed capture, within the row limit of one native file (counted before the rows are made)."""
+    rows = limits.value("table_rows")
     if rx is not None:
-        return pair_of(tx, rx, offset)
+        return pair_of(tx, rx, offset, max_rows=rows)
     if ((tx.flags & SIGNATURE) != 0).any() and (tx.txts >= 0).any():
-        return signature_of(tx, offset)
+        return signature_of(tx, offset, max_rows=rows)
     return None
 
 
@@ -186,14 +189,14 @@ def pair_clock(tx: Frames, rx: Frames, name2: str) -> tuple[Analysis, dict, list
     """The pair's analysis; when frames arrive before they were sent, the clock offset estimated
     (clock_offset_ns = "min", the native entry's key) with a warning."""
     try:
-        return pair_of(tx, rx), {}, []
+        return pair_of(tx, rx, max_rows=limits.value("table_rows")), {}, []
     except CaptureError as exc:
         if exc.problem.rule != "capture.clock":
             raise
     warn = Problem(name2, None, "", "frames arrive before they were sent: the capture clocks differ, so the offset is "
                    "estimated as the smallest latency (clock_offset_ns = \"min\"); set the known offset in result.toml if there is one",
                    "capture.clock", "warning")
-    return pair_of(tx, rx, "min"), {"clock_offset_ns": "min"}, [warn]
+    return pair_of(tx, rx, "min", max_rows=limits.value("table_rows")), {"clock_offset_ns": "min"}, [warn]
 
 
 def describe_pair(data: bytes, name: str, data2: bytes, name2: str) -> ImportPlan:

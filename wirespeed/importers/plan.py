@@ -2,8 +2,8 @@
 their contributor wrote.
 
 A test the plan states is added; a test of the same id whose stated fields agree is extended
-(frame sizes, loads and variants united, missing keys added, nothing the contributor wrote is
-overwritten); a test of the same id whose stated fields differ is added under a new id (-2, -3, …).
+(frame sizes, loads, variants and the sentences of notes united, missing keys added, nothing the
+contributor wrote is overwritten); a test of the same id whose stated fields differ is added under a new id (-2, -3, …).
 The fields nobody stated are what the schema still requires: `unstated` names them, in the
 form `wirespeed validate` uses (tests[0].port_speed).
 """
@@ -74,14 +74,24 @@ def _compatible(existing: dict[str, Any], stated: dict[str, Any]) -> bool:
     return True
 
 
+def _united_notes(have: str, new: str) -> str:
+    """Notes with the sentences of `new` that `have` lacks added (each file's own notes are kept)."""
+    missing = [s for s in re.split(r"(?<=[.!?…])\s+", new.strip()) if s and s not in have]
+    return " ".join([have.rstrip(), *missing]) if missing else have
+
+
 def _merge_test(table, stated: dict[str, Any]) -> None:
     for key, value in stated.items():
-        if key == "methodology" and "methodology" in table:
+        if key == "notes" and "notes" in table and isinstance(value, str):
+            table["notes"] = _united_notes(str(table["notes"]), value)
+        elif key == "methodology" and "methodology" in table:
             m = table["methodology"]
             for mk, mv in value.items():
                 if mk in UNITED_LISTS and mk in m:
                     have = _plain(m[mk])
                     m[mk] = have + [v for v in mv if v not in have]
+                elif mk == "notes" and mk in m and isinstance(mv, str):
+                    m[mk] = _united_notes(str(m[mk]), mv)
                 elif mk not in m:
                     m[mk] = mv
         elif key == "variants" and "variants" in table:

@@ -20,6 +20,8 @@ import bisect
 import re
 from dataclasses import dataclass, field
 
+from wirespeed.importers import tabular
+
 _CELL = re.compile(r"\S+(?: \S+)*")  # words separated by single spaces
 _RULE = re.compile(r"\s*-{3,}(?:\s+-{3,})*\s*")
 _WORD = re.compile(r"\{([^{}]*)\}|(\S+)")
@@ -43,7 +45,7 @@ def _cells(line: str) -> list[tuple[int, str]]:
 
 def underlined(text: str) -> TextTable | None:
     """The table whose header is underlined with dashes, or None when there is no such line."""
-    lines = text.splitlines()
+    lines = tabular.lines(text).split("\n")
     at = next((i for i, ln in enumerate(lines) if i and _RULE.fullmatch(ln) and lines[i - 1].strip()), None)
     if at is None:
         return None
@@ -84,7 +86,7 @@ def underlined(text: str) -> TextTable | None:
 
 def spaced(text: str, looks_like) -> TextTable | None:
     """The table whose first non-blank line is a header of single words that `looks_like` accepts."""
-    lines = text.splitlines()
+    lines = tabular.lines(text).split("\n")
     at = next((i for i, ln in enumerate(lines) if ln.strip()), None)
     if at is None:
         return None

@@ -11,10 +11,14 @@ Two documents, told apart by their shape:
   seq_too_high/seq_too_low). One measurement row per port (key `port`), one per latency/flow
   stream (key `stream`, its pg_id) and one histogram row per bucket. `average` is T-Rex's smoothed
   average, kept as latency_avg as the tool reports it.
-- **NDR benchmark** (`ndr_bench` output): `{"results": {tx_pps, rx_pps, rate_tx_bps, total_tx_L1,
-  drop_rate_percentage, tx_util, cpu_util, bw_per_core, total_iterations, latency{pg_id: …}, …},
-  "config": {pdr, ports, cores, bi_dir, size?, …}}`: one measurement row (throughput = the rate
-  found, at the loss the search allowed: `config.pdr` %, so NDR when it is 0).
+- **NDR benchmark** (`NdrBenchResults.to_json()` of trex/examples/stl/ndr_bench.py): `{"results": {…},
+  "config": config_to_dict()}`. The results are the optimal iteration's, read from `get_stats()` half
+  way through it: `tx_pps`/`rx_pps`, `tx_bps`/`rx_bps` (L2) and `total_tx_L1`/`total_rx_L1` are the
+  `total` over the ports; `rate_tx_bps`/`rate_rx_bps` are the *lowest port's* L2 rate (not imported as
+  totals); `drop_rate_percentage` is (opackets − ipackets) ÷ opackets, `tx_util` the mean of the
+  transmitting ports' utilisation, `cpu_util` T-Rex's own CPU (the generator's, not the device's: not
+  imported); `latency` {pg_id: get_stats() latency}. One measurement row: throughput = the rate found,
+  at the loss the search allowed (`config.pdr` %, so NDR when it is 0).
 
 T-Rex's bit rates count the packet without its FCS (`tx_bps`) and add 20 bytes per packet for L1
 (`tx_bps_L1`); they are kept as reported in the per-direction columns tx_l1/tx_l2/rx_l1/rx_l2, never as
@@ -116,6 +120,8 @@ def stats_records(doc: dict, file: str) -> tuple[list[Record], list[Problem]]:
                 problems.append(Problem(file, None, where, "expected a \"latency\" object (total_min, average, total_max, jitter, histogram)", RULE))
                 continue
             lo, avg, hi, jit = _counts(l, file, where + ".latency", problems, "total_min", "average", "total_max", "jitter")
+            if not _received(l.get("histogram")):  # no latency packet arrived: T-Rex's 0s are "not measured"
+                lo, avg, hi, jit = (None if v == 0 else v for v in (lo, avg, hi, jit))
             values.update({"latency_min": (lo, "us"), "latency_avg": (avg, "us"), "latency_max": (hi, "us"), "jitter_avg": (jit, "us")})
             e = ls.get("err_cntrs") if isinstance(ls.get("err_cntrs"), dict) else {}
             drop, dup, ooo = _counts(e, file, where + ".err_cntrs", problems, "dropped", "dup", "out_of_order")
@@ -127,6 +133,13 @@ def stats_records(doc: dict, file: str) -> tuple[list[Record], list[Problem]]:
     if not recs and not problems:
         problems.append(Problem(file, None, "", "expected per-port statistics: none found", RULE))
     return recs, problems
+
+
+def _received(hist) -> bool:
+    """Whether a latency histogram counts any packet (an absent histogram says nothing: assume so)."""
+    if not isinstance(hist, dict):
+        return hist is None
+    return any(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in hist.values())
 
 
 def _stream_label(pg: str, fs) -> str:
@@ -178,7 +191,7 @@ def histogram_records(hist, keys: dict, file: str, where: str, problems: list) -
 def ndr_records(doc: dict, file: str) -> tuple[list[Record], list[Problem]]:
     res, cfg = doc["results"], doc["config"]
     problems: list[Problem] = []
-    txp, rxp, l1, l2, drop, util, cpu = _counts(res, file, "results", problems, "tx_pps", "rx_pps", "total_tx_L1", "rate_tx_bps", "drop_rate_percentage", "tx_util", "cpu_util")
+    txp, rxp, l1, drop, util = _counts(res, file, "results", problems, "tx_pps", "rx_pps", "total_tx_L1", "drop_rate_percentage", "tx_util")
     if txp is None:
         problems.append(Problem(file, None, "results.tx_pps", "expected the rate the benchmark found (tx_pps): missing", RULE))
         return [], problems
@@ -190,9 +203,9 @@ def ndr_records(doc: dict, file: str) -> tuple[list[Record], list[Problem]]:
             mins += [lo] if lo is not None else []
             avgs += [avg] if avg is not None else []
             maxs += [hi] if hi is not None else []
-    rxl1, rxl2 = _counts(res, file, "results", problems, "total_rx_L1", "rate_rx_bps")
-    values = {"throughput": (txp, "pps"), "forwarding_rate": (rxp, "pps"), "tx_l1": (l1, "bps"), "tx_l2": (l2, "bps"), "rx_l1": (rxl1, "bps"), "rx_l2": (rxl2, "bps"),
-              "loss": (drop, "pct"), "throughput_line_rate": (util, "pct"), "cpu_avg": (cpu, "pct"),
+    rxl1, txl2, rxl2 = _counts(res, file, "results", problems, "total_rx_L1", "tx_bps", "rx_bps")
+    values = {"throughput": (txp, "pps"), "forwarding_rate": (rxp, "pps"), "tx_l1": (l1, "bps"), "tx_l2": (txl2, "bps"), "rx_l1": (rxl1, "bps"), "rx_l2": (rxl2, "bps"),
+              "loss": (drop, "pct"), "throughput_line_rate": (util, "pct"),
               "latency_min": (min(mins) if mins else None, "us"), "latency_max": (max(maxs) if maxs else None, "us")}
     if len(avgs) == 1:
         values["latency_avg"] = (avgs[0], "us")

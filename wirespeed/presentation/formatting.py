@@ -49,6 +49,7 @@ def pick_unit(dimension: str, values: list[float]) -> str:
         "frame_rate": ["fps", "kfps", "mfps", "gfps"],
         "bit_rate": ["bps", "kbps", "mbps", "gbps", "tbps"],
         "time": ["ns", "us", "ms", "s"],
+        "transaction_rate": ["tps", "ktps"],
     }.get(dimension)
     if not candidates:
         return {"percent": "pct", "count": "frames", "size": "bytes", "power": "w", "voltage": "v", "current": "a"}[dimension]

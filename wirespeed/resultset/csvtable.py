@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import math
+import re
 from collections.abc import Iterator
 from decimal import Decimal
 from typing import Any, BinaryIO
@@ -175,18 +176,41 @@ def _key(name: str, text: str, kind: str, tests: dict[str, TestSpec], row_keys: 
 
 class _Lines:
     """The lines of a table streamed from a binary file: hashed, decoded one line at a time, and
-    stopped at the first line that is too long, not UTF-8 or contains NUL (kept in .problem)."""
+    stopped at the first line that is too long, not UTF-8 or contains NUL (kept in .problem).
+    A line ends at LF, CRLF or a lone CR (classic Mac Office saves CSV with CR only)."""
+
+    _END = re.compile(rb"\r\n|\r|\n")
 
     def __init__(self, stream: BinaryIO, file: str, hasher=None):
         self.stream, self.file, self.hasher = stream, file, hasher
         self.problem: Problem | None = None
 
+    def _raw(self, limit: int) -> Iterator[bytes]:
+        """Raw lines with their ending; a line longer than the limit is yielded cut at limit + 1 bytes."""
+        buf, pos, eof = b"", 0, False
+        while True:
+            m = self._END.search(buf, pos)
+            if m is not None and (m.group() != b"\r" or m.end() < len(buf) or eof):  # a CR at the end may start a CRLF
+                if m.start() - pos > limit:
+                    yield buf[pos:pos + limit + 1]
+                    return
+                yield buf[pos:m.end()]
+                pos = m.end()
+                continue
+            if len(buf) - pos > limit + 1 or eof:
+                if pos < len(buf):
+                    yield buf[pos:pos + limit + 1] if len(buf) - pos > limit + 1 else buf[pos:]
+                return
+            chunk = self.stream.read(1 << 16)
+            if self.hasher is not None and chunk:
+                self.hasher.update(chunk)
+            eof = not chunk
+            buf, pos = buf[pos:] + chunk, 0
+
     def __iter__(self) -> Iterator[str]:
         limit, offset, n = limits.value("line_bytes"), 0, 0
-        while raw := self.stream.readline(limit + 2):
+        for raw in self._raw(limit):
             n += 1
-            if self.hasher is not None:
-                self.hasher.update(raw)
             if len(raw.rstrip(b"\r\n")) > limit:
                 self.problem = Problem(self.file, n, "", f"line longer than the limit of {limits.describe('line_bytes')}", "limit.line")
                 return

@@ -203,6 +203,8 @@ def _load(setdir: SetFolder) -> tuple[ResultSet | None, list[Problem]]:
     except ValueError as exc:  # e.g. an integer of more than 4300 digits
         return None, [Problem(file, None, "", f"TOML cannot be read: {str(exc)[:160]}", "toml.syntax")]
     problems = structure_problems(doc, file)
+    if isinstance(doc.get("tests"), list) and len(doc["tests"]) > value("tests"):
+        problems.append(Problem(file, None, "tests", f"{len(doc['tests']):,} tests: more than the limit of {describe('tests')}", "limit.tests"))
     if problems:
         return None, problems
     doc = _plain(doc)
@@ -295,9 +297,10 @@ def load_many(folders: list[Path]) -> list[tuple[Path, ResultSet | None, list[Pr
             else:
                 slugs[rs.slug] = Path(folder)
         out.append((Path(folder), rs, problems))
-    from wirespeed.resultset import crossrefs
+    from wirespeed.resultset import crossrefs, lookalikes
 
     crossrefs.check(out, load)
+    lookalikes.check(out)
     return out
 
 

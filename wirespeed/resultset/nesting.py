@@ -81,8 +81,9 @@ def toml_depth_problem(text: str, file: str) -> Problem | None:
 
 def structure_problems(doc: Any, file: str) -> list[Problem]:
     """Problems of a parsed document: nesting past the depth limit (tables from [a.b.c] headers
-    included) and strings or keys longer than the string limit. Iterative, never recursive."""
-    limit, chars = value("depth"), value("string_chars")
+    included), arrays longer than the list limit and strings or keys longer than the string limit.
+    Iterative, never recursive."""
+    limit, chars, items_limit = value("depth"), value("string_chars"), value("list_items")
     problems: list[Problem] = []
     stack: list[tuple[Any, str, int]] = [(doc, "", 0)]
     while stack:
@@ -90,6 +91,9 @@ def structure_problems(doc: Any, file: str) -> list[Problem]:
         if isinstance(node, (dict, list)):
             if depth >= limit:
                 return [Problem(file, None, where, f"nested deeper than the limit of {describe('depth')}", "limit.depth")]
+            if isinstance(node, list) and len(node) > items_limit:
+                problems.append(Problem(file, None, where, f"{len(node):,} items: more than the limit of {describe('list_items')}", "limit.list"))
+                continue
             items = node.items() if isinstance(node, dict) else enumerate(node)
             for k, v in items:
                 if isinstance(k, str) and len(k) > chars:

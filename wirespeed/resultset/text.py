@@ -4,13 +4,21 @@ Every string of result.toml and every CSV cell is shown to readers (site, PDF, d
 override can reverse what a reader sees, a zero-width character can make one vendor look like two
 different ones (or two like one), and a Cyrillic "о" inside "Cisco" is a look-alike of another name.
 Such text is refused with one line naming the field (result.toml) or the line and column (CSV) and
-the code point, e.g. `U+202E RIGHT-TO-LEFT OVERRIDE`.
+the code point, e.g. `U+202E RIGHT-TO-LEFT OVERRIDE`. Strings an importer takes from a native file
+pass the same rules (wirespeed.importers.gate).
+
+Names are compared by their `skeleton` (Unicode TR #39: NFKC, then every character replaced by the
+prototype of its confusable class): `Сіѕсо` (Cyrillic) and `Ｃｉｓｃｏ` (fullwidth) have the skeleton
+of `Cisco` (wirespeed.resultset.lookalikes refuses such an imitation; the results filter groups by it).
 """
 
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
+from functools import lru_cache
+from importlib import resources
 from typing import Any, Iterator
 
 from confusable_homoglyphs import categories
@@ -128,3 +136,56 @@ def check_cell(s: str, file: str, line: int, field: str) -> Problem | None:
     for i, ch, rule, what in _refused(s):
         return Problem(file, line, field, f"{describe(ch)} (character {i + 1} of the cell) is {what}", rule)
     return None
+
+
+@lru_cache(maxsize=1)
+def _prototypes() -> dict[str, str]:
+    """Character → the prototype of its confusable class, from the TR #39 confusables data that
+    confusable_homoglyphs ships (confusables.json: each character with the characters it is confused
+    with, both directions of every confusables.txt line). Each class is a prototype and the characters
+    that map to it; where the prototype is several characters (m → rn) it is the class's only
+    multi-character member, otherwise the class's smallest ASCII (else smallest) member stands for it:
+    two strings get the same skeleton exactly when their TR #39 skeletons are equal."""
+    data = json.loads(resources.files("confusable_homoglyphs").joinpath("confusables.json").read_text("utf-8"))
+    parent: dict[str, str] = {}
+
+    def find(x: str) -> str:
+        while parent.setdefault(x, x) != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for char, alikes in data.items():
+        a = char.replace("\u200e", "")  # the data wraps right-to-left characters in marks
+        for alike in alikes:
+            ra, rb = find(a), find(alike["c"].replace("\u200e", ""))
+            if ra != rb:
+                parent[ra] = rb
+    members: dict[str, list[str]] = {}
+    for x in list(parent):
+        members.setdefault(find(x), []).append(x)
+    out: dict[str, str] = {}
+    for group in members.values():
+        multi = [m for m in group if len(m) > 1]
+        proto = multi[0] if multi else min(group, key=lambda m: (not m.isascii(), m))
+        out.update({m: proto for m in group if len(m) == 1 and m != proto})
+    return out
+
+
+def skeleton(name: str) -> str:
+    """The TR #39 skeleton of a name after NFKC, with runs of spaces as one space: equal for names that
+    look alike (`Сіѕсо`, `Ｃｉｓｃｏ`, `Cisco`), different for names a reader can tell apart (`Cisco`, `CISCO`)."""
+    protos = _prototypes()
+    s = name
+    for _ in range(4):  # to a fixed point: a prototype may hold characters NFKC or the table map again (% → º/₀ → o/0)
+        step = unicodedata.normalize("NFD", unicodedata.normalize("NFKC", s))
+        step = "".join(protos.get(ch, ch) for ch in step if unicodedata.category(ch) != "Cf")
+        if step == s:
+            break
+        s = step
+    return " ".join(unicodedata.normalize("NFD", s).split())
+
+
+def group_key(name: str) -> str:
+    """The key names are grouped by where case does not matter (the results filter): the skeleton, case-folded."""
+    return skeleton(unicodedata.normalize("NFKC", name).casefold())

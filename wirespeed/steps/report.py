@@ -31,6 +31,8 @@ def generated_blocks(doc: _Doc) -> list[dict[str, Any]]:
         blocks.append(A.header(2, t["title"]))
         if t.get("description"):
             blocks.append(A.para(t["description"]))
+        if t.get("notes"):
+            blocks.append(A.para([A.strong("Notes:"), {"t": "Space"}, *A.inlines(t["notes"])]))
         for tid in t["tables"]:
             if "-vs-load" not in tid:
                 blocks += doc.table(tid, f"generated report of {d['slug']}")

@@ -22,7 +22,9 @@ from wirespeed.catalog.view import samples, set_summary
 from wirespeed.presentation.tables.results import DERIVED_FIELDS, frame_label, metric_label
 from wirespeed.presentation.formatting import derived_decimals
 from wirespeed.presentation import methodology, testbed
+from wirespeed.resultset.lookalikes import display_names
 from wirespeed.resultset.methodology import merged
+from wirespeed.resultset.text import group_key
 from wirespeed.engine.units import UNITS
 from wirespeed.presentation import downloads as dl
 from wirespeed.presentation import preview
@@ -98,16 +100,21 @@ def mark_headlines(figs: dict[str, dict[str, Any]], tests: list[dict[str, Any]],
             figs[best]["headline"] = True
 
 
-def _facets(summary: dict[str, Any]) -> dict[str, Any]:
+def _facets(summary: dict[str, Any], shown: dict[str, dict[str, str]] | None = None) -> dict[str, Any]:
+    """The values the results filter offers; vendor and device as the one spelling shown for their group
+    (`shown`: lookalikes.display_names per facet), so that the filter groups names by skeleton."""
     meta = summary["meta"]
+    shown = shown or {}
+    vendor, device = meta["dut"]["vendor"], meta["dut"]["model"]
     rfcs = sorted({r for t in meta["tests"] for r in t["rfc"]})
     speeds = sorted({t["port_speed"] for t in meta["tests"]}, key=lambda s: (not s[0].isdigit(), float(s[:-1]) if s[0].isdigit() else 0, s))
     sizes = sorted({r["frame_size"] for r in summary["rows"] if r.get("frame_size")})
-    return {"vendor": meta["dut"]["vendor"], "device": meta["dut"]["model"], "rfc": rfcs, "port_speed": speeds, "frame_sizes": sizes,
+    return {"vendor": shown.get("vendor", {}).get(group_key(vendor), vendor), "device": shown.get("device", {}).get(group_key(device), device), "rfc": rfcs, "port_speed": speeds, "frame_sizes": sizes,
             "year": dates.year(meta["source"].get("published"))}
 
 
-def export_set(con: duckdb.DuckDBPyConnection, slug: str, analysis_root: Path, static_root: Path, published: set[str] | None = None) -> dict[str, Any]:
+def export_set(con: duckdb.DuckDBPyConnection, slug: str, analysis_root: Path, static_root: Path, published: set[str] | None = None,
+               shown: dict[str, dict[str, str]] | None = None) -> dict[str, Any]:
     """The site data of one result set; copies its files under static_root/results/<slug>/. A comparison it declares
     with other sets may name only sets in `published` (default: the catalog's published sets)."""
     publish.check_slug(slug)
@@ -206,7 +213,7 @@ def export_set(con: duckdb.DuckDBPyConnection, slug: str, analysis_root: Path, s
         "year": dates.year(meta["source"].get("published")), "licence": meta["licence"],
         "tags": meta.get("tags", []), "source": meta["source"], "campaign": meta.get("campaign", {}), "dut": meta["dut"], "instrument": meta["instrument"],
         "testbed_rows": testbed.rows(meta["dut"], meta["instrument"], meta.get("campaign")),
-        "methodology": meta.get("methodology", {}), "facets": _facets(summary),
+        "methodology": meta.get("methodology", {}), "facets": _facets(summary, shown),
         # the set's methodology at a glance (a one-test set may keep its whole method in the test), printed by the PDF
         "methodology_rows": methodology.rows(meta.get("methodology") or (tests[0]["methodology"] if len(tests) == 1 else {})), "tests": tests, "tables": tables, "charts": charts, "overview": overview,
         "other_tables": unassigned_tables, "other_charts": unassigned_charts,
@@ -238,6 +245,8 @@ def export(catalog: Path, analysis_root: Path = paths.ANALYSIS, data_root: Path 
             sets_dir = data_tmp / "wirespeed" / "sets"
             sets_dir.mkdir(parents=True)
             allowed = {s for s in candidates if not setstatus.failed_steps(s, leave_out, analysis_root.parent / "status")}
+            names = con.execute("SELECT dut_vendor, dut_model, published, slug FROM published_sets").fetchall()
+            shown = {"vendor": display_names([(v, p, s) for v, _m, p, s in names if v]), "device": display_names([(m, p, s) for _v, m, p, s in names if m])}
             for slug in candidates:
                 if bad := setstatus.failed_steps(slug, leave_out, analysis_root.parent / "status"):
                     if refused is None:
@@ -245,7 +254,7 @@ def export(catalog: Path, analysis_root: Path = paths.ANALYSIS, data_root: Path 
                     refused.append(f"{slug}: left out of the site: its {' and '.join(bad)} step failed (wirespeed summary shows it)")
                     continue
                 try:
-                    data = export_set(con, slug, analysis_root, static_tmp, allowed)
+                    data = export_set(con, slug, analysis_root, static_tmp, allowed, shown)
                 except publish.PublishRefused as exc:
                     if refused is None:
                         raise SiteError(str(exc)) from None
