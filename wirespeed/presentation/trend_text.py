@@ -110,6 +110,9 @@ def limits_sentence(s: dict[str, Any]) -> str:
     since = "since its last test-bed change" if _segmented(s) else ""
     basis = (f"at its trial-to-trial variation of {percent(s['noise'], signed=False)} "
              f"({s['trials']} trials in {s['sets']} result sets)")
+    if not s["noise"]:
+        return (f"Every one of the {s['trials']} trials in this series' groups has its group's value exactly, so there is no variation "
+                "to tell a change from: a later change of any size would show.")
     parts = []
     if s.get("detect_newest") is not None:
         parts.append(f"a {worse} under {percent(s['detect_newest'], signed=False)} in the newest result set alone")
