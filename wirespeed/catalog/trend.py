@@ -50,7 +50,7 @@ def _slugify(text: str, limit: int) -> str:
 def device_id(vendor: str, model: str) -> str:
     """The device's part of a trend URL: vendor and model as a slug (hashed when long), e.g. linux-kernel-6-18-44."""
     full = _slugify(f"{vendor} {model}", 200)
-    return full if len(full) <= 60 else f"{full[:52].strip('-')}-{hashlib.sha256(full.encode()).hexdigest()[:7]}"
+    return full if len(full) <= 80 else f"{full[:72].strip('-')}-{hashlib.sha256(full.encode()).hexdigest()[:7]}"
 
 
 def series_name(k: Key) -> str:
