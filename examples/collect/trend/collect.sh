@@ -6,7 +6,9 @@
 #
 #     sh examples/collect/trend/collect.sh [RULES] [RUNS] [ROOT]
 #
-# writes ROOT/linux-netns-nft-series-2026-11-01 … -RUNS (ROOT: data/results). About 15 s a run.
+# writes ROOT/linux-netns-nft-series-2026-11-01 … -RUNS (ROOT: data/results) as drafts, about 15 s a run. Look at
+# the series (wirespeed ingest --include-drafts is not needed: wirespeed show SLUG, the CSVs) before publishing it:
+#     sed -i 's/^status = "draft"/status = "published"/' ROOT/linux-netns-nft-series-2026-11-*/result.toml
 set -eu
 rules=${1:-100}
 runs=${2:-20}
