@@ -29,15 +29,12 @@ def main(folder: Path, rules: int, run: int, runs: int, series_rules: int) -> No
     doc["dut"]["notes"] = (str(doc["dut"]["notes"]) + f" The device's nftables forward chain (table ip wirespeed) held {rules:,} rules that the test "
                            "traffic never matches, loaded by the before-test hook nft-forward-chain (raw/collect-config.toml; its count in raw/hooks.json); "
                            f"run {run} of {runs} of a series that alternates an empty chain and one of {series_rules:,} rules (examples/collect/trend/collect.sh).")
-    searched = {line.split(",")[8] for line in (folder / "measurements.csv").read_text(encoding="utf-8").splitlines()[1:] if line.split(",")[2] in ("ndr", "pdr")}
-    if searched != {"2000"}:
-        sys.exit(f"{folder}: the searches did not all pass at the 2,000 frames/s cap ({sorted(searched)}): the summary would not hold")
     mins = [line.split(",")[13] for line in (folder / "measurements.csv").read_text(encoding="utf-8").splitlines()[1:] if ",ndr-50," in line]
     doc["summary"] = (f"Minimum one-way latency of three captured 1-second trials at 50 % of the mean NDR through an nftables forward chain of {rules:,} rules: "
-                      + ", ".join(f"{m} µs" for m in mins) + f". Run {run} of {runs} of the trend series; the NDR searches stop at 2,000 frames/s, "
-                      "so the NDR and PDR figures are that cap, a lower bound of the device's.")
+                      + ", ".join(f"{m} µs" for m in mins) + f". Run {run} of {runs} of the trend series; the NDR and PDR searches stop at 2,000 frames/s to keep the run short, "
+                      "so their figures are at most that cap and bound the device's from below.")
     doc["source"]["notes"] = (str(doc["source"]["notes"]) + " The searches were capped at 2,000 frames/s (max_rate_fps) to keep each run short: "
-                              "every search passed at the cap, so the NDR and PDR figures are the cap, not the device's limit; the series follows latency.")
+                              "the NDR and PDR figures are at most the cap and bound the device's from below; the series follows latency.")
     doc["status"] = "draft"  # published only once the series has been looked at (collect.sh)
     path.write_text(tomlkit.dumps(doc), encoding="utf-8")
 
