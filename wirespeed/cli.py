@@ -576,6 +576,27 @@ def columns(markdown: bool) -> None:
     click.echo(columndoc.markdown() if markdown else "\n".join(columndoc.lines()))
 
 
+@cli.command()
+@click.argument("destination", type=click.Path(path_type=Path))
+@click.option("--db", type=click.Path(path_type=Path), default=paths.CATALOG, show_default=True, help="Catalog file.")
+def archive(destination: Path, db: Path) -> None:
+    """Export the published result sets and the trend series as a hive-partitioned Parquet archive into DESTINATION
+    (replaced whole): <table>/device=…/test=…/year=…/data_0.parquet, readable by DuckDB, Spark or Trino (docs/trending.md)."""
+    import duckdb
+
+    from wirespeed.catalog import archive as parquet_archive
+
+    if not db.is_file():
+        raise click.ClickException(f"{db}: no catalog (run wirespeed ingest first)")
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        slugs = [s for (s,) in con.execute("SELECT slug FROM published_sets ORDER BY slug").fetchall()]
+        files = parquet_archive.export(con, destination, slugs)
+    finally:
+        con.close()
+    out.print(f"{len(files)} Parquet files of {len(slugs)} result sets → {destination}/ (index.json lists them)", markup=False)
+
+
 def main() -> None:
     """Entry point: run the CLI; unexpected failures become one line, not a traceback."""
     try:
