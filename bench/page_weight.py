@@ -1,6 +1,6 @@
-"""Page weight of the review pages: everything a reader's browser transfers for each page (HTML, CSS,
+"""Page weight of the review and trend pages: everything a reader's browser transfers for each page (HTML, CSS,
 scripts, chart specs, images), gzipped, measured in Chromium while scrolling the whole page so that
-every lazy chart and image loads. Prints the heaviest review page of the site built from git main
+every lazy chart and image loads. Prints the heaviest review or trend page of the site built from git main
 (today's figure) beside this tree's, against the 200 KB target (issue 14).
 
     .venv/bin/python bench/page_weight.py [--site public] [--before DIR] [--ref main]
@@ -98,7 +98,8 @@ def heaviest(browser, site: Path) -> tuple[str, int, dict[str, int]]:
     httpd, base = serve(site)
     try:
         best = ("", -1, {})
-        for review in sorted((site / "reviews").glob("*/index.html")):
+        pages = sorted((site / "reviews").glob("*/index.html")) + sorted((site / "trends").glob("**/index.html"))  # and every trend page
+        for review in pages:
             path = "/" + review.parent.relative_to(site).as_posix() + "/"
             total, sizes = transfer(browser, base, path)
             if total > best[1]:

@@ -410,6 +410,14 @@ def report(slugs: tuple[str, ...], jobs: int | None, base_url: str | None) -> No
                                            base_url=base_url)
         except rep.ReportError as exc:
             raise StepFailed(str(exc)) from None
+    if not slugs:  # a full build: the trend report across the archive too
+        from wirespeed.steps import trend_report
+
+        done, error = trend_report.run(base_url)
+        if error:
+            errors.append(error)
+        elif done != "none":
+            out.print(f"trend report {'built' if done == 'built' else 'up to date'} → {trend_report.OUT}", markup=False)
     for e in errors:
         err.print(e, markup=False)
     out.print(f"{len(built) - len(errors)} reports built, {len(fresh)} up to date → build/reports/", markup=False)
@@ -615,6 +623,27 @@ def columns(markdown: bool) -> None:
     """List the CSV columns: key columns and <metric>_<unit> value columns per table kind, with their units."""
     from wirespeed.catalog import columndoc
     click.echo(columndoc.markdown() if markdown else "\n".join(columndoc.lines()))
+
+
+@cli.command()
+@click.argument("destination", type=click.Path(path_type=Path))
+@click.option("--db", type=click.Path(path_type=Path), default=paths.CATALOG, show_default=True, help="Catalog file.")
+def archive(destination: Path, db: Path) -> None:
+    """Export the published result sets and the trend series as a hive-partitioned Parquet archive into DESTINATION
+    (replaced whole): <table>/device=…/test=…/year=…/data_0.parquet, readable by DuckDB, Spark or Trino (docs/trending.md)."""
+    import duckdb
+
+    from wirespeed.catalog import archive as parquet_archive
+
+    if not db.is_file():
+        raise click.ClickException(f"{db}: no catalog (run wirespeed ingest first)")
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        slugs = [s for (s,) in con.execute("SELECT slug FROM published_sets ORDER BY slug").fetchall()]
+        files = parquet_archive.export(con, destination, slugs)
+    finally:
+        con.close()
+    out.print(f"{len(files)} Parquet files of {len(slugs)} result sets → {destination}/ (index.json lists them)", markup=False)
 
 
 def main() -> None:

@@ -89,6 +89,14 @@ METRICS: dict[str, Metric] = {
     ]
 }
 
+# Which way is better for the metrics trending follows (wirespeed/catalog/trend.py): a fall of a "higher"
+# metric, or a rise of a "lower" one, is a regression. Metrics not named here are not trended.
+BETTER: dict[str, str] = {
+    **{m: "higher" for m in ("throughput", "forwarding_rate", "goodput", "back_to_back")},
+    **{m: "lower" for m in ("latency_min", "latency_avg", "latency_max", "latency_p50", "latency_p90", "latency_p99", "latency_p99_9",
+                            "latency_p99_99", "jitter_avg", "jitter_max", "ipdv_avg", "ipdv_max", "rtt_min", "rtt_avg", "failover_time")},
+}
+
 # Key columns per table kind: name -> (type, description). frame_size is in bytes (or an IMIX id).
 KEYS: dict[str, dict[str, tuple[str, str]]] = {
     "measurements": {

@@ -20,6 +20,7 @@ import wirespeed
 from wirespeed.engine import dates
 from wirespeed.checks import run_checks
 from wirespeed.catalog.columns import METRICS, TABLE_METRICS
+from wirespeed.catalog import trend
 from wirespeed.catalog.consistency import agreements
 from wirespeed.engine.derive import context, counts, derived, offered_from_load
 from wirespeed.engine.ramp import running_stream
@@ -326,6 +327,7 @@ def ingest(folders: Iterable[Path], db: Path = DEFAULT_DB, progress: Callable[[s
             reports.append(SetReport(slug, "", "removed"))
     con.execute("INSERT OR REPLACE INTO catalog_info VALUES ('engine_hash', ?), ('wirespeed_version', ?), ('duckdb_version', ?)",
                 [ehash, wirespeed.__version__, duckdb.__version__])
+    trend.refresh(con)  # the series across sets, when the published sets changed
     con.close()
     return sorted(reports, key=lambda r: r.slug)
 

@@ -42,6 +42,8 @@ def rows(dut: dict[str, Any], instrument: dict[str, Any], campaign: dict[str, An
     if where:
         text = where + (f"; engineers: {', '.join(camp['engineers'])}" if camp.get("engineers") else "")
         out.append(_row("Tested", text, str(camp["lab"]) if camp.get("lab") else ""))
+    if camp.get("testbed"):  # trending starts a new group where it changes
+        out.append(_row("Test bed", str(camp["testbed"])))
     return out
 
 

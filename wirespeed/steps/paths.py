@@ -11,6 +11,7 @@ ANALYSIS = BUILD / "analysis"               # executed notebooks: <slug>/<notebo
 HUGO_DATA = BUILD / "hugo-data"             # site data Hugo mounts as data/ (site-data export)
 SITE_STATIC = BUILD / "site-static"         # charts, tables and notebooks Hugo mounts as static/
 REPORTS = BUILD / "reports"                 # <slug>.pdf and <slug>.manifest.json
+TRENDS = BUILD / "trends"                   # series/<device>/<series>/: each trend chart and its manifest; trends.pdf, the trend report
 STATUS = BUILD / "status"                   # <slug>.json: each step's outcome for a set
 LOGS = BUILD / "logs"                       # <slug>/<step>-<name>.log: a failure's full text
 HUGO_LEFT_OUT = BUILD / "hugo-left-out.toml"  # Hugo config that ignores articles citing left-out sets

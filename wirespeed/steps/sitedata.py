@@ -35,6 +35,8 @@ from wirespeed.presentation.headlines import headlines
 from wirespeed.presentation.tables.layout import layout as table_layout
 from wirespeed.steps import compare_data, diagrams, set_comparisons
 from wirespeed.presentation.testbed_diagram import alt as diagram_alt
+from wirespeed.steps import trend_pages
+from wirespeed.catalog import archive
 
 HUGO_DATA = paths.HUGO_DATA
 SITE_STATIC = paths.SITE_STATIC
@@ -248,7 +250,7 @@ def export_set(con: duckdb.DuckDBPyConnection, slug: str, analysis_root: Path, s
         "other_tables": unassigned_tables, "other_charts": unassigned_charts,
         "figures": figs, "headlines": cards, "preview": f"{url}/preview.png", "comparisons": comparisons,
         "consistency": {"checked": len(summary["agreements"]), "agree": len(summary["agreements"]) - len(mism), "mismatches": mism, "errata": errata},
-        "downloads": downloads, "unavailable": unavailable,
+        "downloads": downloads, "unavailable": unavailable, "trends": trend_pages.set_links(con, slug),
     }
 
 
@@ -346,6 +348,11 @@ def _export_all(con: duckdb.DuckDBPyConnection, candidates: list[str], allowed: 
         if strict and refused:
             raise SiteError(refused[0])
         compare_data.write(con, slugs, static_tmp, entries)  # the compare page: the sets just exported, nothing else
+        for line in trend_pages.export(con, slugs, data_tmp, static_tmp):  # the trend pages and their charts
+            if strict:
+                raise SiteError(line)
+            refused.append(line)
+        archive.export(con, static_tmp / "archive", slugs)  # the Parquet archive of the sets exported and the trends
         duck = con.execute("SELECT value FROM catalog_info WHERE key = 'duckdb_version'").fetchone()
         (data_tmp / "wirespeed" / "build.json").write_text(json.dumps({"wirespeed": wirespeed.__version__, "duckdb": duck[0] if duck else None,
                                                                        "sets": slugs}) + "\n", encoding="utf-8")

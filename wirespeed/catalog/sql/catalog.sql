@@ -64,6 +64,33 @@ CREATE TABLE IF NOT EXISTS findings (
 -- Input rows that were not loaded, with the reason.
 CREATE TABLE IF NOT EXISTS rejects (slug VARCHAR, file VARCHAR, line INTEGER, reason VARCHAR, rule VARCHAR);
 
+-- Trend series across published result sets (catalog/trend.py, engine/trend.py): one row per series.
+-- noise: relative trial-to-trial variation within groups; detect_*: the smallest relative change the
+-- series could have shown in its newest set alone and held over the second half of its last segment.
+CREATE TABLE IF NOT EXISTS trend_series (
+  series VARCHAR, device VARCHAR, dut_vendor VARCHAR, dut_model VARCHAR, test_id VARCHAR, test_title VARCHAR,
+  frame_size INTEGER, imix VARCHAR, load_pct DOUBLE, direction VARCHAR, variant VARCHAR, metric VARCHAR, better VARCHAR,
+  ordered_by VARCHAR, components VARCHAR[], sets INTEGER, trials INTEGER, noise DOUBLE, detect_newest DOUBLE, detect_sustained DOUBLE
+);
+
+-- Each series' result sets in order, with every trial (canonical units), its group and the group's mean;
+-- anomaly: regression, progression or testbed where a new group starts.
+CREATE TABLE IF NOT EXISTS trend_points (
+  series VARCHAR, position INTEGER, slug VARCHAR, version VARCHAR, date VARCHAR, testbed JSON, trials DOUBLE[], mean DOUBLE,
+  grp INTEGER, trend DOUBLE, trend_stdev DOUBLE, anomaly VARCHAR
+);
+
+CREATE TABLE IF NOT EXISTS trend_groups (
+  series VARCHAR, grp INTEGER, first INTEGER, last INTEGER, trials INTEGER, avg DOUBLE, stdev DOUBLE, segment INTEGER
+);
+
+-- Where a series changed: found by jumpavg (regression, progression: bits saved, confidence, the smallest
+-- change groups of these sizes could show) or forced (testbed: what changed).
+CREATE TABLE IF NOT EXISTS trend_changes (
+  series VARCHAR, position INTEGER, slug VARCHAR, version VARCHAR, date VARCHAR, kind VARCHAR, before_avg DOUBLE, after_avg DOUBLE,
+  relative DOUBLE, n_before INTEGER, n_after INTEGER, bits DOUBLE, confidence DOUBLE, smallest DOUBLE, testbed VARCHAR
+);
+
 -- A synthetic set (made by a simulator) is never published, whatever its status says (validation refuses it too).
 CREATE OR REPLACE VIEW published_sets AS
 SELECT * FROM result_sets

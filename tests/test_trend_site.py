@@ -1,0 +1,77 @@
+"""The trend pages of the built examples: the measured series (data/results/linux-netns-nft-series-2026-11-*,
+collected by examples/collect/trend/collect.sh: IPv4 forwarding in network namespaces, alternating an empty
+nftables forward chain and one of 100 rules) shows its real step found and explained, every page states what
+its series could not have detected, the set pages and the device link to them, and the Parquet archive the
+site publishes reads back in DuckDB."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import duckdb
+import pytest
+
+from conftest import ARCHIVE
+from pipeline import BUILD, PUBLIC, build, read_catalog
+
+SERIES_SETS = sorted(p.name for p in ARCHIVE.glob("linux-netns-nft-series-2026-11-*"))
+pytestmark = pytest.mark.skipif(len(SERIES_SETS) < 20, reason="the measured trend series is not in data/results")
+
+
+@pytest.fixture(scope="module")
+def site():
+    build("site")
+    return PUBLIC
+
+
+def _text(html: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)).replace("&#43;", "+")
+
+
+def test_the_measured_series_finds_its_real_step():
+    """Minimum latency, version order (0 rules before 100 rules): one regression, where the 100-rule sets start."""
+    with read_catalog() as con:
+        (sid,) = con.execute("SELECT series FROM trend_series WHERE metric = 'latency_min' AND test_id = 'ipv4-forward'").fetchone()
+        points = con.execute("SELECT position, slug, version FROM trend_points WHERE series = ? ORDER BY position", [sid]).fetchall()
+        changes = con.execute("SELECT position, kind, relative, confidence FROM trend_changes WHERE series = ?", [sid]).fetchall()
+    assert len(points) == len(SERIES_SETS) >= 20
+    first_100 = next(pos for pos, _slug, version in points if version.endswith("100 rules"))
+    assert all(version.endswith(" 0 rules") for _, _, version in points[:first_100])
+    assert [(pos, kind) for pos, kind, *_ in changes] == [(first_100, "regression")]
+    assert 0.15 < changes[0][2] < 0.45 and changes[0][3] > 0.9999  # about 4 ns a rule on about 1.7 µs
+
+
+def test_trend_pages_explain_the_change_and_state_the_limits(site):
+    index = json.loads((BUILD / "hugo-data" / "wirespeed" / "trends" / "index.json").read_text())
+    (device,) = [d for d in index["devices"] if any(s["name"].endswith("latency-min") for s in d["series"])]
+    series = next(s for s in device["series"] if s["name"] == "ipv4-forward-64b-uni-ndr-50-latency-min")
+    page = _text((site / "trends" / series["id"] / "index.html").read_text())
+    assert re.search(r"Regression at nftables forward chain of wst-dut 100 rules \(result set linux-netns-nft-series-2026-11-\d\d, [^)]+\): "
+                     r"minimum latency rose from \d\.\d{3} to \d\.\d{3} µs \(\+\d\d\.\d %; \d+ trials before, \d+ after\), confidence > 99\.99 %", page), page[:2000]
+    assert "This series could not have detected a rise under " in page and "in the newest result set alone" in page
+    for s in device["series"]:  # every series page says what it could not have detected
+        assert "could not have detected" in _text((site / "trends" / s["id"] / "index.html").read_text()), s["id"]
+    trends = _text((site / "trends" / "index.html").read_text())
+    assert "Regressions and progressions, newest first" in trends and "minimum latency, 64-byte frames" in trends
+    assert (site / "trends" / "trends.pdf").stat().st_size > 10_000 and (site / "trends" / "changes.csv").is_file()
+    # linked from each set of the series and from the device
+    for slug in SERIES_SETS:
+        html = (site / "results" / slug / "index.html").read_text()
+        assert f'/trends/{series["id"]}/' in html and f'/trends/{device["id"]}/' in html, slug
+    assert f'/trends/{series["id"]}/' in (site / "trends" / device["id"] / "index.html").read_text()
+
+
+def test_the_published_parquet_archive_reads_back(site):
+    root = (site / "archive").as_posix()
+    files = json.loads((site / "archive" / "index.json").read_text())["files"]
+    assert any(f.startswith("measurements/device=") and "/test=" in f and "/year=" in f for f in files)
+    con = duckdb.connect()
+    sets = con.execute(f"SELECT count(DISTINCT slug) FROM read_parquet('{root}/measurements/**/*.parquet', hive_partitioning = true)").fetchone()[0]
+    exported = len(list((BUILD / "hugo-data" / "wirespeed" / "sets").glob("*.json")))
+    assert sets == exported
+    got = con.execute(f"SELECT kind, count(*) FROM read_parquet('{root}/trend_changes/**/*.parquet', hive_partitioning = true)"
+                      " WHERE series LIKE '%ndr-50-latency-min' GROUP BY ALL").fetchall()
+    assert got == [("regression", 1)]
+    years = {y for (y,) in con.execute(f"SELECT DISTINCT year FROM read_parquet('{root}/trend_points/**/*.parquet', hive_partitioning = true)").fetchall()}
+    assert years == {2026}

@@ -1,0 +1,58 @@
+"""Chart type "trend": one figure across result sets in order, with the groups jumpavg found (each a
+line at its mean over a band of ± one standard deviation), every trial and each set's mean, the
+regressions and progressions marked where their group starts, and test-bed changes as dashed rules.
+
+Definition fields besides the common ones: data (one record per set: x, mean, and the tooltip texts),
+trials (one record per trial: x, value; may be empty), groups (x0, x1, avg, lo, hi, text), anomalies
+(x, value, kind, label), boundaries (x, label), x_title, y_title, ticks (the x values to label).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import altair as alt
+
+from wirespeed.presentation.charts.theme import HEIGHT, MUTED, NUMBER, PALETTE, REFERENCE, TEXT, WIDTH
+
+KINDS = {"regression": (PALETTE[1], "triangle-down"), "progression": (PALETTE[2], "triangle-up")}
+
+
+def _x(defn: dict[str, Any], field: str = "x", title: Any = alt.Undefined) -> alt.X:
+    n = max([d["x"] for d in defn["data"]] or [1])
+    axis = alt.Axis(format="d", values=defn.get("ticks") or alt.Undefined, tickMinStep=1) if title is not alt.Undefined else alt.Undefined
+    return alt.X(f"{field}:Q", title=title, scale=alt.Scale(domain=[0.5, n + 0.5], nice=False, zero=False), axis=axis)
+
+
+def trend(defn: dict[str, Any]) -> alt.LayerChart:
+    """A series across result sets: group means and bands, trials, set means, anomalies and test-bed changes."""
+    y = alt.Y("value:Q", title=defn["y_title"], scale=alt.Scale(zero=False, nice=True), axis=alt.Axis(format=NUMBER))
+    tooltip = [alt.Tooltip(f"{t['field']}:N", title=t["title"]) for t in defn.get("tooltip", [])]
+    layers: list[Any] = []
+    groups = alt.Data(values=defn["groups"])
+    layers.append(alt.Chart(groups).mark_rect(color=PALETTE[0], opacity=0.15).encode(
+        x=_x(defn, "x0"), x2="x1:Q", y=alt.Y("lo:Q"), y2="hi:Q", tooltip=[alt.Tooltip("text:N", title="Group")]))
+    layers.append(alt.Chart(groups).mark_rule(color=PALETTE[0], strokeWidth=2.5).encode(
+        x=_x(defn, "x0"), x2="x1:Q", y=alt.Y("avg:Q"), tooltip=[alt.Tooltip("text:N", title="Group")]))
+    if defn.get("trials"):
+        layers.append(alt.Chart(alt.Data(values=defn["trials"])).mark_point(color=MUTED, size=14, filled=False, strokeWidth=1).encode(
+            x=_x(defn), y=y))
+    layers.append(alt.Chart(alt.Data(values=defn["data"])).mark_point(color=PALETTE[0], size=36, filled=True).encode(
+        x=_x(defn, title=defn["x_title"]), y=alt.Y("mean:Q", title=defn["y_title"]), tooltip=tooltip))
+    if defn.get("anomalies"):
+        kinds = [k for k in KINDS if any(a["kind"] == k for a in defn["anomalies"])]
+        data = alt.Data(values=defn["anomalies"])
+        layers.append(alt.Chart(data).mark_point(size=170, filled=True, opacity=0.9).encode(
+            x=_x(defn), y=alt.Y("value:Q"),
+            color=alt.Color("kind:N", title="", scale=alt.Scale(domain=kinds, range=[KINDS[k][0] for k in kinds])),
+            shape=alt.Shape("kind:N", title="", scale=alt.Scale(domain=kinds, range=[KINDS[k][1] for k in kinds])),
+            tooltip=[alt.Tooltip("label:N", title="Change")]))
+        layers.append(alt.Chart(data).mark_text(align="left", dx=9, dy=-10, fontSize=TEXT, color=REFERENCE).encode(
+            x=_x(defn), y=alt.Y("value:Q"), text="label:N"))
+    for b in defn.get("boundaries", []):
+        data = alt.Data(values=[b])
+        layers.append(alt.Chart(data).mark_rule(color=REFERENCE, strokeDash=[5, 4], strokeWidth=1.5).encode(
+            x=_x(defn), tooltip=[alt.Tooltip("label:N", title="")]))
+        layers.append(alt.Chart(data).mark_text(align="left", dx=3, y=8, fontSize=TEXT, color=REFERENCE).encode(x=_x(defn), text="label:N"))
+    title = alt.Title(defn["title"], subtitle=defn.get("subtitle", ""))
+    return alt.layer(*layers).properties(width=defn.get("width", WIDTH), height=defn.get("height", HEIGHT), title=title)
