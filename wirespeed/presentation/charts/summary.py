@@ -12,7 +12,7 @@ from typing import Any
 from wirespeed.engine import qualified
 from wirespeed.engine.units import UNITS
 from wirespeed.presentation import chartstyle, formatting
-from wirespeed.presentation.tables.results import _throughput_rows, column_texts, frame_label
+from wirespeed.presentation.tables.results import _throughput_rows, column_texts, frame_label, machine_unit
 
 LABEL_CHARS = 24  # a test's title wraps onto lines of about this many characters beside the plot
 WIDTH = 470  # the plot, narrower than other charts': with its labels beside it the whole stays within a report page at full size
@@ -83,7 +83,7 @@ def _latency(summary: dict[str, Any]) -> dict[str, Any] | None:
             c = r["cells"].get(m)
             if c:
                 data.append({"test": label, "label": _wrap(label), "frame": frame_label(r), "value": c["value"] / factor, "series": series,
-                             "printed": f"{formatting.published(c['text'], c['qualifier'])} {c['unit_symbol']}"})
+                             "printed": f"{formatting.published(c['text'], c['qualifier'], machine_unit(summary, c))} {c['unit_symbol']}"})
     return {"x": {"field": "value", "title": f"Latency ({sym})"}, "title": "Latency of every frame size", "better": "lower", "data": data,
             "caption": "Minimum, average and maximum latency per frame size on one scale, the bar from the minimum to the maximum.",
             "alt": "Latency per frame size. " + "; ".join(f"{d['test']} {d['series']} {d['printed']}" for d in data) + ".",
