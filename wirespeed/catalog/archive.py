@@ -51,10 +51,7 @@ def export(con: duckdb.DuckDBPyConnection, dest: Path, slugs: list[str]) -> list
     threads = con.execute("SELECT current_setting('threads')").fetchone()[0]
     try:
         con.execute("SET threads = 1")  # one writer: the same rows in the same files in the same order every build
-        try:
-            con.create_function("wirespeed_device", device_id, ["VARCHAR", "VARCHAR"], "VARCHAR")
-        except duckdb.CatalogException:
-            pass  # registered by an earlier export on this connection
+        con.create_function("wirespeed_device", device_id, ["VARCHAR", "VARCHAR"], "VARCHAR")  # removed below: exports may run again
         for table, (query, partitions) in _queries(slugs).items():
             if con.execute(f"SELECT count(*) FROM ({query})").fetchone()[0] == 0:
                 continue  # no rows: no folder
@@ -65,7 +62,11 @@ def export(con: duckdb.DuckDBPyConnection, dest: Path, slugs: list[str]) -> list
         dest.parent.mkdir(parents=True, exist_ok=True)
         atomic.swap_dir(tmp, dest)
     finally:
-        con.execute(f"SET threads = {int(threads)}")
+        con.execute(f"SET threads = {int(threads)}").fetchall()  # finished: DuckDB removes a function only from an idle connection
+        try:
+            con.remove_function("wirespeed_device")
+        except (duckdb.InvalidInputException, duckdb.CatalogException):
+            pass  # not registered: the export failed before
         if tmp.exists():
             shutil.rmtree(tmp, ignore_errors=True)
     return files
