@@ -68,7 +68,7 @@ def test_cli_ingest_prints_counts_and_fails_on_rejects(archive_copy: Path, db: P
     proc = run_cli("ingest", "--db", str(db), *map(str, result_folders(archive_copy)))
     assert proc.returncode == 0, proc.stderr
     assert "cisco-nexus-9516-128x100g-2015: loaded, 308 rows read, 308 loaded, 0 rejected" in proc.stdout
-    assert "715 rows read, 715 loaded, 0 rejected" in proc.stderr
+    assert "767 rows read, 767 loaded, 0 rejected" in proc.stderr
     csv = archive_copy / "cisco-7600-osm-acl-2001" / "baseline.csv"
     csv.write_text(csv.read_text() + "baseline,2048,x,1\n")
     proc = run_cli("ingest", "--db", str(db), *map(str, result_folders(archive_copy)))

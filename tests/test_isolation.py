@@ -60,17 +60,20 @@ def test_make_succeeds_and_publishes_every_other_set(built):
     assert not (w / "public" / "results" / FAILING).exists()
     assert not (w / "public" / "reports" / f"{FAILING}.pdf").exists()
     assert FAILING not in (w / "public" / "index.html").read_text(encoding="utf-8")
-    assert "THE SITE WAS BUILT WITHOUT 1 ITEM" in proc.stderr and "could not be built" not in proc.stderr
+    # the set and its review, which cites it (test_isolation_articles.py)
+    assert "THE SITE WAS BUILT WITHOUT 2 ITEMS" in proc.stderr and "could not be built" not in proc.stderr
 
 
 def test_what_was_left_out_is_reported_last_and_in_the_job_summary(built):
     w, proc = built
-    (line,) = (w / "build" / "left-out.txt").read_text(encoding="utf-8").splitlines()
+    line, review = (w / "build" / "left-out.txt").read_text(encoding="utf-8").splitlines()
     assert line.startswith(f"{FAILING}: analyse failed in notebook notebooks/zz_breaks.py"), line
-    assert proc.stderr.rstrip().endswith(line)
+    assert review == f"content/reviews/{FAILING}.md: left out of the site: it cites {FAILING}, which is not on the site"
+    assert proc.stderr.rstrip().endswith(f"{line}\n{review}")
     summary = (w / "job-summary.md").read_text(encoding="utf-8")
-    assert summary.startswith("## Published without 1 item") and f"- `{line}`" in summary
-    assert f"::warning title=Left out of the site::{line}" in proc.stdout
+    assert summary.startswith("## Published without 2 items") and f"- `{line}`" in summary and f"- `{review}`" in summary
+    for item in (line, review):
+        assert f"::warning title=Left out of the site::{item}" in proc.stdout
 
 
 def test_the_failure_is_one_line_with_set_step_notebook_cause_and_log(built):

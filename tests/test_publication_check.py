@@ -20,19 +20,6 @@ from wirespeed.sitecheck.run import check_site
 
 pytestmark = pytest.mark.slow
 
-# (set, rule) → what is wrong; each is corrected by the figures work of issue 22 (measured sets: capture rates,
-# negative loss, percentiles above the maximum, the bridge/nftables double NDR, statistics of repeated searches).
-KNOWN = {
-    ("linux-netns-bridge-forward-nftables-2026-11", "named-row"):
-        "cards show the best of two searches (2.959 kframes/s), the table row, summary, feed and compare page their mean (2,458)",
-    ("linux-netns-bridge-forward-nftables-2026-11", "empty-cells"):
-        "18 of 36 rows of each results table blank in the PDF's second part (search rows beside latency rows)",
-    ("linux-netns-ipv4-ramp-2026-11", "negative-loss"): "negative loss (−1, −2 frames, −0.012 %) in 4 rows, unexplained",
-    ("linux-netns-udp-capture-2026-11", "percentile-above-max"):
-        "the 99.99th percentile above the maximum at all 7 frame sizes: histogram percentiles printed to the nanosecond",
-}
-
-
 def set_of(p: Problem) -> str:
     """The result set a failure is about: from its page, or the entry its element names (feed, compare data)."""
     m = re.match(r"^(?:results|reviews)/([^/]+)/|^reports/([^/]+)\.pdf$|^build/hugo-data/wirespeed/sets/([^/]+)\.json$", p.file)
@@ -49,13 +36,12 @@ def by_set_and_rule(problems: list[Problem]) -> dict[tuple[str, str], list[str]]
     return out
 
 
-def test_the_examples_publish_nothing_the_check_refuses_but_the_known_measured_figures():
+def test_the_examples_publish_nothing_the_check_refuses():
+    """The measured sets' figures (capture rates, negative loss, percentiles above the maximum, the double NDR,
+    blank rows) were corrected by issue 22: every example set now passes every rule."""
     pipeline.build("site")
     found = by_set_and_rule(check_site(pipeline.PUBLIC, pipeline.BUILD))
-    new = {k: v for k, v in found.items() if k not in KNOWN}
-    assert not new, "new publication failures:\n" + "\n".join(line for lines in new.values() for line in lines[:5])
-    gone = sorted(set(KNOWN) - set(found))
-    assert not gone, f"corrected, take off KNOWN: {gone}"
+    assert not found, "publication failures:\n" + "\n".join(line for lines in found.values() for line in lines[:5])
 
 
 @pytest.fixture(scope="module")

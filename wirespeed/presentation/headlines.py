@@ -18,7 +18,7 @@ from wirespeed.catalog.headline_choice import Headline, throughput_headline, tri
 from wirespeed.presentation import formatting
 from wirespeed.engine import qualified
 from wirespeed.engine import ramp
-from wirespeed.presentation.tables.results import frame_label, is_sonet
+from wirespeed.presentation.tables.results import frame_label, is_sonet, machine_unit
 from wirespeed.engine.units import UNITS
 from wirespeed.resultset.methodology import merged as merged_methodology
 
@@ -210,8 +210,27 @@ def ramp_line_rate(rows: list[dict[str, Any]], sample: dict[str, Any]) -> float 
     return None
 
 
+def _as_tables_print(summary: dict[str, Any]) -> dict[str, Any]:
+    """The summary with a machine's cells (an imported tool's or a collector's: tables.results.machine_unit) as the
+    tables print them (the number rule: CSIT's "23.0" µs is 23 µs), so that a card states a figure digit for digit as
+    its row does; a lab's transcribed figures keep their digits."""
+    rows = []
+    for r in summary["rows"]:
+        cells = {}
+        for metric, cell in r["cells"].items():
+            unit = machine_unit(summary, cell)
+            if unit is None or cell.get("qualifier") == "range" or not cell.get("text"):
+                cells[metric] = cell
+                continue
+            bare = cell["text"].lstrip("~<>=")
+            cells[metric] = {**cell, "text": cell["text"][: len(cell["text"]) - len(bare)] + formatting.machine(bare, unit).replace(",", "")}
+        rows.append({**r, "cells": cells})
+    return {**summary, "rows": rows}
+
+
 def headlines(summary: dict[str, Any], samples: list[dict[str, Any]], most: int = MOST) -> list[dict[str, Any]]:
     """The headline cards of a result set, in kind order, identical cards merged, at most `most`."""
+    summary = _as_tables_print(summary)
     meta = summary["meta"]
     tests = {t["id"]: t for t in meta["tests"]}
     cards: list[dict[str, Any]] = []

@@ -5,12 +5,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from wirespeed.presentation import formatting
+
 CONVENTIONS = {"ethernet-frame": "Ethernet frames incl. FCS", "ip-packet": "IP packets"}
 
 
 def _n(v: Any) -> str:
-    """A number as the TOML wrote it (a whole float without its '.0')."""
-    return str(int(v)) if isinstance(v, float) and v.is_integer() else str(v)
+    """A number as the TOML wrote it (a whole float without its '.0'), a fraction by the number rule (at most six
+    significant digits: an importer's 20.2031862144 % load is printed 20.2032)."""
+    if isinstance(v, float):
+        return str(int(v)) if v.is_integer() else formatting.plain(v)
+    return str(v)
 
 
 def _row(label: str, text: str, note: str = "") -> dict[str, str]:

@@ -183,13 +183,14 @@ class Site:
             if block is None:
                 continue
             groups.setdefault(id(block), (block, []))[1].append(str(s))
+        positions: dict[int, dict[int, tuple[int, int]]] = {}  # the page's sibling places, shared by its paths
         for block, parts in groups.values():
             text = " ".join("".join(parts).split())
             if text:
-                yield Text(rel, css_path(block), text, slug, "html")
+                yield Text(rel, css_path(block, positions), text, slug, "html")
         for img in soup.find_all("img", alt=True):
             if img["alt"].strip():
-                yield Text(rel, css_path(img) + "[alt]", img["alt"], slug, "attr")
+                yield Text(rel, css_path(img, positions) + "[alt]", img["alt"], slug, "attr")
         for meta in soup.find_all("meta", content=True):
             name = meta.get("name") or meta.get("property") or ""
             if name in PREVIEW_META:
@@ -381,8 +382,11 @@ def _own_text(el: Tag, exclude: tuple[str, ...]) -> str:
     return " ".join("".join(parts).split())
 
 
-def css_path(el: Tag) -> str:
-    """A CSS-ish path of an element: tags with their first class, up to the nearest ancestor with an id."""
+def css_path(el: Tag, positions: dict[int, dict[int, tuple[int, int]]] | None = None) -> str:
+    """A CSS-ish path of an element: tags with their first class, up to the nearest ancestor with an id.
+    `positions` caches each parent's children (their place among siblings of their tag, and how many there
+    are), so that the paths of a page's N table cells cost O(N), not O(N²); pass one dict per page."""
+    positions = {} if positions is None else positions
     parts = []
     node: Tag | None = el
     while isinstance(node, Tag) and node.name not in ("[document]", "html", "body"):
@@ -392,12 +396,28 @@ def css_path(el: Tag) -> str:
         cls = (node.get("class") or [None])[0]
         name = node.name + (f".{cls}" if cls else "")
         if node.parent is not None and not cls:
-            same = [s for s in node.parent.find_all(node.name, recursive=False)]
-            if len(same) > 1:
-                name += f":nth-of-type({same.index(node) + 1})"
+            place, same = _place(node, positions)
+            if same > 1:
+                name += f":nth-of-type({place})"
         parts.append(name)
         node = node.parent
     return " > ".join(reversed(parts))
+
+
+def _place(node: Tag, positions: dict[int, dict[int, tuple[int, int]]]) -> tuple[int, int]:
+    """The node's place (from 1) among its parent's children of its tag, and how many of them there are."""
+    parent = node.parent
+    table = positions.get(id(parent))
+    if table is None:
+        counts: dict[str, int] = {}
+        places: dict[int, tuple[str, int]] = {}
+        for child in parent.children:
+            if isinstance(child, Tag):
+                counts[child.name] = counts.get(child.name, 0) + 1
+                places[id(child)] = (child.name, counts[child.name])
+        table = {k: (n, counts[tag]) for k, (tag, n) in places.items()}
+        positions[id(parent)] = table
+    return table[id(node)]
 
 
 def pdf_info(path: Path) -> dict[str, str]:

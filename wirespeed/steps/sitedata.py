@@ -42,10 +42,11 @@ class SiteError(RuntimeError):
 
 
 def figure_id(row: dict[str, Any], metric: str, with_trial: bool = False) -> str:
-    """test/metric/frame[/variant][/direction][/component][/load%][/trial-N]: the name a shortcode uses for one figure
-    (trial-N only where repeats of the same keys would otherwise share one name: the row without a trial keeps it)."""
+    """test/metric/frame[/variant][/direction][/component][/port][/load%][/trial-N]: the name a shortcode uses for one
+    figure (trial-N only where repeats of the same keys would otherwise share one name: the row without a trial keeps it;
+    port where a tool reports each port pair beside their total, as NFVbench does)."""
     parts = [row["test_id"], metric]
-    for value in (frame_label(row), row.get("variant"), row.get("direction"), row.get("component")):
+    for value in (frame_label(row), row.get("variant"), row.get("direction"), row.get("component"), row.get("port")):
         if value:
             parts.append(str(value))
     if row.get("load_pct") is not None:
@@ -72,7 +73,7 @@ def figures(summary: dict[str, Any]) -> dict[str, dict[str, Any]]:
     for row in summary["rows"]:
         fid = lambda metric: figure_id(row, metric, row["row_id"] in repeated)  # noqa: E731
         where = ", ".join(x for x in (f"{frame_label(row)}-byte frames" if row.get("frame_size") else frame_label(row), row.get("variant"),
-                                       row.get("direction"), row.get("component"),
+                                       row.get("direction"), row.get("component"), f"port {row['port']}" if row.get("port") else None,
                                        f"{formatting.plain(row['load_pct'])} % load" if row.get("load_pct") is not None else None) if x)
         base = tests[row["test_id"]]["title"]
         for metric, cell in row["cells"].items():
