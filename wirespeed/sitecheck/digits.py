@@ -81,19 +81,21 @@ def too_many(p) -> str | None:
 
 
 def _column_consistency(t) -> Iterator[Problem]:
-    """One value, one text: two cells of a column that print the same number differently ('100.0' and '100')."""
-    for c, col in enumerate(t.columns):
-        if col.is_key:
-            continue
-        seen: dict[float, tuple[int, str]] = {}
-        for r, row in enumerate(t.rows):
-            if c >= len(row):
-                continue
-            p = cell_number(row[c])
+    """One value, one text: two cells of one quantity that print the same number differently ('100.0' and '100'):
+    a column's cells, or a row's in a transposed table (a row per metric)."""
+    if t.transposed:
+        lines = [[(r, c) for c in range(1, len(row))] for r, row in enumerate(t.rows)]
+    else:
+        lines = [[(r, c) for r in range(len(t.rows)) if c < len(t.rows[r])] for c, col in enumerate(t.columns) if not col.is_key]
+    for cells in lines:
+        seen: dict[float, tuple[int, int, str]] = {}
+        for r, c in cells:
+            p = cell_number(t.rows[r][c])
             if p is None or p.qualifier:
                 continue
-            if p.value in seen and seen[p.value][1] != p.number:
-                r0, text0 = seen[p.value]
-                yield Problem(t.page, None, t.cell_where(r, c), f"{p.number} and {text0} (row {r0 + 1}) are the same number printed with different digits", RULE)
+            if p.value in seen and seen[p.value][2] != p.number:
+                r0, c0, text0 = seen[p.value]
+                where0 = f"column {c0 + 1}" if t.transposed else f"row {r0 + 1}"
+                yield Problem(t.page, None, t.cell_where(r, c), f"{p.number} and {text0} ({where0}) are the same number printed with different digits", RULE)
                 break
-            seen.setdefault(p.value, (r, p.number))
+            seen.setdefault(p.value, (r, c, p.number))

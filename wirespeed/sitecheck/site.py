@@ -77,6 +77,7 @@ class Table:
     caption: str = ""
     test: str | None = None
     origin: str = "html"
+    transposed: bool = False  # one row per metric, one column per frame size (tables.layout's shape for wide tables)
 
     def cell_where(self, r: int, c: int) -> str:
         label = self.rows[r][0] if self.rows[r] else ""
@@ -369,7 +370,8 @@ def _html_table(rel: str, slug: str | None, t: Tag, index: int) -> Table:
     notes = " ".join(fig.get_text(" ").split()) if fig is not None else title
     if not cols and rows:
         cols = [Column("") for _ in rows[0]]
-    return Table(rel, where, slug, title, cols, rows, notes=notes)
+    transposed = fig is not None and "result-table-transposed" in (fig.get("class") or [])
+    return Table(rel, where, slug, title, cols, rows, notes=notes, transposed=transposed)
 
 
 def _own_text(el: Tag, exclude: tuple[str, ...]) -> str:
