@@ -2,7 +2,7 @@
 shared (what check-site does) against one fresh cache per element, as a ratio of their seconds (the earlier algorithm, quadratic in a parent's
 children). Reads public/ as `make` built it; pages of growing size show how each grows.
 
-    .venv/bin/python bench/sitecheck.py [--public public] [--pages 4]
+    .venv/bin/python bench/sitecheck.py [--public public] [--pages 2] [--budget 20]
 """
 
 from __future__ import annotations
@@ -26,7 +26,8 @@ def blocks(soup: BeautifulSoup) -> list:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--public", type=Path, default=ROOT / "public")
-    ap.add_argument("--pages", type=int, default=4)
+    ap.add_argument("--pages", type=int, default=2)
+    ap.add_argument("--budget", type=float, default=20.0, help="stop doubling N once the earlier algorithm takes this long")
     args = ap.parse_args()
     # the pages with the most table cells and list items: where an element has the most siblings
     pages = sorted(args.public.rglob("*.html"), key=lambda p: (b := p.read_bytes()).count(b"<td") + b.count(b"<li"), reverse=True)[: args.pages]
@@ -36,15 +37,26 @@ def main() -> None:
     for p in reversed(pages):  # smallest of the largest first
         soup = BeautifulSoup(p.read_text(encoding="utf-8"), "lxml")
         els = blocks(soup)
-        name = f"{p.relative_to(args.public).as_posix()} ({p.stat().st_size // 1024} KB, {len(els)} blocks)"
-        with timer(results, f"{name} shared"):
+        page = f"{p.relative_to(args.public).as_posix()} ({p.stat().st_size // 1024} KB, {len(els)} blocks)"
+        with timer(results, f"{page}: all blocks, shared"):
             shared: dict = {}
             for el in els:
                 css_path(el, shared)
-        with timer(results, f"{name} per element"):
-            for el in els:
-                css_path(el)
-        results[f"{name} per element / shared"] = round(results[f"{name} per element"] / max(results[f"{name} shared"], 1e-3), 1)
+        # the earlier algorithm on the page's first N blocks, N doubling while it takes under --budget seconds
+        n = 250
+        while n <= len(els):
+            with timer(results, f"{page}: first {n} blocks, per element"):
+                for el in els[:n]:
+                    css_path(el)
+            with timer(results, f"{page}: first {n} blocks, shared"):
+                shared = {}
+                for el in els[:n]:
+                    css_path(el, shared)
+            results[f"{page}: first {n} blocks, per element / shared"] = round(
+                results[f"{page}: first {n} blocks, per element"] / max(results[f"{page}: first {n} blocks, shared"], 1e-3), 1)
+            if results[f"{page}: first {n} blocks, per element"] > args.budget:
+                break
+            n *= 2
     save("sitecheck", results)
 
 

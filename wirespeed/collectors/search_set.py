@@ -13,7 +13,6 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import io
-import json
 import platform
 import subprocess
 from pathlib import Path
@@ -35,11 +34,13 @@ def _num(v: float | None, digits: int = 3) -> str:
     return str(int(r)) if r == int(r) else repr(r)
 
 
-def _ratio_name(r: float) -> str:
+def ratio_name(r: float) -> str:
+    """The name of a loss ratio's rate: ndr (no loss), pdr (0.5 %), pdr-N otherwise."""
     return "ndr" if r == 0 else "pdr" if r == 0.005 else f"pdr-{r * 100:g}".replace(".", "-")
 
 
-def _csv(rows: list[list[Any]], header: list[str]) -> bytes:
+def csv_bytes(rows: list[list[Any]], header: list[str]) -> bytes:
+    """A CSV file's bytes: the header, then the rows (the collectors' one writer of measurements and trials)."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(header)
@@ -47,12 +48,12 @@ def _csv(rows: list[list[Any]], header: list[str]) -> bytes:
     return buf.getvalue().encode()
 
 
-def _at_least(v: str, limited: bool) -> str:
+def at_least(v: str, limited: bool) -> str:
     """A rate the generator limited is a lower bound of the device's: printed ">=" (at least)."""
     return f">={v}" if limited and v != "" else v
 
 
-def _limited(p: PointResult, ratio: float) -> bool:
+def limited(p: PointResult, ratio: float) -> bool:
     """Whether any search of a point stopped at a load the generator could not deliver (for this loss ratio)."""
     return any(b.generator_limited for s in p.searches for b in s.bounds if b.loss_ratio == ratio)
 
@@ -63,16 +64,16 @@ def _rows(test: str, p: PointResult, ratios: tuple[float, ...]) -> tuple[list[li
         for b in s.bounds:
             # a search the generator stopped: its answer bounds the device from below, and its upper bound is the generator's, not the device's
             upper = "" if b.generator_limited else _num(b.upper_fps)
-            rows.append([test, p.frame_bytes, _ratio_name(b.loss_ratio), i] + [""] * 4 + [_at_least(str(b.rate_fps), b.generator_limited), upper] + [""] * 9)
+            rows.append([test, p.frame_bytes, ratio_name(b.loss_ratio), i] + [""] * 4 + [at_least(str(b.rate_fps), b.generator_limited), upper] + [""] * 9)
         for t in s.trials:
             r = t.result
             trials.append([test, p.frame_bytes, s.algorithm, i, t.number, t.load_fps, r.tx_frames, r.rx_frames, _num(r.duration_s, 4),
                            _num(r.tx_rate_fps, 1), _num(r.loss_ratio, 6), t.started_s])
     for ratio in ratios:
         sp: Spread = p.rates[ratio]
-        lim = _limited(p, ratio)
-        rows.append([test, p.frame_bytes, _ratio_name(ratio), ""] + [""] * 4
-                    + [_at_least(_num(sp.mean, 0), lim), "", _at_least(_num(sp.min), lim), _at_least(_num(sp.max), lim), _num(sp.stdev, 0)] + [""] * 6)
+        lim = limited(p, ratio)
+        rows.append([test, p.frame_bytes, ratio_name(ratio), ""] + [""] * 4
+                    + [at_least(_num(sp.mean, 0), lim), "", at_least(_num(sp.min), lim), at_least(_num(sp.max), lim), _num(sp.stdev, 0)] + [""] * 6)
     for fraction, lat in sorted(p.latency.items()):
         name = f"ndr-{round(fraction * 100)}"
         for i, r in enumerate(lat, 1):
@@ -98,11 +99,11 @@ def build(slug: str, cfg, points: dict[str, list[PointResult]], started: dt.date
         title = TITLES[variant] + (f" ({cfg.nft_rules:,} rules)" if variant == "ipv4-nftables" else "")
         names.append(title)
         searches = [s for p in pts for s in p.searches]
-        limited = sum(any(b.generator_limited for b in s.bounds) for s in searches)
+        stopped = sum(any(b.generator_limited for b in s.bounds) for s in searches)
         sent = [t for s in searches for t in s.trials]
         short = sum(t.result.tx_rate_fps < (1 - cfg.shortfall) * t.load_fps for t in sent)
         lost = sum(t.result.tx_frames - t.result.rx_frames > 0 for t in sent)
-        variants = {_ratio_name(r): ("NDR: highest rate without loss" if r == 0 else f"PDR: highest rate with at most {r * 100:g} % loss")
+        variants = {ratio_name(r): ("NDR: highest rate without loss" if r == 0 else f"PDR: highest rate with at most {r * 100:g} % loss")
                     + " (the search's lower bound, ≥ where the generator stopped the search; the row without trial is the mean over the searches)"
                     for r in cfg.loss_ratios}
         variants |= {f"ndr-{round(f * 100)}": f"latency trial asked for {f * 100:g} % of the mean NDR (the offered rate is the rate the generator sent)" for f in cfg.latency_fractions if cfg.latency}
@@ -118,7 +119,7 @@ def build(slug: str, cfg, points: dict[str, list[PointResult]], started: dt.date
             **({"acl_entries": cfg.nft_rules} if variant == "ipv4-nftables" else {}),
             "variants": variants,
             "methodology": {"frame_sizes": list(cfg.frame_sizes), "trials": cfg.repeats, "trial_duration_s": cfg.trial_duration_s, "search": "binary",
-                            **({"limited_by": "generator"} if limited else {}),
+                            **({"limited_by": "generator"} if stopped else {}),
                             "loss_tolerance_pct": max(cfg.loss_ratios) * 100, "frame_size_convention": "ethernet-frame",
                             "latency_method": "unspecified", **({"max_frame_bytes": max(cfg.frame_sizes)} if max(cfg.frame_sizes) > 1518 else {}),
                             "notes": f"{cfg.algorithm} search between {cfg.min_rate_fps:,.0f} and {cfg.max_rate_fps:,.0f} frames/s to a width of "
@@ -126,16 +127,16 @@ def build(slug: str, cfg, points: dict[str, list[PointResult]], started: dt.date
                                      f"{cfg.time_budget_s:g} s per search, repeated {cfg.repeats} times. A trial the generator sent more than "
                                      f"{cfg.shortfall * 100:g} % slower than asked tested the rate it did send (a lower bound when nothing was lost), "
                                      "and the load it was asked for is the generator's limit, not the device's: such a search's result is a lower "
-                                     f"bound (≥) and has no upper bound of the device. {limited} of {len(searches)} searches were stopped by the generator; "
+                                     f"bound (≥) and has no upper bound of the device. {stopped} of {len(searches)} searches were stopped by the generator; "
                                      f"{short} of their {len(sent)} trials sent slower than asked, {lost} lost frames. Latency is one-way, from the host "
                                      "timestamps tcpdump gives each frame leaving wst-g0 and arriving at wst-s0."}})
     doc: dict[str, Any] = {
         "format_version": 1, "slug": slug, "title": cfg.title,
         "summary": "; ".join(f"{name}: NDR " + ", ".join(
-            f"{p.frame_bytes} B {'≥' if _limited(p, cfg.loss_ratios[0]) else ''}{p.rates[cfg.loss_ratios[0]].mean:,.0f} frames/s" for p in points[v])
+            f"{p.frame_bytes} B {'≥' if limited(p, cfg.loss_ratios[0]) else ''}{p.rates[cfg.loss_ratios[0]].mean:,.0f} frames/s" for p in points[v])
             for name, v in zip(names, points))
             + (f" (each the mean of {cfg.repeats} searches" if cfg.repeats > 1 else " (one search each") + ("; ≥: limited by the generator, not the device)." if any(
-                _limited(p, cfg.loss_ratios[0]) for pts in points.values() for p in pts) else ")."),
+                limited(p, cfg.loss_ratios[0]) for pts in points.values() for p in pts) else ")."),
         "status": "published", "licence": "CC-BY-4.0", "tags": ["software-generator", "network-namespaces", "ndr-pdr"],
         "source": {"kind": "measured", "publisher": "wirespeed", "publication_kind": "test-run", "published": ended.date().isoformat(),
                    "notes": "Measured by wirespeed.collectors.netns_search (wirespeed collect netns); every number comes from this run's interface "
@@ -164,8 +165,8 @@ def build(slug: str, cfg, points: dict[str, list[PointResult]], started: dt.date
     if len(tests) > 1:
         doc["comparisons"] = [{"id": "devices", "title": " vs ".join(names),
                                "tests": [t["id"] for t in tests], "metrics": ["throughput"]}]
-    files = {"measurements.csv": _csv(rows, HEADER),
-             "raw/trials.csv": _csv(trial_rows, ["test", "frame_size", "search", "search_no", "trial", "load_fps", "tx_frames", "rx_frames",
+    files = {"measurements.csv": csv_bytes(rows, HEADER),
+             "raw/trials.csv": csv_bytes(trial_rows, ["test", "frame_size", "search", "search_no", "trial", "load_fps", "tx_frames", "rx_frames",
                                                   "duration_s", "tx_rate_fps", "loss_ratio", "started_s"]),
              "raw/hooks.json": runner.json().encode(), "raw/setup-commands.txt": ("\n".join(dict.fromkeys(log)) + "\n").encode(),
              "raw/uptime.txt": ("\n".join(uptime) + "\n").encode(), "raw/collect-config.toml": Path(config_path).read_bytes()}

@@ -15,12 +15,11 @@ packet group statistics in T-Rex get_stats() form (the trex importer reads them)
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from typing import Any
 
 from wirespeed.collectors.search.repeat import PointResult
+from wirespeed.collectors.search_set import at_least, csv_bytes, limited, ratio_name
 from wirespeed.collectors.trex_config import Config
 from wirespeed.collectors.trex_set import FRAME_NOTE, stats_doc, test_fields
 from wirespeed.engine.linerate import Link
@@ -39,29 +38,8 @@ def num(v: float | None, digits: int = 3) -> str:
     return str(int(r)) if r == int(r) else repr(r)
 
 
-def ratio_name(r: float) -> str:
-    return "ndr" if r == 0 else "pdr" if r == 0.005 else f"pdr-{r * 100:g}".replace(".", "-")
-
-
 def load_name(of: str, pct: float) -> str:
     return f"{of}-{pct:g}".replace(".", "-")
-
-
-def _csv(rows: list[list[Any]], header: list[str]) -> bytes:
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(header)
-    w.writerows(rows)
-    return buf.getvalue().encode()
-
-
-def _at_least(text: str, limited: bool) -> str:
-    return f">={text}" if limited and text != "" else text
-
-
-def limited(p: PointResult, ratio: float) -> bool:
-    """Whether a search of the point stopped where the generator could not send the load (for this loss ratio)."""
-    return any(b.generator_limited for s in p.searches for b in s.bounds if b.loss_ratio == ratio)
 
 
 def tables(test: str, points: list[PointResult], ratios: tuple[float, ...], of: str, loads: dict[float, float], shortfall: float) -> tuple[list, list, list]:
@@ -72,7 +50,7 @@ def tables(test: str, points: list[PointResult], ratios: tuple[float, ...], of: 
         for i, s in enumerate(p.searches, 1):
             for b in s.bounds:
                 rows.append([test, p.frame_bytes, ratio_name(b.loss_ratio), i] + [""] * 4
-                            + [_at_least(str(b.rate_fps), b.generator_limited), "" if b.generator_limited else num(b.upper_fps)] + [""] * 7)
+                            + [at_least(str(b.rate_fps), b.generator_limited), "" if b.generator_limited else num(b.upper_fps)] + [""] * 7)
             for t in s.trials:
                 r = t.result
                 trials.append([test, p.frame_bytes, s.algorithm, i, t.number, t.load_fps, r.tx_frames, r.rx_frames, num(r.duration_s, 4),
@@ -80,7 +58,7 @@ def tables(test: str, points: list[PointResult], ratios: tuple[float, ...], of: 
         for ratio in ratios:
             sp, lim = p.rates[ratio], limited(p, ratio)
             rows.append([test, p.frame_bytes, ratio_name(ratio), ""] + [""] * 4
-                        + [_at_least(num(sp.mean, 1), lim), "", _at_least(num(sp.min), lim), _at_least(num(sp.max), lim), num(sp.stdev, 1)] + [""] * 4)
+                        + [at_least(num(sp.mean, 1), lim), "", at_least(num(sp.min), lim), at_least(num(sp.max), lim), num(sp.stdev, 1)] + [""] * 4)
         for fraction, lat in sorted(p.latency.items()):
             name = load_name(of, loads[fraction])
             buckets: dict[tuple[float, float], int] = {}
@@ -128,12 +106,12 @@ def build(cfg: Config, points: list[PointResult], link: Link | None, readings: l
                     "include the latency stream." if lat else "")}
     test = {**test_fields(cfg, link, ["2544"], meth), "variants": variants}
     n_lat = sum(len(t) for p in points for t in p.latency.values())
-    files = {"measurements.csv": _csv(rows, HEADER), "raw/trials.csv": _csv(trials, TRIALS)}
+    files = {"measurements.csv": csv_bytes(rows, HEADER), "raw/trials.csv": csv_bytes(trials, TRIALS)}
     section: dict[str, Any] = {"measurements": ["measurements.csv"], "attachments": [
         {"path": "raw/trials.csv", "title": "Every search trial: load, frames sent and received, duration, sending rate, loss, "
                                             "whether T-Rex sent slower than asked (generator_short)"}]}
     if hist:
-        files["histograms.csv"] = _csv(hist, ["test", "frame_size", "variant", "bucket_low_us", "bucket_high_us", "count_frames"])
+        files["histograms.csv"] = csv_bytes(hist, ["test", "frame_size", "variant", "bucket_low_us", "bucket_high_us", "count_frames"])
         section["histograms"] = ["histograms.csv"]
     for i, reading in enumerate((r for r in readings if "latency" in r), 1):
         files[f"raw/latency-{i:03d}.stats.json"] = (json.dumps(stats_doc(reading, cfg.tx_port, cfg.rx_port), indent=1) + "\n").encode()

@@ -97,17 +97,25 @@ def _status(run: Run, doc: dict, file: str) -> list[Problem]:
     return [Problem(file, None, "passed", "expected the test's status: 'passed' (true or false) or 'status' (PASS or FAIL)", RULE)]
 
 
-def _uti1(doc: dict, file: str) -> tuple[Run | None, list[Problem]]:
+def _header(doc: dict, file: str, model: str, device: str) -> tuple[Run, list[Problem]]:
+    """A run with what every info.json model states alike: version, tags, status, message, test id and suite, name,
+    start and end; `model` names the model when its version is absent, `device` is the DUT's key prefix ('dut' or 'sut')."""
     version = _text(doc.get("version"))
-    run = Run(f"UTI {version or '1.x'} info.json", "", model=version, tags=_tags(doc.get("tags")))
+    run = Run(f"UTI {version or model} info.json", "", model=version, tags=_tags(doc.get("tags")))
     problems = _status(run, doc, file)
     run.message = str(doc.get("message") or "").strip()
     run.test_id = _text(doc.get("test_id"))
     run.suite = _suite(doc, run.test_id)
-    run.name = name_of(run.test_id) or _text(doc.get("test_name")) or _text(doc.get("test_name_long"))
-    run.short = _text(doc.get("test_name_short"))
+    run.name = name_of(run.test_id) or _text(doc.get("test_name"))
     run.start, run.end = iso(doc.get("start_time")), iso(doc.get("end_time"))
-    run.dut = _pair(doc, "dut_type", "dut_version")
+    run.dut = _pair(doc, f"{device}_type", f"{device}_version")
+    return run, problems
+
+
+def _uti1(doc: dict, file: str) -> tuple[Run | None, list[Problem]]:
+    run, problems = _header(doc, file, "1.x", "dut")
+    run.name = run.name or _text(doc.get("test_name_long"))
+    run.short = _text(doc.get("test_name_short"))
     run.tg = _pair(doc, "tg_type", "tg_version")
     result = doc["result"]
     run.kind = str(result.get("type", "")).strip().lower()
@@ -219,15 +227,7 @@ def _trials(run: Run, values: list, avg: tuple, stdev: tuple, file: str) -> list
 
 
 def _uti02(doc: dict, file: str) -> tuple[Run | None, list[Problem]]:
-    version = _text(doc.get("version"))
-    run = Run(f"UTI {version or '0.2'} info.json", "", model=version, tags=_tags(doc.get("tags")))
-    problems = _status(run, doc, file)
-    run.message = str(doc.get("message") or "").strip()
-    run.test_id = _text(doc.get("test_id"))
-    run.suite = _suite(doc, run.test_id)
-    run.name = name_of(run.test_id) or _text(doc.get("test_name"))
-    run.start, run.end = iso(doc.get("start_time")), iso(doc.get("end_time"))
-    run.dut = _pair(doc, "sut_type", "sut_version")
+    run, problems = _header(doc, file, "0.2", "sut")
     results = doc["results"]
     kinds = [k for k in ("ndrpdr", "mrr", "soak") if k in results]
     run.kind = kinds[0]
