@@ -37,6 +37,18 @@ def server(site):
         def log_message(self, *args):
             pass
 
+        def send_error(self, code, message=None, explain=None):  # a missing page gets the site's 404 page, as GitHub Pages serves it
+            page = site / "404.html"
+            if code != 404 or not page.is_file():
+                return super().send_error(code, message, explain)
+            body = page.read_bytes()
+            self.send_response(404)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            if self.command != "HEAD":
+                self.wfile.write(body)
+
     handler = functools.partial(Quiet, directory=str(site))
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
