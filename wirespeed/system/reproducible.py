@@ -19,10 +19,14 @@ _ADDRESS = re.compile(r" (?:object )?at 0x[0-9a-fA-F]+>")
 
 
 def stable_pdf(data: bytes) -> bytes:
-    """The PDF rewritten by qpdf: dictionary keys sorted, objects renumbered in order, /ID from the content."""
+    """The PDF rewritten by qpdf: dictionary keys sorted, objects renumbered in order, /ID from the content.
+
+    A tool's own /ID goes first: qpdf keeps its first half, and cairo (Graphviz) draws it from the clock and the path."""
     import pikepdf
 
     with pikepdf.open(io.BytesIO(data)) as pdf:
+        if "/ID" in pdf.trailer:
+            del pdf.trailer["/ID"]
         out = io.BytesIO()
         pdf.save(out, deterministic_id=True, compress_streams=True, object_stream_mode=pikepdf.ObjectStreamMode.preserve)
     return out.getvalue()
