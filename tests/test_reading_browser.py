@@ -5,8 +5,11 @@ screen), a contents box and a summary chart."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
+from pipeline import BUILD
 from test_site import Watched, browser, pages, server, site  # noqa: F401  (the same built site, server and Chromium)
 
 pytestmark = pytest.mark.browser
@@ -57,9 +60,15 @@ def test_review_tables_use_the_desktop_width(site, server, browser):  # noqa: F8
 
 
 def test_a_wide_table_is_split_by_metric_and_a_short_one_transposed(site):  # noqa: F811
-    html = (site / "results" / "linux-netns-bridge-forward-nftables-2026-11" / "index.html").read_text()
-    assert html.count('class="result-table result-table-split"') == 3
-    assert "Spread over the trials" in html and "(part 2 of 4)" in html
+    slug = "linux-netns-bridge-forward-nftables-2026-11"
+    html = (site / "results" / slug / "index.html").read_text()
+    tables = json.loads((BUILD / "hugo-data" / "wirespeed" / "sets" / f"{slug}.json").read_text())["tables"]
+    split = [t for t in tables.values() if t.get("layout", {}).get("kind") == "split"]
+    assert split and html.count('class="result-table result-table-split"') == len(split)  # its fixed-load tables: 15 columns each
+    for t in split:
+        n = len(t["layout"]["parts"])
+        assert n > 1 and all(f"{t['title']}<span class=\"table-part\">: {part['title']} <span class=\"muted\">(part {i} of {n})</span>"
+                             in html.replace("&amp;", "&") for i, part in enumerate(t["layout"]["parts"], 1)), t["title"]
     ramp = (site / "results" / "linux-netns-ipv4-ramp-2026-11" / "index.html").read_text()
     assert 'class="result-table result-table-transposed"' in ramp
 
