@@ -6,6 +6,7 @@ page ends with a heading."""
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import shutil
@@ -24,6 +25,7 @@ SOURCES = ["config.toml", "layouts", "content", "static", "assets", "notebooks",
 EDGE_PT = 14.0  # no glyph nearer the paper's edge than this (the margins are far wider)
 OVERFULL_PT = 1.0  # tolerance for an overfull box in the TeX log
 OVERLAP = 0.35  # share of the smaller glyph box two glyphs may share
+SMALLEST_PT = 6.95  # no type under 7 pt (TeX's 7 pt is 6.97 PostScript points), in tables, charts and diagrams alike (issue 23)
 BASE = "https://example.org/wirespeed/"
 
 
@@ -177,3 +179,33 @@ def test_appendix_headings_say_appendix_once(built):
     for pdf in _pdfs(built):
         text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
         assert not re.search(r"Appendix [A-Z]\s+Appendix:", text), pdf.name
+
+
+def type_size(c: dict) -> float:
+    """A glyph's type size on the page in points, whatever its rotation. pdfminer boxes the glyph as its advance along
+    the text matrix's first axis by its font size along the second; pdfplumber's `size` is only right upright."""
+    a, b, c2, d = c["matrix"][:4]
+    if abs(c2) > 1e-6:  # rotated: the box's width holds the advance's and the font size's shares
+        font = ((c["x1"] - c["x0"]) - abs(a) * c["adv"]) / abs(c2)
+    else:
+        font = ((c["bottom"] - c["top"]) - abs(b) * c["adv"]) / abs(d)
+    return font * math.hypot(c2, d)
+
+
+def test_type_size_reads_upright_and_rotated_glyphs():
+    upright = {"matrix": (0.73, 0, 0, 0.73, 0, 0), "adv": 7, "x0": 0, "x1": 5.1, "top": 0, "bottom": 8.76}
+    turned = {"matrix": (0, 0.73, -0.73, 0, 0, 0), "adv": 7, "x0": 0, "x1": 8.76, "top": 0, "bottom": 5.1}
+    small = {"matrix": (0, 0.5, -0.5, 0, 0, 0), "adv": 7, "x0": 0, "x1": 6, "top": 0, "bottom": 3.5}
+    assert round(type_size(upright), 2) == round(type_size(turned), 2) == 8.76 and type_size(small) < SMALLEST_PT
+
+
+def test_no_type_under_7_pt(built):
+    """Tables, charts (their axis titles turned), test-bed diagrams and notes: nothing a reader must squint at."""
+    problems = []
+    for pdf in _pdfs(built):
+        with pdfplumber.open(pdf) as doc:
+            for n, page in enumerate(doc.pages, 1):
+                small = [c for c in page.chars if c["text"].strip() and type_size(c) < SMALLEST_PT]
+                if small:
+                    problems.append(f"{pdf.name} p{n}: {''.join(c['text'] for c in small)[:40]!r} at {min(type_size(c) for c in small):.1f} pt")
+    assert not problems, "\n".join(problems[:40])
