@@ -11,7 +11,7 @@
   var input = document.getElementById('sql-query');
   var status = document.getElementById('sql-status');
   var out = document.getElementById('sql-out');
-  var examples = root.querySelectorAll('[data-example]');
+  var examples = document.querySelectorAll('[data-example]');
   var MAX_ROWS = 1000;
   var conn = null;
 
