@@ -143,6 +143,29 @@ def test_the_results_browser_filters_by_device_test_and_frame_size_reading_only_
     assert not w.problems, w.problems
 
 
+def test_the_compare_page_reads_only_the_files_of_the_sets_compared(ranged_site, browser):  # noqa: F811
+    base, site, counted = ranged_site
+    index = json.loads((site / "archive" / "index.json").read_text())
+    chosen = ["cisco-catalyst-6500-vss-2008", "cisco-nexus-9516-128x100g-2015"]
+    w = Watched(browser, base)
+    page = w.goto("compare/?sets=" + ",".join(chosen))
+    page.click("#archive-open")
+    page.wait_for_selector("#archive-form:not([hidden])")
+    counted.clear()
+    page.evaluate("document.getElementById('archive-form').elements.frame_size.value = '64'")
+    page.click("#archive-form button[type=submit]")
+    wait_for(page, "/rows? from/.test(document.getElementById('archive-status').textContent)", 60)
+    holding = {f for f, slugs in index["sets"].items() if set(slugs) & set(chosen)}
+    fetched = {p.removeprefix("archive/") for p in counted.per_file() if p.endswith(".parquet")}
+    assert fetched == holding and len(holding) < len(index["sets"])
+    n_rows = archive_rows(site, f"SELECT count(*) FROM measurements WHERE frame_size = 64 AND slug IN ('{chosen[0]}', '{chosen[1]}')")[0][0]
+    assert page.text_content("#archive-status").startswith(f"{n_rows} rows from 2 result sets ({len(holding)} files read)")
+    shown = set(page.evaluate("Array.from(document.querySelectorAll('#archive-out tbody tr td:first-child a')).map(a => a.textContent)"))
+    assert shown == set(chosen)
+    w.close()
+    assert not w.problems, w.problems
+
+
 def test_the_sql_page_loads_on_request_and_answers_over_every_set(ranged_site, browser):  # noqa: F811
     base, site, counted = ranged_site
     w = Watched(browser, base)

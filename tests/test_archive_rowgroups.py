@@ -1,5 +1,5 @@
 """The Parquet archive's measurements files as the browser reads them (wirespeed/catalog/archive.py): index.json
-gives every file's size, a partition of SPLIT_ROWS rows or more has one row group per frame size (its statistics
+gives every file's size and the sets each measurements file holds, a partition of SPLIT_ROWS rows or more has one row group per frame size (its statistics
 naming that size), a smaller one a single row group, and either way the archive holds the same rows."""
 
 from __future__ import annotations
@@ -24,6 +24,9 @@ def test_row_groups_per_frame_size_in_large_partitions(tmp_path, monkeypatch):
     for root in (tmp_path / "small", tmp_path / "split"):
         index = json.loads((root / "index.json").read_text())
         assert index["bytes"] == [(root / f).stat().st_size for f in index["files"]]
+        for f, slugs in index["sets"].items():  # the sets each measurements file holds, as it holds them
+            assert slugs == [s for (s,) in duckdb.sql(f"SELECT DISTINCT slug FROM '{root / f}' ORDER BY slug").fetchall()]
+        assert set(index["sets"]) == {f for f in index["files"] if f.startswith("measurements/")}
     reader = duckdb.connect()
     assert reader.execute(ROWS.format(root=tmp_path / "small")).fetchall() == reader.execute(ROWS.format(root=tmp_path / "split")).fetchall()
     nexus = "measurements/device=cisco-nexus-9516/test=ipv4-unicast/year=2015/data_0.parquet"

@@ -1,4 +1,4 @@
-// The measurements browser of the results page: a form (device, test, frame size) that shows the archive's rows.
+// The measurements browser of the results page and the compare page: a form (device, test, frame size) that shows the archive's rows.
 // Small: the Parquet reader (js/archive-browser.js, with hyparquet) is loaded only when the reader opens the
 // browser. Without JavaScript the section stays hidden and the page lists every result set.
 (function () {
@@ -11,6 +11,7 @@
   var out = document.getElementById('archive-out');
   var base = root.getAttribute('data-archive');
   var sets = root.getAttribute('data-sets');
+  var compare = root.hasAttribute('data-compare');
   var MAX_ROWS = 1000;
   var files = null;
   var latest = 0;  // the run whose answer is shown: an earlier one that ends later is dropped
@@ -99,6 +100,10 @@
     if (e) e.preventDefault();
     if (!files) return;
     var want = { device: form.elements.device.value, test: form.elements.test.value, frameSize: form.elements.frame_size.value };
+    if (compare) {  // the compare page: only the sets chosen there (?sets=a,b, kept in the URL by js/compare.js)
+      want.slugs = (new URLSearchParams(window.location.search).get('sets') || '').split(',').filter(Boolean);
+      if (!want.slugs.length) { out.replaceChildren(); say('Choose result sets above first.'); return; }
+    }
     var mine = ++latest;
     say('Reading…');
     window.wirespeedArchive.query(base, files, want).then(function (res) {
