@@ -40,7 +40,8 @@ system-packages:
 
 python-env: $(VENV)/.installed
 
-# Vega, Vega-Lite and vega-embed for the site's interactive charts, pinned by package-lock.json.
+# Vega, Vega-Lite and vega-embed for the site's interactive charts, hyparquet and DuckDB-Wasm for the archive's
+# browser and SQL page, pinned by package-lock.json.
 node-env: node_modules/.installed
 
 node_modules/.installed: package.json package-lock.json
@@ -85,9 +86,9 @@ reports: site-data
 site: reports
 	@$(call step,$(WIRESPEED) site)
 
+# A static server that honours HTTP Range requests (the archive's Parquet files are read a byte range at a time).
 serve: site
-	@echo "serving public/ on http://127.0.0.1:8000/ (Ctrl-C stops)"
-	$(BIN)/python -m http.server --directory public --bind 127.0.0.1 8000
+	$(BIN)/python -m wirespeed.system.rangeserver --directory public --bind 127.0.0.1 --port 8000
 
 # `make`: builds everything. A result set (or an article citing it) that fails a step is left out and
 # named; the rest is built and `make` succeeds, printing what was left out (`wirespeed summary --left-out`,

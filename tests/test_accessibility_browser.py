@@ -16,7 +16,7 @@ PAGES = ["/", "/results/", "/results/?vendor=Cisco", "/results/cisco-nexus-9516-
          "/results/linux-netns-bridge-forward-nftables-2026-11/", "/results/cisco-nexus-9516-128x100g-2015/l2-unicast/",
          "/results/cisco-catalyst-6500-vss-2008/comparisons/vs-nexus-9516/", "/reviews/", "/reviews/cisco-nexus-9516-128x100g-2015/",
          "/reviews/linux-netns-udp-capture-2026-11/", "/compare/?sets=cisco-nexus-9516-128x100g-2015,cisco-catalyst-6500-vss-2008,cisco-asr9006-rsp440-trex-2022",
-         "/search/?q=nexus", "/about/", "/missing-page/"]
+         "/search/?q=nexus", "/sql/", "/about/", "/missing-page/"]
 RUN = """async () => (await axe.run(document, {resultTypes: ['violations']})).violations.map(v =>
   `${v.id} (${v.impact}, ${v.nodes.length}): ${v.help}: ` + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | '))"""
 

@@ -1,0 +1,53 @@
+"""The static server `make serve` runs and the browser tests use (wirespeed/system/rangeserver.py): HTTP Range
+requests answered as the hosts the site is published on answer them, and every byte it sends counted."""
+
+from __future__ import annotations
+
+import threading
+import urllib.error
+import urllib.request
+
+import pytest
+
+from wirespeed.system import rangeserver
+
+
+@pytest.mark.parametrize("header, size, want", [
+    ("bytes=0-0", 10, (0, 0)), ("bytes=2-5", 10, (2, 5)), ("bytes=4-", 10, (4, 9)), ("bytes=-3", 10, (7, 9)),
+    ("bytes=5-100", 10, (5, 9)), ("bytes=-30", 10, (0, 9)), ("bytes=10-", 10, "unsatisfiable"), ("bytes=6-2", 10, "unsatisfiable"),
+    ("bytes=-0", 10, "unsatisfiable"), ("bytes=0-1,4-5", 10, None), ("items=0-1", 10, None), ("bytes=-", 10, None),
+])
+def test_byte_range(header, size, want):
+    assert rangeserver.byte_range(header, size) == want
+
+
+def test_ranges_over_http_and_the_bytes_counted(tmp_path):
+    body = bytes(range(256)) * 4
+    (tmp_path / "a.bin").write_bytes(body)
+    sent = []
+    httpd = rangeserver.server(str(tmp_path), port=0, served=lambda p, a, b: sent.append((p, a, b)), quiet=True)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{httpd.server_address[1]}/a.bin"
+    try:
+        def get(rng=None, method="GET"):
+            req = urllib.request.Request(url, method=method, headers={"Range": rng} if rng else {})
+            with urllib.request.urlopen(req) as r:
+                return r.status, r.headers, r.read()
+
+        status, headers, data = get("bytes=0-0")
+        assert (status, headers["Content-Range"], headers["Content-Length"], data) == (206, "bytes 0-0/1024", "1", body[:1])
+        status, headers, data = get("bytes=-8")
+        assert (status, headers["Content-Range"], data) == (206, "bytes 1016-1023/1024", body[-8:])
+        status, headers, data = get()
+        assert (status, headers["Accept-Ranges"], data) == (200, "bytes", body)
+        status, headers, data = get("bytes=0-1,5-6")  # several ranges: the whole file
+        assert (status, data) == (200, body)
+        status, headers, data = get("bytes=100-199", method="HEAD")
+        assert (status, headers["Content-Length"], data) == (206, "100", b"")
+        with pytest.raises(urllib.error.HTTPError) as e:
+            get("bytes=2000-")
+        assert e.value.code == 416 and e.value.headers["Content-Range"] == "bytes */1024"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+    assert sent == [("a.bin", 0, 0), ("a.bin", 1016, 1023), ("a.bin", 0, 1023), ("a.bin", 0, 1023)]

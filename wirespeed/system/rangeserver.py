@@ -1,0 +1,139 @@
+"""A static file server that honours HTTP Range requests, as the hosts the site is published on do
+(GitHub Pages, Netlify): the archive's Parquet files are read in the browser a byte range at a time
+(hyparquet on the results page, DuckDB-Wasm on the SQL page), which Python's http.server cannot serve
+(it ignores Range and sends the whole file). `make serve` runs it; the browser tests count its bytes.
+
+    python -m wirespeed.system.rangeserver [--directory public] [--bind 127.0.0.1] [--port 8000]
+
+One range per request (`bytes=first-last`, `bytes=first-`, `bytes=-suffix`): 206 with Content-Range; a
+range past the end is 416; a request for several ranges gets the whole file (200), which RFC 9110 allows.
+RangeHTTPServer (PyPI) was not used: it sends the whole file for `bytes=0-0`, which DuckDB-Wasm asks
+for, and it has no suffix ranges.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import http.server
+import os
+import re
+from collections.abc import Callable
+
+RANGE = re.compile(r"^bytes=(\d*)-(\d*)$")
+CHUNK = 64 * 1024
+
+
+def byte_range(header: str, size: int) -> tuple[int, int] | None | str:
+    """The inclusive (first, last) of a `Range` header on a file of `size` bytes; None to send the whole
+    file (no range, several ranges, a unit other than bytes); "unsatisfiable" for a range past the end."""
+    m = RANGE.match(header.strip())
+    if not m or m.group(1) == m.group(2) == "":
+        return None
+    first, last = m.group(1), m.group(2)
+    if first == "":  # the last N bytes
+        n = int(last)
+        return (max(0, size - n), size - 1) if n and size else "unsatisfiable"
+    a = int(first)
+    b = min(int(last), size - 1) if last else size - 1
+    if a >= size or (last and int(last) < a):
+        return "unsatisfiable"
+    return a, b
+
+
+class RangeHandler(http.server.SimpleHTTPRequestHandler):
+    """SimpleHTTPRequestHandler with single byte ranges. `served(path, first, last)` is called with each
+    response's file path (under the directory, '/'-separated) and the inclusive byte range it sent."""
+
+    served: Callable[[str, int, int], None] | None = None
+    _span: tuple[int, int] | None = None
+
+    def send_head(self):
+        header = self.headers.get("Range")
+        path = self.translate_path(self.path)
+        if not header or os.path.isdir(path):
+            return self._whole()
+        try:
+            f = open(path, "rb")
+        except OSError:
+            self.send_error(404, "File not found")
+            return None
+        size = os.fstat(f.fileno()).st_size
+        span = byte_range(header, size)
+        if span is None:
+            f.close()
+            return self._whole()
+        if span == "unsatisfiable":
+            f.close()
+            self.send_response(416)
+            self.send_header("Content-Range", f"bytes */{size}")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return None
+        first, last = span
+        self.send_response(206)
+        self.send_header("Content-Type", self.guess_type(path))
+        self.send_header("Content-Range", f"bytes {first}-{last}/{size}")
+        self.send_header("Content-Length", str(last - first + 1))
+        self.send_header("Last-Modified", self.date_time_string(os.fstat(f.fileno()).st_mtime))
+        self.end_headers()
+        f.seek(first)
+        self._span = (first, last)
+        return f
+
+    def _whole(self):
+        """The plain response (the whole file, a directory listing or an error)."""
+        self._span = None
+        f = super().send_head()
+        if f is not None and hasattr(f, "fileno"):
+            self._span = (0, os.fstat(f.fileno()).st_size - 1)
+        elif f is not None:  # a directory listing: a BytesIO
+            self._span = (0, len(f.getvalue()) - 1)
+        return f
+
+    def end_headers(self):
+        self.send_header("Accept-Ranges", "bytes")
+        super().end_headers()
+
+    def copyfile(self, source, outputfile):
+        first, last = self._span if self._span else (0, -1)
+        left = last - first + 1
+        while left > 0:
+            buf = source.read(min(CHUNK, left))
+            if not buf:
+                break
+            outputfile.write(buf)
+            left -= len(buf)
+        if self.served and self._span:
+            rel = os.path.relpath(self.translate_path(self.path), self.directory).replace(os.sep, "/")
+            self.served(rel, first, last)
+
+
+def server(directory: str, bind: str = "127.0.0.1", port: int = 8000, served: Callable[[str, int, int], None] | None = None,
+           quiet: bool = False) -> http.server.ThreadingHTTPServer:
+    """A threading server of `directory` with Range support (port 0: any free port)."""
+    attrs: dict = {"served": staticmethod(served)} if served else {}
+    if quiet:
+        attrs["log_message"] = lambda self, *args: None
+    handler = type("Handler", (RangeHandler,), attrs)
+    return http.server.ThreadingHTTPServer((bind, port), functools.partial(handler, directory=directory))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(prog="python -m wirespeed.system.rangeserver", description="Serve a folder with HTTP Range support.")
+    ap.add_argument("--directory", default="public")
+    ap.add_argument("--bind", default="127.0.0.1")
+    ap.add_argument("--port", type=int, default=8000)
+    args = ap.parse_args()
+    httpd = server(args.directory, args.bind, args.port)
+    print(f"serving {args.directory}/ on http://{args.bind}:{httpd.server_address[1]}/ (Ctrl-C stops)", flush=True)
+    try:
+        httpd.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        httpd.server_close()
+
+
+if __name__ == "__main__":
+    main()
