@@ -12,8 +12,6 @@ every link, asset, download, chart spec and data file follows the configured bas
 from __future__ import annotations
 
 import fcntl
-import functools
-import http.server
 import json
 import os
 import re
@@ -31,6 +29,7 @@ import pytest
 from conftest import ROOT, WIRESPEED
 from pipeline import BUILD, LOCK, WORK, build
 from test_site import Watched, browser  # noqa: F401  (browser: the suite's one Chromium fixture)
+from wirespeed.system.rangeserver import server as range_server
 
 SUB = "wirespeed"
 MAX_PAGES = 300  # the site has ~70 pages and ~15 notebooks; more means the crawl is looping
@@ -151,32 +150,13 @@ def test_a_root_relative_file_path_in_the_site_data_fails_the_build(tmp_path):
 # --- in Chromium ------------------------------------------------------------------------------
 
 
-class _GitHubPages(http.server.SimpleHTTPRequestHandler):
-    """Serves like GitHub Pages: a missing file under /wirespeed/ gets the site's 404.html, status 404."""
-
-    def log_message(self, *args):
-        pass
-
-    def send_error(self, code, message=None, explain=None):
-        page = Path(self.directory) / SUB / "404.html"
-        if code != 404 or not self.path.startswith(f"/{SUB}/") or not page.is_file():
-            return super().send_error(code, message, explain)
-        body = page.read_bytes()
-        self.send_response(404)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        if self.command != "HEAD":
-            self.wfile.write(body)
-
-
 @pytest.fixture(scope="module")
 def sub_site(tmp_path_factory):
     """The site built with base URL http://127.0.0.1:PORT/wirespeed/ into <tmp>/wirespeed/, served from <tmp>."""
     from wirespeed.system import hugo
     build("reports")
     served = tmp_path_factory.mktemp("served")
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_GitHubPages, directory=str(served)))
+    httpd = range_server(str(served), port=0, quiet=True)  # serves like GitHub Pages: a missing file under /wirespeed/ gets its 404.html
     base = f"http://127.0.0.1:{httpd.server_address[1]}/{SUB}/"
     with pipeline_lock():
         hugo.build(root=WORK, destination=served / SUB, base_url=base)

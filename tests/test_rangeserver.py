@@ -51,3 +51,29 @@ def test_ranges_over_http_and_the_bytes_counted(tmp_path):
         httpd.shutdown()
         httpd.server_close()
     assert sent == [("a.bin", 0, 0), ("a.bin", 1016, 1023), ("a.bin", 0, 1023), ("a.bin", 0, 1023)]
+
+
+def test_a_missing_file_gets_the_nearest_404_page_as_github_pages_answers(tmp_path):
+    (tmp_path / "wirespeed").mkdir()
+    (tmp_path / "404.html").write_text("the host's")
+    (tmp_path / "wirespeed" / "404.html").write_text("the project's")
+    httpd = rangeserver.server(str(tmp_path), port=0, quiet=True)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{httpd.server_address[1]}"
+
+    def missing(path):
+        with pytest.raises(urllib.error.HTTPError) as e:
+            urllib.request.urlopen(base + path)
+        return e.value.code, e.value.read().decode()
+
+    try:
+        assert missing("/wirespeed/no/such/page/") == (404, "the project's")
+        assert missing("/wirespeed/x.png") == (404, "the project's")
+        assert missing("/elsewhere/") == (404, "the host's")
+        assert missing("/../../etc/passwd") == (404, "the host's")  # never a file above the served folder
+        (tmp_path / "404.html").unlink()
+        code, text = missing("/elsewhere/")
+        assert code == 404 and "the project's" not in text  # no page of the site's own: the server's plain answer
+    finally:
+        httpd.shutdown()
+        httpd.server_close()

@@ -4,9 +4,7 @@ cells equal the analysis outputs, filters keep their state in the URL, and layou
 
 from __future__ import annotations
 
-import functools
 import gzip
-import http.server
 import json
 import re
 import threading
@@ -33,24 +31,9 @@ def site():
 
 @pytest.fixture(scope="module")
 def server(site):
-    class Quiet(http.server.SimpleHTTPRequestHandler):
-        def log_message(self, *args):
-            pass
+    from wirespeed.system.rangeserver import server as range_server
 
-        def send_error(self, code, message=None, explain=None):  # a missing page gets the site's 404 page, as GitHub Pages serves it
-            page = site / "404.html"
-            if code != 404 or not page.is_file():
-                return super().send_error(code, message, explain)
-            body = page.read_bytes()
-            self.send_response(404)
-            self.send_header("Content-Type", "text/html; charset=utf-8")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            if self.command != "HEAD":
-                self.wfile.write(body)
-
-    handler = functools.partial(Quiet, directory=str(site))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    httpd = range_server(str(site), port=0, quiet=True)  # as GitHub Pages serves: byte ranges, the site's 404 page for a missing one
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{httpd.server_address[1]}"

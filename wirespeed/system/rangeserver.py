@@ -7,6 +7,8 @@
 
 One range per request (`bytes=first-last`, `bytes=first-`, `bytes=-suffix`): 206 with Content-Range; a
 range past the end is 416; a request for several ranges gets the whole file (200), which RFC 9110 allows.
+A missing file is answered as GitHub Pages answers it: status 404 with the nearest 404.html above the
+requested path (a project site's own under its sub-path).
 RangeHTTPServer (PyPI) was not used: it sends the whole file for `bytes=0-0`, which DuckDB-Wasm asks
 for, and it has no suffix ranges.
 """
@@ -81,6 +83,34 @@ class RangeHandler(http.server.SimpleHTTPRequestHandler):
         self._span = (first, last)
         return f
 
+    def send_error(self, code, message=None, explain=None):
+        page = self._not_found_page() if code == 404 else None
+        if page is None:
+            return super().send_error(code, message, explain)
+        with open(page, "rb") as f:
+            body = f.read()
+        self.send_response(404)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
+    def _not_found_page(self) -> str | None:
+        """The 404.html nearest above the requested path, within the served directory."""
+        root = os.path.realpath(self.directory)
+        folder = os.path.dirname(self.translate_path(self.path))
+        while True:
+            real = os.path.realpath(folder)
+            if real != root and not real.startswith(root + os.sep):
+                return None
+            candidate = os.path.join(real, "404.html")
+            if os.path.isfile(candidate):
+                return candidate
+            if real == root:
+                return None
+            folder = os.path.dirname(real)
+
     def _whole(self):
         """The plain response (the whole file, a directory listing or an error)."""
         self._span = None
@@ -97,6 +127,9 @@ class RangeHandler(http.server.SimpleHTTPRequestHandler):
 
     def copyfile(self, source, outputfile):
         first, last = self._span if self._span else (0, -1)
+        if self.served and self._span:  # counted before the body goes: once a client has read it, its count is in
+            rel = os.path.relpath(self.translate_path(self.path), self.directory).replace(os.sep, "/")
+            self.served(rel, first, last)
         left = last - first + 1
         while left > 0:
             buf = source.read(min(CHUNK, left))
@@ -104,9 +137,6 @@ class RangeHandler(http.server.SimpleHTTPRequestHandler):
                 break
             outputfile.write(buf)
             left -= len(buf)
-        if self.served and self._span:
-            rel = os.path.relpath(self.translate_path(self.path), self.directory).replace(os.sep, "/")
-            self.served(rel, first, last)
 
 
 def server(directory: str, bind: str = "127.0.0.1", port: int = 8000, served: Callable[[str, int, int], None] | None = None,
