@@ -105,4 +105,5 @@ def colophon_blocks(links: list[tuple[str, str]]) -> list[dict[str, Any]]:
     from wirespeed.steps.reportlinks import meta
 
     items = [[A.inlines(label), [[{"t": "Plain", "c": meta(text)["c"]}]]] for label, text in links]
-    return [A.header(1, "Colophon", ident="colophon", classes=["unnumbered"]), {"t": "DefinitionList", "c": items}]
+    keep = {"t": "RawBlock", "c": ["latex", f"\\Needspace{{{2 * len(links) + 5}\\baselineskip}}"]}  # a few lines: on one page, never split
+    return [keep, A.header(1, "Colophon", ident="colophon", classes=["unnumbered"]), {"t": "DefinitionList", "c": items}]
