@@ -11,8 +11,6 @@ from typing import Any
 from wirespeed.steps import pandoc_ast as A
 from wirespeed.steps import tablefit
 
-TEXT_HEIGHT_PT = (297 - 2 * 28) / 25.4 * 72.27  # A4 less the top and bottom margins (reports/defaults.yaml)
-
 
 def _table(caption: str, head: list[str], rows: list[list[str]], short: str) -> dict[str, Any]:
     aligns = ["AlignLeft"] * len(head)
@@ -49,10 +47,10 @@ def testbed_blocks(d: dict[str, Any], static_root: Path) -> list[dict[str, Any]]
         fig = A.figure(pdf.resolve().as_posix(), A.inlines("Test bed: the instrument, the device under test and the links each group of tests used, as the result set declares them."),
                        diagram["alt"], ident="fig-testbed", short="Test bed")
         height = _diagram_height_pt(pdf)
-        if height <= DIAGRAM_HERE_SHARE * TEXT_HEIGHT_PT:
-            keep = {"t": "RawBlock", "c": ["latex", f"\\FloatBarrier\\Needspace{{\\dimexpr {height:.1f}pt+{DIAGRAM_KEEP_LINES}\\baselineskip\\relax}}"]}
+        if height <= DIAGRAM_HERE_SHARE * tablefit.TEXT_HEIGHT_PT:
+            keep = {"t": "RawBlock", "c": ["latex", f"\\FloatBarrier\\vspace*{{0pt}}\\Needspace{{\\dimexpr {height:.1f}pt+{DIAGRAM_KEEP_LINES}\\baselineskip\\relax}}"]}
             here = [{"t": "RawBlock", "c": ["latex", "{\\makeatletter\\def\\fps@figure{H}\\makeatother"]}, fig, {"t": "RawBlock", "c": ["latex", "}"]}]
-            out = [keep, head, *here]
+            out = [keep, head, *here]  # \vspace*: a page the barrier began holds a line, so Needspace sees the floats above it
         else:
             out.append(fig)
     items = [[A.inlines(r["label"]), [[A.plain(r["text"] + (f" ({r['note']})" if r["note"] else ""))]]] for r in d["testbed_rows"]]
