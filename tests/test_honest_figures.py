@@ -131,17 +131,22 @@ def test_undated_catalyst_set_is_valid_and_never_gets_an_invented_date(catalog):
 
 
 def test_report_attribution_names_wirespeed_and_not_the_lab_as_author(catalog):
-    from wirespeed.steps import report
+    import wirespeed
+    from wirespeed.steps import report, reportlinks
     s = set_summary(catalog, CATALYST)
     data = {"slug": CATALYST, "title": s["meta"]["title"], "source": s["meta"]["source"], "dut": s["meta"]["dut"],
-            "tests": s["meta"]["tests"], "tags": [], "licence": s["meta"]["licence"]}
+            "instrument": s["meta"]["instrument"], "campaign": s["meta"]["campaign"], "tests": s["meta"]["tests"], "tags": [], "licence": s["meta"]["licence"]}
     meta = report.metadata(data, None)
     words = " ".join(re.findall(r'"t": "Str", "c": "([^"]*)"', json.dumps(meta, ensure_ascii=False)))
     assert meta["pdf-author"]["c"] == "wirespeed"  # PDF metadata: authored by the project, not the lab
     assert "wirespeed from" in words and "Network World" in report.prepared_by(data)
     assert "undated" in words and "1 January" not in words
     assert "wirespeed did not run these tests" in words
-    assert any(label == "Built" for label, _ in report.links(data))
+    # issue 23: the cover states the lab's facts (where it was tested, with what), never the build; the colophon says what built it
+    facts = dict(report.cover_facts(data))
+    assert facts["Test instrument"] == "Spirent TestCenter" and "Network Test" in facts["Tested"], facts
+    assert not any(label == "Built" for label, _ in report.links(data))
+    assert any(label == "Built" and text.endswith(f"by wirespeed {wirespeed.__version__}") for label, text in reportlinks.colophon(data))
     # an undated source: the PDF is dated by the set's own last change, never the epoch's 1970
     data["changed"] = "2026-11-22T05:59:32Z"
     assert report.source_date_epoch(data, None) == "1795327172"

@@ -133,8 +133,22 @@ def test_last_page_is_not_only_the_disclaimer(built):
             assert "Disclaimer" in first and "Prepared by" in first, pdf.name  # the disclaimer and attribution on the title page
 
 
-def test_title_page_gives_full_urls_build_date_and_version(built):
-    """The title page carries the full URLs of the set's web page, its data and the original publication, and what built it."""
+BUILT = r"Built (\d{1,2} \w+ \d{4}|date not recorded[^\n]*) by wirespeed "  # the colophon's build line
+
+
+def colophon_page(doc) -> tuple[str, list[str]]:
+    """The text and link targets of the page that holds the colophon (its heading, not its line in the contents)."""
+    for page in reversed(doc.pages):
+        text = page.extract_text() or ""
+        if re.search(r"^Colophon$", text, re.M) and re.search(BUILT, text):
+            return text, [a.get("uri") for a in page.annots if a.get("uri")]
+    return "", []
+
+
+def test_cover_gives_full_urls_and_the_colophon_the_build(built):
+    """Issue 23: the cover carries a lab cover's facts and the full URLs of the set's web page, its data and the original
+    publication (built with a full base URL), never the build; the colophon repeats the URLs and says what built the
+    report and from which set."""
     import json
 
     import wirespeed
@@ -145,13 +159,19 @@ def test_title_page_gives_full_urls_build_date_and_version(built):
             first = doc.pages[0]
             text = (first.extract_text() or "").replace("\n", " ")
             uris = [a.get("uri") for a in first.annots if a.get("uri")]
-        assert f"{BASE}results/{slug}/" in uris, (slug, uris)  # the web page, a working link
-        assert f"{BASE}results/{slug}/#downloads" in uris, (slug, uris)  # its data
+            colophon, colophon_uris = colophon_page(doc)
+        want = [f"{BASE}results/{slug}/", f"{BASE}results/{slug}/#downloads"]  # the web page and its data, working links
         url = json.loads((built / "build" / "hugo-data" / "wirespeed" / "sets" / f"{slug}.json").read_text())["source"].get("url")
-        if url:
-            assert url in uris, (slug, url, uris)
-        assert f"by wirespeed {wirespeed.__version__}" in text, slug
-        assert re.search(r"Built (\d{1,2} \w+ \d{4}|date not recorded)", text), slug
+        want += [url] if url else []
+        for target in want:
+            assert target in uris, (slug, target, uris)
+            assert target in colophon_uris, (slug, target, colophon_uris)
+        assert "Test instrument" in text, slug  # a lab cover's facts
+        for build_note in ("wirespeed 0.1", f"wirespeed {wirespeed.__version__}", "Built", "Report number", "base URL", "Result set"):
+            assert build_note not in text, (slug, build_note)
+        assert colophon, f"{slug}: no colophon page with the build line"
+        assert re.search(BUILT + re.escape(wirespeed.__version__), colophon), slug
+        assert re.search(r"^Result set " + re.escape(slug) + "$", colophon, re.M), slug
 
 
 def test_headings_keep_company_and_the_check_sees_stranded_ones(tmp_path):

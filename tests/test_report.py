@@ -78,6 +78,22 @@ def test_tables_and_figures_are_numbered_and_listed(reports, slug):
         assert f"Table {i}:" in text
 
 
+@pytest.mark.parametrize("slug", SETS)
+def test_cover_built_without_a_public_base_url_says_nothing_about_urls(reports, slug):
+    """Issue 23: a report built without a full base URL (the session pipeline builds with config.toml's "/") names no web
+    page or data link and no build note on its cover; its colophon says what built it and links nothing of the site's."""
+    import wirespeed
+
+    pages = subprocess.run(["pdftotext", str(reports / f"{slug}.pdf"), "-"], capture_output=True, text=True, check=True).stdout.split("\f")
+    cover = squash(pages[0])
+    assert "Test instrument" in cover and "Prepared by" in cover, slug
+    for note in ("Web page", "#downloads", "URL", "serving this report", "Built", f"wirespeed {wirespeed.__version__}", "Report number", "/results/"):
+        assert note not in cover, (slug, note)
+    colophon = next((p for p in reversed(pages) if re.search(r"^Colophon$", p, re.M)), "")
+    assert re.search(r"^Built (\d{1,2} \w+ \d{4}|date not recorded.*) by wirespeed " + re.escape(wirespeed.__version__) + "$", colophon, re.M), slug
+    assert f"Result set {slug}" in colophon and "Web page" not in colophon and "/results/" not in colophon, slug
+
+
 def test_nexus_report_has_the_seed_tables_1_to_14(reports):
     text = squash(text_of(reports / "cisco-nexus-9516-128x100g-2015.pdf"))
     manifest = json.loads((reports / "cisco-nexus-9516-128x100g-2015.manifest.json").read_text())

@@ -20,23 +20,50 @@ def _table(caption: str, head: list[str], rows: list[list[str]], short: str) -> 
     return A.div([table], [f"table-{fit.size}"]) if fit.size != tablefit.SIZES[0][0] else table
 
 
+VERSIONS_KEEP_ROWS = 4  # rows of the version matrix kept with its heading (two lines each at most)
+DIAGRAM_KEEP_LINES = 7  # the heading and the caption, kept on the diagram's page
+DIAGRAM_HERE_SHARE = 0.8  # a diagram up to this share of the text height is printed under its heading; a taller one floats
+
+
+def _diagram_height_pt(pdf: Path) -> float:
+    """The height the diagram prints at across the text block (its PDF's page, scaled to the line)."""
+    import pikepdf
+
+    with pikepdf.open(pdf) as doc:
+        x0, y0, x1, y1 = (float(v) for v in doc.pages[0].mediabox)
+    return tablefit.PORTRAIT_PT * (y1 - y0) / max(x1 - x0, 1e-9)
+
+
 def testbed_blocks(d: dict[str, Any], static_root: Path) -> list[dict[str, Any]]:
-    """The test bed: its diagram, what each part is, and the version matrix."""
-    out = [A.header(1, "Test bed", ident="test-bed", classes=["appendix"])]
+    """The test bed: its diagram, what each part is, and the version matrix. The diagram prints under the heading, as a
+    lab report shows it: the figures still held are placed first (placeins), then the heading starts a new page unless
+    the diagram fits below it (a float would leave the heading and the versions at the foot of a page and the diagram on
+    the next, and a figure held from before would take the room the diagram was given)."""
+    head = A.header(1, "Test bed", ident="test-bed", classes=["appendix"])
+    out = [head]
     diagram = d.get("testbed_diagram")
     if diagram and (static_root / diagram["pdf"]).is_file():
-        out.append(A.figure((static_root / diagram["pdf"]).resolve().as_posix(), A.inlines("Test bed: the instrument, the device under test and the links each group of tests used, as the result set declares them."),
-                            diagram["alt"], ident="fig-testbed", short="Test bed"))
+        pdf = static_root / diagram["pdf"]
+        fig = A.figure(pdf.resolve().as_posix(), A.inlines("Test bed: the instrument, the device under test and the links each group of tests used, as the result set declares them."),
+                       diagram["alt"], ident="fig-testbed", short="Test bed")
+        height = _diagram_height_pt(pdf)
+        if height <= DIAGRAM_HERE_SHARE * tablefit.TEXT_HEIGHT_PT:
+            keep = {"t": "RawBlock", "c": ["latex", f"\\FloatBarrier\\vspace*{{0pt}}\\Needspace{{\\dimexpr {height:.1f}pt+{DIAGRAM_KEEP_LINES}\\baselineskip\\relax}}"]}
+            here = [{"t": "RawBlock", "c": ["latex", "{\\makeatletter\\def\\fps@figure{H}\\makeatother"]}, fig, {"t": "RawBlock", "c": ["latex", "}"]}]
+            out = [keep, head, *here]  # \vspace*: a page the barrier began holds a line, so Needspace sees the floats above it
+        else:
+            out.append(fig)
     items = [[A.inlines(r["label"]), [[A.plain(r["text"] + (f" ({r['note']})" if r["note"] else ""))]]] for r in d["testbed_rows"]]
     if items:
         out.append({"t": "DefinitionList", "c": items})
-    out.append(A.header(2, "Software and firmware versions", ident="versions"))
     versions = d.get("versions") or []
-    if versions:
-        out.append(_table("Software and firmware versions on the device under test and the test instrument, as the source gives them.",
-                          ["Where", "Software or firmware", "Version"], [[v["where"], v["name"], v["version"]] for v in versions], "Software and firmware versions"))
-    else:
-        out.append(A.para("The source states no software or firmware versions."))
+    if versions:  # the heading keeps its table's caption, header and first rows (or the whole of a short table) on its page
+        keep = min(len(versions), VERSIONS_KEEP_ROWS) * 2 + 8
+        out += [{"t": "RawBlock", "c": ["latex", f"\\Needspace{{{keep}\\baselineskip}}"]}, A.header(2, "Software and firmware versions", ident="versions"),
+                _table("Software and firmware versions on the device under test and the test instrument, as the source gives them.",
+                       ["Where", "Software or firmware", "Version"], [[v["where"], v["name"], v["version"]] for v in versions], "Software and firmware versions")]
+    else:  # one sentence: no heading of its own over it (a heading left at a page's foot with its whole section)
+        out.append(A.para([A.strong("Software and firmware versions:"), {"t": "Space"}, *A.inlines("the source states none.")]))
     return out
 
 
@@ -76,4 +103,5 @@ def colophon_blocks(links: list[tuple[str, str]]) -> list[dict[str, Any]]:
     from wirespeed.steps.reportlinks import meta
 
     items = [[A.inlines(label), [[{"t": "Plain", "c": meta(text)["c"]}]]] for label, text in links]
-    return [A.header(1, "Colophon", ident="colophon", classes=["unnumbered"]), {"t": "DefinitionList", "c": items}]
+    keep = {"t": "RawBlock", "c": ["latex", f"\\Needspace{{{2 * len(links) + 5}\\baselineskip}}"]}  # a few lines: on one page, never split
+    return [keep, A.header(1, "Colophon", ident="colophon", classes=["unnumbered"]), {"t": "DefinitionList", "c": items}]

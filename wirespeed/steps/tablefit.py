@@ -17,7 +17,8 @@ from dataclasses import dataclass
 
 # A4 with 25 mm side margins and 28 mm top and bottom (reports/defaults.yaml): text block in pt.
 PORTRAIT_PT = (210 - 2 * 25) / 25.4 * 72.27
-LANDSCAPE_PT = (297 - 2 * 28) / 25.4 * 72.27
+TEXT_HEIGHT_PT = (297 - 2 * 28) / 25.4 * 72.27
+LANDSCAPE_PT = TEXT_HEIGHT_PT  # a rotated page's line is the text block's height
 SIZES = (("small", 9.0), ("scriptsize", 7.0))  # LaTeX sizes at a 10 pt body font: never smaller than 7 pt (issue 23)
 LANDSCAPE_ROWS = 15  # a table turns the page only when it has rows enough to fill much of it; a shorter one prints in parts
 TABCOLSEP_PT = 6.0  # LaTeX's \tabcolsep, on each side of every column
