@@ -14,7 +14,6 @@ import json
 import math
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
 import duckdb
 
@@ -176,8 +175,9 @@ def _table_of(row: dict[str, Any], metric: str, tables: dict[str, dict[str, Any]
 
 
 def anchor(fid: str) -> str:
-    """The URL fragment of a figure's explanation (its id, percent-encoded where a fragment needs it: '99.999%' → '99.999%25')."""
-    return quote(fid, safe="/:@!$&'()*+,;=-._~")
+    """The URL fragment of a figure's explanation: its id with '%', '#' and spaces encoded ('99.999%' → '99.999%25'), as the
+    result-figure shortcode writes it (a browser decodes it back to the id)."""
+    return fid.replace("%", "%25").replace("#", "%23").replace(" ", "%20")
 
 
 def _file_url(path: str, file_urls: dict[str, str]) -> str | None:
