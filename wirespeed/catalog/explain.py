@@ -171,6 +171,8 @@ def _table_of(row: dict[str, Any], metric: str, tables: dict[str, dict[str, Any]
     """The table that prints this row's metric: its test's, with a column of the metric (the results table first)."""
     candidates = [tid for tid, t in tables.items() if t.get("test") == row["test_id"] and any(c["key"] == metric for c in t.get("columns", []))]
     candidates.sort(key=lambda tid: (not tid.endswith("-results"), tid))
+    if not candidates:  # a table of the test that prints the metric under another column key (a ramp's, a capture's)
+        candidates = sorted(tid for tid, t in tables.items() if t.get("test") == row["test_id"])
     return candidates[0] if candidates else None
 
 
@@ -224,7 +226,7 @@ def records(con: duckdb.DuckDBPyConnection, summary: dict[str, Any], figures: di
             rec["before"] = formatting.plain(fig["value"], 15)  # canonical, before rounding and before the unit change
         if not fig["derived"]:
             cell = row["cells"][metric]
-            src = {"printed": f"{cell['text']} {cell['unit_symbol']}".strip()}
+            src = {"printed": f"{formatting.published(cell['text'], cell['qualifier'])} {cell['unit_symbol']}".strip()}  # as the source printed it
             if a is not None:
                 src.update({"recomputed": f"{a['recomputed_text']} {a['unit_symbol']}", "basis": a["basis"],
                             "check": "agrees" if a["agree"] else ("erratum" if row["test_id"] in errata else "differs")})
