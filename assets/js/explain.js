@@ -26,10 +26,11 @@
     owner = null;
   }
 
-  function place(link) {  // below the figure, inside its positioned ancestor's width
-    var room = box.offsetParent ? box.offsetParent.clientWidth : document.documentElement.clientWidth;
-    box.style.top = (link.offsetTop + link.offsetHeight + 4) + "px";
-    box.style.left = Math.max(0, Math.min(link.offsetLeft, room - box.offsetWidth)) + "px";
+  function place(link) {  // below the figure, kept inside the viewport's width
+    var p = box.offsetParent || document.body, pr = p.getBoundingClientRect(), lr = link.getBoundingClientRect();
+    var x = Math.max(8, Math.min(lr.left, document.documentElement.clientWidth - box.offsetWidth - 8));
+    box.style.left = (x - pr.left - p.clientLeft) + "px";
+    box.style.top = (lr.bottom - pr.top - p.clientTop + 4) + "px";
   }
 
   function open(link) {
