@@ -13,6 +13,8 @@ pytestmark = pytest.mark.browser
 
 REVIEW = "/reviews/cisco-nexus-9516-128x100g-2015/"
 FIGURE = 'a.xp-link[href$="l2-unicast/throughput_l2/64/99.999%25"]'
+RUN_POPOVER = """async () => (await axe.run('.xp-pop', {resultTypes: ['violations']})).violations.map(v =>
+  `${v.id} (${v.impact}, ${v.nodes.length}): ${v.help}: ` + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | '))"""
 WANTED = ("19,047,430,585 frames/s × 64 B × 8 = 9,752,284,459,520 bit/s", "as published, digit for digit (3 decimals)",
           "printed in Table 1 of", "Network Test", "the recomputation agrees", "throughput, code cell")
 
@@ -83,3 +85,19 @@ def test_the_review_page_keeps_within_its_budget_with_the_popover_script(site): 
     script = next((site / "js").glob("explain*.js")).read_bytes()
     assert len(gzip.compress(script)) < 3_000  # a few KB of script
     assert len(gzip.compress(html)) + len(gzip.compress(script)) < 200_000
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_no_axe_violation_on_an_explanation_page_or_an_open_popover(site, server, browser, scheme):  # noqa: F811
+    from test_accessibility_browser import violations
+
+    w = Watched(browser, server, (1366, 900), scheme)
+    found = [f"explanation page: {v}" for v in violations(w.goto("/results/cisco-catalyst-6500-vss-2008/explain/"))]
+    page = w.goto(REVIEW)
+    page.locator(FIGURE).first.click()
+    _popover_text(page)
+    violations(page)  # loads axe; the review page's own landmarks are checked by test_accessibility_browser.py
+    found += [f"popover: {v}" for v in page.evaluate(RUN_POPOVER)]
+    w.close()
+    assert not found, "\n".join(found)
+    assert not w.problems, w.problems
