@@ -156,7 +156,7 @@ def test_the_nexus_9516_bit_rate_is_explained_to_its_source_table_and_notebook_c
 
 def test_every_figure_a_review_prints_links_to_its_explanation(site):
     recs = {slug: {f["id"]: f for f in explained.figures(r)} for slug, r in explained.records(site).items()}
-    linked = 0
+    linked = tables = 0
     for review in sorted((site / "reviews").glob("*/index.html")):
         soup = BeautifulSoup(review.read_text(encoding="utf-8"), "html.parser")
         for data in soup.select("data.result-figure"):
@@ -171,7 +171,12 @@ def test_every_figure_a_review_prints_links_to_its_explanation(site):
             assert data.get_text() == rec["text"] + ("\u00a0" + rec["unit"] if rec["unit"] else ""), (review, fid)
             linked += 1
         assert soup.select_one('script[src*="/js/explain"]') is not None or not soup.select("a.xp-link")
-    assert linked >= 100
+        for a in soup.select(".table-explain a"):  # a table of a test names its figures' explanations
+            page, _, test = a["href"].partition("#")
+            target = BeautifulSoup((site / page.strip("/") / "index.html").read_text(encoding="utf-8"), "html.parser")
+            assert target.find(id=test) is not None, (review, a["href"])
+            tables += 1
+    assert linked >= 100 and tables >= 20
 
 
 def test_the_pdf_figure_index_explains_every_cited_figure(site):

@@ -57,7 +57,7 @@ class ReportJob(runner.Job):
 
 
 # How `wirespeed why` names each component of a report's key.
-LABELS = {"data": "data", "charts": "charts", "template": "template", "code": "code", "tools": "tools", "article": "article", "build": "build stamp"}
+LABELS = {"data": "data", "charts": "charts", "explain": "figure explanations", "template": "template", "code": "code", "tools": "tools", "article": "article", "build": "build stamp"}
 
 
 def _tree_hash(root: Path) -> str:
