@@ -11,7 +11,6 @@ set's explanation page, the popover and the PDF's figure index all print these r
 from __future__ import annotations
 
 import json
-import math
 from pathlib import Path
 from typing import Any
 
@@ -126,7 +125,7 @@ def _qualifier(row: dict[str, Any], metric: str, fig: dict[str, Any]) -> dict[st
         cell = row["cells"][metric]
         q = cell["qualifier"] or "exact"
         return {"name": q, "symbol": formatting.QUALIFIER_PREFIX.get(q, ""), "from": f"the published cell “{cell['text']}”"}
-    ins = qualified._inputs(row, metric)  # the one list of a derived figure's published inputs
+    ins = qualified.inputs(row, metric)  # the one list of a derived figure's published inputs
     q = qualified.of_derived(row, metric).qualifier
     said = ", ".join(f"{m} “{c['text']}”" for c, _d, m in ins)
     return {"name": q, "symbol": formatting.QUALIFIER_PREFIX.get(q, ""),

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
-from pathlib import Path
 
 from wirespeed.problems import Problem
 from wirespeed.sitecheck.numbers import parse, snippet
