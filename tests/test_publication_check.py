@@ -69,3 +69,14 @@ def test_sets_imported_from_real_tool_outputs_publish_nothing_the_check_refuses(
     problems = check_site(w / "public", w / "build")
     assert {set_of(p) for p in problems} <= set(slugs) | {"(site)"}
     assert not problems, f"{len(problems)} publication failures, e.g.:\n" + "\n".join(str(p) for p in problems[:15])
+
+
+def test_sets_imported_from_real_tool_outputs_recompute_from_their_explanations(real_build):
+    """Issue 26: every figure of every imported set recomputes from its explanation record (tests/explained.py)."""
+    import explained
+
+    w, slugs, _ = real_build
+    recs = explained.records(w / "public")
+    assert set(recs) == set(slugs)
+    count, bad = explained.problems(w / "public", w)
+    assert count > 0 and not bad, f"{len(bad)} of {count} figures do not recompute:\n" + "\n".join(bad[:20])

@@ -96,6 +96,12 @@ def of_derived(row: dict[str, Any], metric: str, value: float | None = None) -> 
     return Qualified(qualifier, digits, high_factor)
 
 
+def inputs(row: dict[str, Any], metric: str) -> list[tuple[dict[str, Any], int, str]]:
+    """The published cells a derived metric of a catalog row comes from (cell, direction, input metric): what its
+    qualifier and digits follow, and what its explanation names (wirespeed.catalog.explain)."""
+    return _inputs(row, metric)
+
+
 def digits_text(value: float, digits: int | None, fallback_decimals: int | None = None) -> str:
     """A value with `digits` significant digits (never rounding the integer part), thousands grouped.
 

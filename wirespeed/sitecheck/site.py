@@ -30,6 +30,10 @@ KEY_LABELS = frozenset({"frame size", "ip packet size", "variant", "trial", "com
                         "frame", "second", "from", "to", "percentile", "ramp", "scenario", ""})
 
 
+FIGURE_INDEX = re.compile(r"^\s*Appendix [A-Z]+\s+Figure index\s*$")  # the figure index's heading in a report's text
+AFTER_FIGURE_INDEX = re.compile(r"^\s*(?:Appendix [A-Z]+\s+\S.*|Colophon)\s*$")  # the heading that ends it
+
+
 @dataclass(frozen=True)
 class Text:
     """One piece of published text: the page (a path under public/), the element, the text, its set."""
@@ -120,8 +124,8 @@ class Site:
         pages = []
         for p in sorted(self.public.rglob("*.html")):
             rel = p.relative_to(self.public).as_posix()
-            if rel.split("/")[0] in SKIP_DIRS or "/notebooks/" in rel:
-                continue  # executed notebooks are downloads of code and its output, not pages
+            if rel.split("/")[0] in SKIP_DIRS or "/notebooks/" in rel or rel.endswith("/explain/index.html"):
+                continue  # executed notebooks are downloads of code and its output; an explanation page prints values before rounding on purpose
             slug = self.slug_of(rel)
             if self.only is not None and slug is not None and slug not in self.only:
                 continue
@@ -158,9 +162,12 @@ class Site:
         for rel in self.svgs:
             yield from self.svg_texts(rel)
         for pdf in self.pdfs.values():
+            explaining = False  # the figure index (steps/report_figures.py) prints values before rounding on purpose
             for i, page in enumerate(pdf.pages, 1):
                 for j, line in enumerate(page.splitlines(), 1):
-                    if line.strip():
+                    if FIGURE_INDEX.match(line) or (explaining and AFTER_FIGURE_INDEX.match(line)):
+                        explaining = not explaining
+                    if line.strip() and not explaining:
                         yield Text(pdf.page, f"page {i}, line {j}", line, pdf.slug, "pdf")
         for t in self.download_tables:
             for r, row in enumerate(t.rows):

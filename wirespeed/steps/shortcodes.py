@@ -52,6 +52,7 @@ class _Doc:
         self.tables_used: list[str] = []
         self.table_parts: dict[str, list[list[int]]] = {}  # the columns of each printed part of a table
         self.charts_used: list[str] = []
+        self.figures_used: list[str] = []  # in the order the article cites them: the figure index numbers them so
 
     def table(self, tid: str, where: str) -> list[dict[str, Any]]:
         t = self.data["tables"].get(tid)
@@ -155,7 +156,10 @@ class _Doc:
         if f is None:
             raise ReportError(f"{where}: no figure {fid!r} in result set {self.data['slug']!r}")
         text = f["text"] + ("\u00a0" + f["unit"] if f["unit"] else "")
-        return [{"t": "Str", "c": text}]
+        if fid not in self.figures_used:
+            self.figures_used.append(fid)
+        # the figure links to its entry in the figure index (steps/report_figures.py), which explains it
+        return [{"t": "Link", "c": [A.NO_ATTR, [{"t": "Str", "c": text}], [f"#xp-{self.figures_used.index(fid) + 1}", ""]]}]
 
 
 def _token(i: int) -> str:

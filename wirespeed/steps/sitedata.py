@@ -36,7 +36,7 @@ from wirespeed.presentation.tables.layout import layout as table_layout
 from wirespeed.steps import compare_data, diagrams, set_comparisons
 from wirespeed.presentation.testbed_diagram import alt as diagram_alt
 from wirespeed.steps import trend_pages
-from wirespeed.catalog import archive
+from wirespeed.catalog import archive, explain
 
 HUGO_DATA = paths.HUGO_DATA
 SITE_STATIC = paths.SITE_STATIC
@@ -69,8 +69,11 @@ def _repeated(rows: list[dict[str, Any]]) -> set[int]:
     return {i for ids in seen.values() if len(ids) > 1 for i in ids}
 
 
-def figures(summary: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    """Every published figure of a result set, and the engine's derived figures, by figure id."""
+def figures(summary: dict[str, Any], ids: dict[str, tuple[int, str]] | None = None, machine: dict[str, bool] | None = None) -> dict[str, dict[str, Any]]:
+    """Every published figure of a result set, and the engine's derived figures, by figure id; `ids` (when given) gets
+    each figure's (row_id, metric), `machine` whether it is a machine's number (for the explanation records)."""
+    ids = {} if ids is None else ids
+    machine = {} if machine is None else machine
     tests = {t["test_id"]: t for t in summary["tests"]}
     agree = {(a["row_id"], a["metric"]): a for a in summary["agreements"]}
     out: dict[str, dict[str, Any]] = {}
@@ -83,6 +86,8 @@ def figures(summary: dict[str, Any]) -> dict[str, dict[str, Any]]:
         base = tests[row["test_id"]]["title"]
         for metric, cell in row["cells"].items():
             a = agree.get((row["row_id"], metric))
+            ids[fid(metric)] = (row["row_id"], metric)
+            machine[fid(metric)] = machine_unit(summary, cell) is not None
             out[fid(metric)] = {"text": formatting.published(cell["text"], cell["qualifier"], machine_unit(summary, cell)), "unit": cell["unit_symbol"], "value": cell["value"],
                                            "label": f"{base}: {metric_label(metric).lower()}" + (f", {where}" if where else ""), "derived": False,
                                            "flag": None if a is None or a["agree"] else f"recomputed {a['recomputed_text']} {a['unit_symbol']}"}
@@ -95,11 +100,13 @@ def figures(summary: dict[str, Any]) -> dict[str, dict[str, Any]]:
             shown = value / float(UNITS[unit].factor)
             decimals = derived_decimals(metric, [shown])
             text = qualified.text(shown, qualified.of_derived(row, metric), decimals)
+            ids[fid(metric)] = (row["row_id"], metric)
             out[fid(metric)] = {"text": text, "unit": UNITS[unit].symbol, "value": value,
                                            "label": f"{base}: {metric_label(metric).lower()} (derived)" + (f", {where}" if where else ""), "derived": True, "flag": None}
         if row.get("line_rate_fps") is not None:
             unit = formatting.pick_unit("frame_rate", [row["line_rate_fps"]])
             shown = row["line_rate_fps"] / float(UNITS[unit].factor)
+            ids[fid("line_rate")] = (row["row_id"], "line_rate")
             out[fid("line_rate")] = {"text": formatting.derived(shown, derived_decimals("line_rate", [shown])), "unit": UNITS[unit].symbol,
                                                 "value": row["line_rate_fps"], "label": f"{base}: line rate (derived)" + (f", {where}" if where else ""),
                                                 "derived": True, "flag": None}
@@ -175,9 +182,11 @@ def export_set(con: duckdb.DuckDBPyConnection, slug: str, analysis_root: Path, s
         _copy(nb["ipynb"], f"notebooks/{nb['name']}.ipynb")
         downloads.append({"title": f"Executed analysis notebook “{nb['name']}”", "url": f"{url}/notebooks/{nb['name']}.html"})
         downloads.append({"title": f"Executed analysis notebook “{nb['name']}”", "url": f"{url}/notebooks/{nb['name']}.ipynb"})
+    file_urls: dict[str, str] = {}  # a set file's path → its download, for the explanations' input rows
     attached = {a["path"]: a["title"] for a in meta.get("files", {}).get("attachments", []) if isinstance(a, dict) and a.get("title")}
     for path, role in con.execute("SELECT path, role FROM files WHERE slug = ? ORDER BY role = 'metadata' DESC, path", [slug]).fetchall():
         name = publish.publish_set_file(slug, Path(meta_path(con, slug)), path, dest, role)
+        file_urls[path] = f"{url}/data/{name}"
         downloads.insert(0, {"title": dl.role_title(role, path, attached), "url": f"{url}/data/{name}"})
     parquet = publish.destination(slug, dest, f"data/{slug}-measurements.parquet")
     parquet.parent.mkdir(parents=True, exist_ok=True)
@@ -229,8 +238,12 @@ def export_set(con: duckdb.DuckDBPyConnection, slug: str, analysis_root: Path, s
         t["layout"] = table_layout(t["columns"], t["rows"])
     bed = {"slug": slug, "dut": meta["dut"], "instrument": meta["instrument"], "tests": meta["tests"]}
     drawn = diagrams.render(bed, dest)  # the test-bed diagram: the page's SVG, the report's PDF
-    figs = figures(summary)
+    ids: dict[str, tuple[int, str]] = {}
+    machine: dict[str, bool] = {}
+    figs = figures(summary, ids, machine)
     mark_headlines(figs, summary)
+    records = explain.records(con, summary, figs, ids, file_urls, tables, explain.notebook_cells(outputs, index), url, machine)
+    atomic.write_text(dest / "explain.json", json.dumps(records, ensure_ascii=False, sort_keys=True) + "\n")
     cards = headlines(summary, samples(con, slug))
     preview.render({"title": meta["title"], "dut": meta["dut"], "headlines": cards}, dest / "preview.png", analysis_root.parent / "previews")
     return {

@@ -20,7 +20,7 @@ from typing import Any, Callable
 from wirespeed.steps import articles, status as setstatus
 from wirespeed.steps import pandoc_ast as A
 from wirespeed.presentation.headlines_report import headline_blocks
-from wirespeed.steps import paths, reportlinks, runner
+from wirespeed.steps import paths, report_figures, reportlinks, runner
 from wirespeed.steps.report import appendix_blocks, full_titles, generated_blocks, headings_into_landscape, metadata, source_date_epoch
 from wirespeed.steps.report_summary import summary_blocks, take_findings
 from wirespeed.steps.report_testbed import basis_blocks, colophon_blocks, testbed_blocks
@@ -57,7 +57,7 @@ class ReportJob(runner.Job):
 
 
 # How `wirespeed why` names each component of a report's key.
-LABELS = {"data": "data", "charts": "charts", "template": "template", "code": "code", "tools": "tools", "article": "article", "build": "build stamp"}
+LABELS = {"data": "data", "charts": "charts", "explain": "figure explanations", "template": "template", "code": "code", "tools": "tools", "article": "article", "build": "build stamp"}
 
 
 def _tree_hash(root: Path) -> str:
@@ -99,7 +99,9 @@ def plan(slugs: list[str] | None, data_root: Path = paths.HUGO_DATA, static_root
         charts = {cid: hashlib.sha256((charts_dir / f"{cid}.pdf").read_bytes()).hexdigest() for cid in sorted(data["charts"]) if (charts_dir / f"{cid}.pdf").is_file()}
         # base URL, version and the date of this report's own data (never the repository's last commit): a commit elsewhere rebuilds nothing
         stamp = reportlinks.stamp(base_url, epoch=reportlinks.data_epoch(data, article.path if article else None))
-        components = {"data": hashlib.sha256(data_file.read_bytes()).hexdigest(), "charts": charts, "template": template, "code": code, "tools": tools, "build": stamp,
+        explain_file = static_root / "results" / slug / "explain.json"  # the figure index's records
+        components = {"data": hashlib.sha256(data_file.read_bytes()).hexdigest(), "charts": charts,
+                      "explain": hashlib.sha256(explain_file.read_bytes()).hexdigest() if explain_file.is_file() else None, "template": template, "code": code, "tools": tools, "build": stamp,
                       "article": hashlib.sha256(article.path.read_bytes()).hexdigest() if article else None}
         jobs.append(ReportJob(slug, runner.digest(components), components, data_file, charts_dir, article.path if article else None, out / f"{slug}.pdf"))
     return runner.split(jobs)
@@ -118,7 +120,9 @@ def build(job: ReportJob, root: str) -> dict[str, Any]:
         summary = (article.front.get("summary") if article else None) or data.get("summary") or ""
         front = summary_blocks(data, summary, headline_blocks(data), findings, doc)
         static_root = job.charts_dir.parent.parent.parent  # <static>/results/<slug>/charts
-        back = testbed_blocks(data, static_root) + basis_blocks(data) + appendix_blocks(data) + colophon_blocks(reportlinks.colophon(data, job.components.get("build")))
+        explained = report_figures.figure_index_blocks(report_figures.load(static_root, job.slug), doc.figures_used, (job.components.get("build") or {}).get("base"))
+        back = (testbed_blocks(data, static_root) + basis_blocks(data) + appendix_blocks(data) + explained
+                + colophon_blocks(reportlinks.colophon(data, job.components.get("build"))))
         blocks = headings_into_landscape(front + body + back)
         ast = A.document(A.breakable(metadata(data, article, job.components.get("build"))), A.breakable(full_titles(data, article) + blocks), api)
         with tempfile.TemporaryDirectory(prefix=f"wirespeed-report-{job.slug}-") as tmp:

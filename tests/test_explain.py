@@ -1,0 +1,190 @@
+"""Issue 26, explain any number: every figure a set prints has an explanation record (wirespeed/catalog/explain.py) that
+recomputes it — its formula with its inputs, its rounding, its input row, its source and its notebook cell — printed on
+the set's explanation page, in a popover beside the figure and in the PDF's figure index. The records are checked
+against the figures the pages print and recomputed from their own terms (tests/explained.py); the sets imported from
+tests/real/ are recomputed in tests/test_publication_check.py."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+from bs4 import BeautifulSoup
+
+import explained
+import pipeline
+from wirespeed.catalog import explain
+from wirespeed.steps import report_figures
+
+NEXUS = "cisco-nexus-9516-128x100g-2015"
+L2 = "l2-unicast/throughput_l2/64/99.999%"
+
+
+# --- the records' own parts, without a build --------------------------------------------------------------------
+
+def _row(cells: dict[str, tuple[str, float, str]], **fields) -> dict:
+    return {"row_id": 1, "test_id": "t", "cells": {m: {"text": t, "value": v, "unit": u, "unit_symbol": u, "qualifier": "exact"} for m, (t, v, u) in cells.items()},
+            **fields}
+
+
+def test_a_bit_rate_is_recomputed_from_the_frame_rate_and_the_frame():
+    row = _row({"throughput": ("19047430585", 19047430585.0, "fps")}, frame_bytes=64.0)
+    terms = explain.formula(row, "throughput_l2", {"wire_bits": 672.0}, running=False)
+    assert explain.evaluate(terms) == 19047430585.0 * 64 * 8
+    assert explain.formula_text(terms, "9,752,284,459,520 bit/s") == "19,047,430,585 frames/s × 64 B × 8 = 9,752,284,459,520 bit/s"
+    l1 = explain.formula(row, "throughput_l1", {"wire_bits": 672.0}, running=False)
+    assert explain.evaluate(l1) == 19047430585.0 * 84 * 8
+
+
+def test_a_frame_rate_comes_back_from_a_published_layer_1_rate():
+    row = _row({"throughput_l1": ("10", 1e10, "gbps")}, frame_bytes=64.0)
+    terms = explain.formula(row, "throughput", {"wire_bits": 672.0}, running=False)
+    assert [t[0] for t in terms] == ["", "÷"] and explain.evaluate(terms) == pytest.approx(1e10 / 672)
+    assert explain.formula(row, "throughput_l1", {"wire_bits": 672.0}, running=False) is None  # the input is not recomputed from itself
+
+
+def test_loss_is_bracketed_where_the_order_matters():
+    row = _row({"tx": ("1000", 1000.0, "frames"), "rx": ("990", 990.0, "frames")})
+    terms = explain.formula(row, "loss", {}, running=False)
+    assert explain.evaluate(terms) == pytest.approx(1.0)
+    assert explain.formula_text(terms, "1 %") == "(1,000 frames − 990 frames) ÷ 1,000 frames × 100 = 1 %"
+    assert explain.formula(row, "lost", {}, running=True) is None  # a running stream's loss is the device's own count
+
+
+def test_the_line_rate_is_the_port_rate_over_the_bits_of_a_frame():
+    terms = explain.formula(_row({}, frame_bytes=64.0), "line_rate", {"wire_bits": 672.0, "streams": 128, "payload_bps": 1e11}, running=False)
+    assert explain.evaluate(terms) == pytest.approx(1e11 * 128 / 672)
+
+
+def test_an_anchor_is_the_figure_id_a_browser_decodes_back():
+    from urllib.parse import unquote
+
+    for fid in (L2, "a b/c#d/50%", "ramp/tx/1518/58.333%"):
+        assert unquote(explain.anchor(fid)) == fid and not re.search(r"[ #]|%(?![0-9A-F]{2})", explain.anchor(fid))
+
+
+def _records() -> dict:
+    rec = {"id": L2, "anchor": explain.anchor(L2), "label": "Layer-2 unicast: throughput (l2)", "text": "9.752", "unit": "Tbit/s", "derived": False,
+           "value": 9.752e12, "decimals": 3, "rounding": "as published", "row": "1", "qualifier": {"name": "exact", "symbol": "", "from": "the published cell"},
+           "formula": {"terms": [["", 19047430585.0, "frames/s", "throughput"], ["×", 64.0, "B", "frame size"], ["×", 8, "", "bits per byte"]],
+                       "result": 9752284459520.0, "unit": "bit/s", "text": "19,047,430,585 frames/s × 64 B × 8 = 9,752,284,459,520 bit/s"},
+           "source": {"printed": "9.752 Tbit/s", "check": "agrees", "recomputed": "9.7523 Tbit/s", "basis": "throughput × 64-byte frames"}, "table": "l2-unicast-results"}
+    return {"slug": NEXUS, "source": {"publisher": "Network Test", "document": "Cisco Nexus 9516"},
+            "tests": [{"id": "l2-unicast", "title": "Layer-2 unicast", "where": "Table 1", "figures": [rec]}],
+            "rows": {"1": {"file": "data/results/x/throughput.csv", "line": 2, "url": None, "cells": {}}},
+            "notebooks": {"l2-unicast-results": {"name": "throughput", "cell": 4, "id": "abc", "title": "Layer-2 unicast: results"}}}
+
+
+def _text(node) -> str:
+    """The text of Pandoc AST nodes: Str, Code and link targets joined, spaces and line breaks as spaces."""
+    if isinstance(node, list):
+        return "".join(_text(n) for n in node)
+    if not isinstance(node, dict):
+        return ""
+    t, c = node.get("t"), node.get("c")
+    if t == "Str":
+        return c
+    if t in ("Space", "LineBreak", "SoftBreak"):
+        return " "
+    if t == "Code":
+        return c[1]
+    if t == "Link":
+        return _text(c[1]) + f" <{c[2][0]}>"
+    if t == "Header":
+        return _text(c[2]) + " "
+    if t in ("Para", "Plain", "Strong", "Emph"):
+        return _text(c) + (" " if t == "Para" else "")
+    if t == "Span":
+        return _text(c[1])
+    return ""
+
+
+def test_the_figure_index_links_to_the_site_only_for_a_public_base_url():
+    public = _text(report_figures.figure_index_blocks(_records(), [L2], "https://example.org/ws/"))
+    assert f"https://example.org/ws/results/{NEXUS}/explain/#l2-unicast/throughput_l2/64/99.999%25" in public
+    assert "Table 1" in public and "code cell 4" in public and "19,047,430,585 frames/s × 64 B × 8" in public
+    local = _text(report_figures.figure_index_blocks(_records(), [L2], "/"))
+    assert "https://" not in local and f"Figure id: {L2}" in local
+    assert report_figures.figure_index_blocks(_records(), [], "/") == []
+    with pytest.raises(Exception, match="has no explanation record"):
+        report_figures.figure_index_blocks(_records(), ["nope/x/1"], "/")
+
+
+def test_a_record_that_does_not_recompute_is_named():
+    recs = _records()
+    rec = recs["tests"][0]["figures"][0]
+    rec["formula"]["terms"][1][1] = 65.0
+    assert any("formula gives" in p for p in explained.check(rec, recs, Path("/nonexistent")))
+
+
+# --- the built examples -----------------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def site() -> Path:
+    pipeline.build("site")
+    return pipeline.PUBLIC
+
+
+def test_every_figure_of_every_example_recomputes_from_its_explanation(site):
+    count, bad = explained.problems(site, pipeline.WORK)
+    assert count > 3000 and not bad, f"{len(bad)} of {count} figures do not recompute:\n" + "\n".join(bad[:20])
+    sets = explained.records(site)
+    assert set(sets) == {p.name for p in (pipeline.WORK / "data" / "results").iterdir() if (site / "results" / p.name / "index.html").is_file()}
+
+
+def test_the_nexus_9516_bit_rate_is_explained_to_its_source_table_and_notebook_cell(site):
+    recs = explained.records(site)[NEXUS]
+    rec = next(f for f in explained.figures(recs) if f["id"] == L2)
+    assert (rec["text"], rec["unit"]) == ("9.752", "Tbit/s")
+    assert rec["formula"]["text"] == "19,047,430,585 frames/s × 64 B × 8 = 9,752,284,459,520 bit/s"
+    assert rec["source"] == {"printed": "9.752 Tbit/s", "recomputed": "9.7523 Tbit/s", "basis": "throughput × 64-byte frames", "check": "agrees"}
+    assert next(t for t in recs["tests"] if t["id"] == "l2-unicast")["where"] == "Table 1"
+    nb = recs["notebooks"][rec["table"]]
+    assert nb["name"] == "throughput" and nb["url"].endswith(f"#cell-id={nb['id']}")
+    notebook = BeautifulSoup((site / nb["url"].split("#")[0]).read_text(encoding="utf-8"), "html.parser")
+    assert nb["title"] in notebook.find(id=f"cell-id={nb['id']}").get_text()  # the cell prints the table (its caption)
+    row = recs["rows"][rec["row"]]
+    assert (row["file"], row["line"]) == (f"data/results/{NEXUS}/throughput.csv", 2) and (site / row["url"]).is_file()
+    page = BeautifulSoup((site / "results" / NEXUS / "explain" / "index.html").read_text(encoding="utf-8"), "html.parser")
+    text = page.find(id=L2).get_text(" ", strip=True)
+    for part in ("19,047,430,585 frames/s × 64 B × 8", "as published, digit for digit (3 decimals)", "printed in Table 1 of", "Network Test",
+                 "the recomputation agrees", "throughput.csv , line 2", "throughput, code cell"):
+        assert part in text, (part, text)
+
+
+def test_every_figure_a_review_prints_links_to_its_explanation(site):
+    recs = {slug: {f["id"]: f for f in explained.figures(r)} for slug, r in explained.records(site).items()}
+    linked = tables = 0
+    for review in sorted((site / "reviews").glob("*/index.html")):
+        soup = BeautifulSoup(review.read_text(encoding="utf-8"), "html.parser")
+        for data in soup.select("data.result-figure"):
+            link = data.find_parent("a")
+            assert link is not None and "xp-link" in link.get("class", []), f"{review}: {data} links to no explanation"
+            m = re.match(r"^/results/([^/]+)/explain/#(.+)$", link["href"])
+            assert m, link["href"]
+            from urllib.parse import unquote
+
+            slug, fid = m.group(1), unquote(m.group(2))
+            rec = recs[slug][fid]
+            assert data.get_text() == rec["text"] + ("\u00a0" + rec["unit"] if rec["unit"] else ""), (review, fid)
+            linked += 1
+        assert soup.select_one('script[src*="/js/explain"]') is not None or not soup.select("a.xp-link")
+        for a in soup.select(".table-explain a"):  # a table of a test names its figures' explanations
+            page, _, test = a["href"].partition("#")
+            target = BeautifulSoup((site / page.strip("/") / "index.html").read_text(encoding="utf-8"), "html.parser")
+            assert target.find(id=test) is not None, (review, a["href"])
+            tables += 1
+    assert linked >= 100 and tables >= 20
+
+
+def test_the_pdf_figure_index_explains_every_cited_figure(site):
+    text = subprocess.run(["pdftotext", str(pipeline.BUILD / "reports" / f"{NEXUS}.pdf"), "-"], capture_output=True, text=True, check=True).stdout
+    index = text[re.search(r"^Appendix [A-Z] Figure index$", text, re.M).start():]
+    flat = re.sub(r"\s+", " ", index)
+    assert "9.752 Tbit/s — Layer-2 unicast: throughput (l2)" in flat
+    assert "19,047,430,585 frames/s × 64 B × 8 = 9,752,284,459,520 bit/s" in flat and "printed in Table 1 of" in flat
+    assert f"Figure id: {L2}" in flat  # the examples are built without a public base URL
+    cited = re.findall(r'figure="([^"]+)"', (pipeline.WORK / "content" / "reviews" / f"{NEXUS}.md").read_text(encoding="utf-8"))
+    assert all(f"Figure id: {fid}" in flat for fid in cited)
