@@ -5,6 +5,8 @@ figure's anchor."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from test_site import Watched, browser, server, site  # noqa: F401  (the same built site, server and Chromium)
@@ -101,3 +103,142 @@ def test_no_axe_violation_on_an_explanation_page_or_an_open_popover(site, server
     w.close()
     assert not found, "\n".join(found)
     assert not w.problems, w.problems
+
+
+# --- every printed figure of a table or a card (data-fig) opens its explanation --------------------------------
+
+CELL = 'td[data-fig="l2-unicast/throughput_l2/64/99.999%"]'
+SET_PAGE = "/results/cisco-nexus-9516-128x100g-2015/l2-unicast/"  # the test page: its results table is open
+TABLE_WANTED = ("19,047,430,585 frames/s × 64 B × 8 = 9,752,284,459,520 bit/s", "printed in Table 1 of", "the recomputation agrees")
+
+
+def test_a_click_on_a_table_cell_shows_its_figure_s_explanation(site, server, browser):  # noqa: F811
+    w = Watched(browser, server, (1280, 900))
+    for path in (SET_PAGE, REVIEW):
+        page = w.goto(path)
+        cell = page.locator(f"{CELL} >> visible=true").first
+        assert cell.inner_text().startswith("9.752")
+        cell.click()
+        text = _popover_text(page)
+        assert all(part in text for part in TABLE_WANTED), (path, text)
+        assert page.evaluate("document.activeElement.classList.contains('xp-pop')")
+        page.keyboard.press("Escape")
+        assert page.locator(".xp-pop").count() == 0
+        assert page.evaluate(f"document.activeElement.matches({CELL!r})")  # focus back on the cell
+    w.close()
+    assert not w.problems, w.problems
+
+
+def test_a_tile_shows_its_figure_s_explanation(site, server, browser):  # noqa: F811
+    w = Watched(browser, server, (1280, 900))
+    page = w.goto(REVIEW)
+    tile = page.locator(".tiles [data-fig]").filter(has_text="Tbit/s").first
+    fid = tile.get_attribute("data-fig")
+    assert fid.startswith("l2-unicast/throughput_l2/"), fid
+    tile.click()
+    text = _popover_text(page)
+    assert "× 8 = " in text and "frames/s ×" in text and "printed in Table 1 of" in text, text
+    page.keyboard.press("Escape")
+    w.close()
+    assert not w.problems, w.problems
+
+
+def test_a_table_s_figures_take_one_tab_stop_and_the_arrow_keys_move_between_them(site, server, browser):  # noqa: F811
+    w = Watched(browser, server, (1280, 900))
+    page = w.goto(SET_PAGE)
+    page.focus("#table-cisco-nexus-9516-128x100g-2015-l2-unicast-results .table-wrap")  # the table's scroll region, then Tab
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.getAttribute('data-fig')") == "l2-unicast/throughput/64/99.999%"
+    stops = page.evaluate("""() => { const t = document.activeElement.closest('.table-wrap');
+        return [...t.querySelectorAll('[data-fig]')].filter(e => e.tabIndex === 0).length }""")
+    assert stops == 1  # one tab stop per table, not one per figure
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate(f"document.activeElement.matches({CELL!r})")
+    text = _popover_text(page)  # keyboard focus opens the explanation
+    assert all(part in text for part in TABLE_WANTED), text
+    page.keyboard.press("ArrowDown")
+    assert page.evaluate("document.activeElement.getAttribute('data-fig')") == "l2-unicast/throughput_l2/128/99.999%"
+    page.keyboard.press("Escape")
+    assert page.locator(".xp-pop").count() == 0
+    page.keyboard.press("Enter")
+    _popover_text(page)
+    w.close()
+    assert not w.problems, w.problems
+
+
+def test_no_axe_violation_on_a_set_page_with_a_cell_s_popover_open(site, server, browser):  # noqa: F811
+    from test_accessibility_browser import violations
+
+    w = Watched(browser, server, (1366, 900))
+    page = w.goto(SET_PAGE)
+    page.locator(f"{CELL} >> visible=true").first.click()
+    _popover_text(page)
+    found = violations(page) + page.evaluate(RUN_POPOVER)
+    w.close()
+    assert not found, "\n".join(found)
+
+
+def _same_figure(printed: str, value: float | None) -> bool:
+    """A cell prints the record's value, in its own unit (a power of 1,000 from the canonical one) and to its printed digits."""
+    import math
+
+    m = re.match(r"^[≈><≤≥~]?\s?(-?[0-9][0-9,]*(?:\.[0-9]+)?)", printed.strip())
+    if m is None or value is None:
+        return True  # a range or a word ("none"): its record's text is checked by test_explain.py
+    x = float(m.group(1).replace(",", ""))
+    if x == 0 or value == 0:
+        return x == value
+    k = round(math.log10(abs(value / x)) / 3)
+    decimals = len(m.group(1).partition(".")[2])
+    return abs(value / 1000 ** k - x) <= 0.5 * 10 ** -decimals * 1.000001
+
+
+def _pages(site):
+    yield from sorted((site / "results").glob("*/index.html"))
+    yield from sorted((site / "results").glob("*/*/index.html"))
+    yield from sorted((site / "reviews").glob("*/index.html"))
+
+
+def test_every_printed_figure_cell_and_card_names_an_explanation_record(site):  # noqa: F811
+    """The shape of every result and review page: each data-fig names a record of the set its data-explain page explains
+    (a table cell printing that record's text), and every figure cell of a test's results table names one."""
+    import json
+    from urllib.parse import unquote
+
+    from bs4 import BeautifulSoup
+
+    import explained
+
+    recs = {slug: {f["id"]: f for f in explained.figures(r)} for slug, r in explained.records(site).items()}
+    named = 0
+    for path in _pages(site):
+        if path.parent.name == "explain":
+            continue
+        soup = BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+        for el in soup.select("[data-fig]"):
+            box = el.find_parent(attrs={"data-explain": True})
+            assert box is not None, f"{path}: {el} is in no element naming its explanation page"
+            slug = box["data-explain"].strip("/").split("/")[-2]
+            rec = recs[slug].get(unquote(el["data-fig"]))
+            assert rec is not None, f"{path}: figure {el['data-fig']} has no explanation record"
+            if el.name == "td":
+                own = "".join(el.find_all(string=True, recursive=False))  # the figure, without its marks
+                assert _same_figure(own, rec["value"]), (path, el, rec["text"], rec["value"])
+            named += 1
+        assert not soup.select("[data-fig]") or soup.select_one('script[src*="/js/explain"]') is not None, path
+    assert named > 5000
+    from pipeline import BUILD
+
+    sets = sorted((BUILD / "hugo-data" / "wirespeed" / "sets").glob("*.json"))
+    assert sets
+    for data in sets:
+        d = json.loads(data.read_text())
+        for tid, t in d["tables"].items():
+            if not tid.endswith("-results"):
+                continue
+            keys = t["layout"]["keys"]
+            for r, row in enumerate(t["rows"]):
+                for c, text in enumerate(row[keys:], start=keys):
+                    if text:
+                        fid = t["figs"][r][c]
+                        assert fid in recs[d["slug"]], f"{d['slug']} {tid}: row {r} column {t['columns'][c]['key']} ({text}) has no explanation"

@@ -53,8 +53,9 @@ def _unit_name(symbol: str) -> str:
     return next(u.name for u in UNITS.values() if u.symbol == symbol and u.dimension == "time")
 
 
-def _figure(text: str, unit: str, derived: bool, label: str) -> dict[str, Any]:
-    return {"text": text, "unit": unit, "derived": derived, "label": label}
+def _figure(text: str, unit: str, derived: bool, label: str, source: tuple[int, str] | None = None) -> dict[str, Any]:
+    """A card's figure; `source` is the catalog figure it prints, (row_id, metric), which the site names by figure id."""
+    return {"text": text, "unit": unit, "derived": derived, "label": label, "source": source}
 
 
 def _metric(row: dict[str, Any], metric: str, dimension: str, label: str) -> dict[str, Any] | None:
@@ -63,7 +64,7 @@ def _metric(row: dict[str, Any], metric: str, dimension: str, label: str) -> dic
     if cell is None or cell.get("value") is None:
         return None
     text, unit = _human(cell["value"], dimension, _published_q(cell))
-    return _figure(text, unit, False, label)
+    return _figure(text, unit, False, label, (row["row_id"], metric))
 
 
 def _where(row: dict[str, Any], test: dict[str, Any]) -> str:
@@ -81,7 +82,7 @@ def _throughput(row: dict[str, Any], test: dict[str, Any], method: dict[str, Any
         figs.append(_metric(row, "throughput", "frame_rate", "frame rate"))
     else:
         q = _q(qualified.of_derived(row, "throughput"))
-        figs.append(_figure(*_human(row["throughput_fps"], "frame_rate", q), True, "frame rate"))
+        figs.append(_figure(*_human(row["throughput_fps"], "frame_rate", q), True, "frame rate", (row["row_id"], "throughput")))
     l1 = "SONET payload" if is_sonet(test) else "L1"  # on POS the "L1" rate is the SONET payload (tables.results.media_label)
     for metric, layer in (("throughput_l1", l1), ("throughput_l2", "L2")):
         if metric in cells:
@@ -91,15 +92,17 @@ def _throughput(row: dict[str, Any], test: dict[str, Any], method: dict[str, Any
     else:
         if row.get("throughput_l1_bps") is not None:
             text, unit = _human(row["throughput_l1_bps"], "bit_rate", _q(qualified.of_derived(row, "throughput_l1")))
-            figs.append(_figure(text, f"{unit} {l1}", True, "L1 bit rate"))
+            figs.append(_figure(text, f"{unit} {l1}", True, "L1 bit rate", (row["row_id"], "throughput_l1")))
     if "throughput_line_rate" in cells:
-        figs.append(_figure(formatting.published(cells["throughput_line_rate"]["text"], cells["throughput_line_rate"]["qualifier"]), "% of line rate", False, "share of line rate"))
+        figs.append(_figure(formatting.published(cells["throughput_line_rate"]["text"], cells["throughput_line_rate"]["qualifier"]), "% of line rate", False, "share of line rate",
+                            (row["row_id"], "throughput_line_rate")))
     elif row.get("throughput_pct_line_rate") is not None:
         q = _q(qualified.of_derived(row, "throughput_line_rate"))
-        figs.append(_figure(qualified.text(row["throughput_pct_line_rate"], q), "% of line rate", True, "share of line rate"))
+        figs.append(_figure(qualified.text(row["throughput_pct_line_rate"], q), "% of line rate", True, "share of line rate", (row["row_id"], "throughput_line_rate")))
     if "throughput_max_theoretical" in cells:
         c = cells["throughput_max_theoretical"]
-        figs.append(_figure(formatting.published(c["text"], c["qualifier"]), "% of maximum theoretical", False, "share of the maximum theoretical rate"))
+        figs.append(_figure(formatting.published(c["text"], c["qualifier"]), "% of maximum theoretical", False, "share of the maximum theoretical rate",
+                            (row["row_id"], "throughput_max_theoretical")))
     lost = cells.get("lost") or cells.get("loss")
     if lost is not None and lost.get("value") == 0:
         figs.append(_figure("no loss", "", False, "loss"))

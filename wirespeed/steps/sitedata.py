@@ -113,6 +113,19 @@ def figures(summary: dict[str, Any], ids: dict[str, tuple[int, str]] | None = No
     return out
 
 
+def name_figures(tables: Any, cards: list[dict[str, Any]], ids: dict[str, tuple[int, str]]) -> None:
+    """Name by figure id what each table cell and card figure prints (its catalog (row_id, metric), the table's
+    "sources"): a table gets "figs" (a figure id or None per cell), a card's figure "fig", for the page to say which
+    explanation each printed figure has."""
+    name = {(int(rid), metric): fid for fid, (rid, metric) in ids.items()}
+    for t in tables:
+        t["figs"] = [[name.get((c[0], c[1])) if c else None for c in row] for row in t.pop("sources", None) or []]
+    for card in cards:
+        for f in card["figures"]:
+            src = f.pop("source", None)
+            f["fig"] = name.get((src[0], src[1])) if src else None
+
+
 def mark_headlines(figs: dict[str, dict[str, Any]], summary: dict[str, Any], most: int = 4) -> None:
     """Mark the figures cards and the compare view show: per test (at most `most`), the throughput the catalog
     chooses (wirespeed.catalog.headline_choice), its caveats added to its label."""
@@ -245,6 +258,7 @@ def export_set(con: duckdb.DuckDBPyConnection, slug: str, analysis_root: Path, s
     records = explain.records(con, summary, figs, ids, file_urls, tables, explain.notebook_cells(outputs, index), url, machine)
     atomic.write_text(dest / "explain.json", json.dumps(records, ensure_ascii=False, sort_keys=True) + "\n")
     cards = headlines(summary, samples(con, slug))
+    name_figures(tables.values(), cards, ids)
     preview.render({"title": meta["title"], "dut": meta["dut"], "headlines": cards}, dest / "preview.png", analysis_root.parent / "previews")
     return {
         "slug": slug, "title": meta["title"], "summary": meta.get("summary", ""), "status": meta["status"],

@@ -27,6 +27,7 @@ class Cell:
     value: float | str | None = None
     flag: str | None = None
     derived: bool = False  # computed by the engine, not as published
+    source: tuple[int, str] | None = None  # the catalog figure it prints: (row_id, metric); the site names it by figure id
 
 
 @dataclass
@@ -49,5 +50,6 @@ class ResultTable:
             "values": [[c.value for c in r] for r in self.rows],
             "flags": [[c.flag for c in r] for r in self.rows],
             "derived_cells": [[c.derived for c in r] for r in self.rows],
+            "sources": [[list(c.source) if c.source else None for c in r] for r in self.rows],
             "notes": self.notes,
         }

@@ -111,10 +111,10 @@ class _Builder:
             if a is not None and not a["agree"]:
                 flag = f"recomputed {a['recomputed_text']} {a['unit_symbol']} ({a['basis']})"
             return {"published": True, "text": cell["text"], "qualifier": cell["qualifier"], "unit": cell["unit"], "value": cell["value"], "flag": flag,
-                    "machine": machine_unit(self.summary, cell)}
+                    "machine": machine_unit(self.summary, cell), "source": (row["row_id"], metric)}
         fieldname = DERIVED_FIELDS.get(metric)
         if fieldname and row.get(fieldname) is not None:
-            return {"published": False, "value": row[fieldname], "qualified": qualified.of_derived(row, metric)}
+            return {"published": False, "value": row[fieldname], "qualified": qualified.of_derived(row, metric), "source": (row["row_id"], metric)}
         return None
 
     def format_column(self, metric: str, raws: list[dict[str, Any] | None], unit_hint: str | None = None) -> tuple[str, bool, list[Cell]]:
@@ -136,13 +136,13 @@ class _Builder:
             if r is None:
                 cells.append(Cell("", None))
             elif r["published"] and r["unit"] == unit:
-                cells.append(Cell(formatting.published(r["text"], r["qualifier"], r.get("machine")), r["value"] / factor, r["flag"]))
+                cells.append(Cell(formatting.published(r["text"], r["qualifier"], r.get("machine")), r["value"] / factor, r["flag"], source=r["source"]))
             elif r["published"]:  # same metric printed in another unit in this column: convert, keep qualifier and digits
-                cells.append(Cell(qualified.published_converted(r["value"] / factor, r), r["value"] / factor, r["flag"]))
+                cells.append(Cell(qualified.published_converted(r["value"] / factor, r), r["value"] / factor, r["flag"], source=r["source"]))
             else:  # engine-derived: its inputs' qualifier and significance (wirespeed.engine.qualified)
                 q = r.get("qualified") or qualified.Qualified()
                 shown = r["value"] / factor  # the number rule per figure: one value, one text in every table, card and sentence
-                cells.append(Cell(qualified.text(shown, q, derived_decimals(metric, [shown])), shown, None, True))
+                cells.append(Cell(qualified.text(shown, q, derived_decimals(metric, [shown])), shown, None, True, r["source"]))
         return UNITS[unit].symbol, derived_only, cells
 
 
