@@ -98,18 +98,32 @@ def _text(node) -> str:
         return _text(c) + (" " if t == "Para" else "")
     if t == "Span":
         return _text(c[1])
-    return ""
+    return _text(c) if isinstance(c, list) else ""  # a Div, a Table: their text
 
 
-def test_the_figure_index_links_to_the_site_only_for_a_public_base_url():
-    public = _text(report_figures.figure_index_blocks(_records(), [L2], "https://example.org/ws/"))
+def test_the_figure_index_lists_every_figure_and_links_to_the_site_only_for_a_public_base_url():
+    recs = _records()
+    derived = {**recs["tests"][0]["figures"][0], "id": "l2-unicast/line_rate/64/99.999%", "derived": True, "text": "19,047,619,048", "unit": "frames/s",
+               "source": None, "formula": None, "before": "19047619047.619"}
+    recs["tests"][0]["figures"].append(derived)
+    public = _text(report_figures.figure_index_blocks(recs, [L2], "https://example.org/ws/"))
     assert f"https://example.org/ws/results/{NEXUS}/explain/#l2-unicast/throughput_l2/64/99.999%25" in public
-    assert "Table 1" in public and "code cell 4" in public and "19,047,430,585 frames/s × 64 B × 8" in public
-    local = _text(report_figures.figure_index_blocks(_records(), [L2], "/"))
-    assert "https://" not in local and f"Figure id: {L2}" in local
-    assert report_figures.figure_index_blocks(_records(), [], "/") == []
+    assert "printed 9.752 Tbit/s" in public and "in Table 1 of “Cisco Nexus 9516”" in public and "throughput cell 4" in public and "19,047,430,585 frames/s × 64 B × 8" in public
+    assert "throughput.csv:2" in public and "the recomputation agrees" in public
+    local = _text(report_figures.figure_index_blocks(recs, [], "/"))  # every figure, cited or not
+    assert "https://" not in local and f"1. {L2}" in local and "2. l2-unicast/line_rate/64/99.999%" in local
+    assert "19,047,619,048 frames/s †" in local and "before rounding 19047619047.619" in local and "derived by wirespeed" in local
+    assert report_figures.entries(recs) == {L2: "#xp-1", "l2-unicast/line_rate/64/99.999%": "#xp-2"}
+    assert report_figures.figure_index_blocks(None, [], "/") == []
     with pytest.raises(Exception, match="has no explanation record"):
-        report_figures.figure_index_blocks(_records(), ["nope/x/1"], "/")
+        report_figures.figure_index_blocks(recs, ["nope/x/1"], "/")
+
+
+def test_the_figure_index_is_set_in_7_pt_tables_of_four_columns():
+    blocks = report_figures.figure_index_blocks(_records(), [], "/")
+    tables = [b for b in blocks if b["t"] == "Div"]
+    assert tables and all(b["c"][0][1] == ["table-scriptsize"] and b["c"][1][0]["t"] == "Table" for b in tables)
+    assert [w["c"] for _, w in tables[0]["c"][1][0]["c"][2]] == report_figures.WIDTHS and sum(report_figures.WIDTHS) <= 1
 
 
 def test_a_record_that_does_not_recompute_is_named():
@@ -179,12 +193,40 @@ def test_every_figure_a_review_prints_links_to_its_explanation(site):
     assert linked >= 100 and tables >= 20
 
 
-def test_the_pdf_figure_index_explains_every_cited_figure(site):
+def test_every_report_has_a_figure_index_of_every_figure_of_its_set(site):
+    """With an article or without, a report's last appendix before the colophon explains every figure of the set: its id
+    (no public base URL in the examples: cited, not linked), printed value, formula and source."""
+    for slug, recs in sorted(explained.records(site).items()):
+        text = subprocess.run(["pdftotext", str(pipeline.BUILD / "reports" / f"{slug}.pdf"), "-"], capture_output=True, text=True, check=True).stdout
+        found = re.search(r"^Appendix [A-Z] Figure index$", text, re.M)
+        assert found, f"{slug}: no figure index"
+        squeezed = re.sub(r"[\s-]+", "", text[found.start():])  # pdftotext drops a hyphen at a line's end
+        missing = [f["id"] for f in explained.figures(recs) if re.sub(r"[\s-]+", "", f["id"]) not in squeezed]
+        assert not missing, f"{slug}: {len(missing)} figures not in the index, e.g. {missing[:3]}"
+        assert "/explain/#" not in text[found.start():]  # built without a public base URL: ids cited, not linked
     text = subprocess.run(["pdftotext", str(pipeline.BUILD / "reports" / f"{NEXUS}.pdf"), "-"], capture_output=True, text=True, check=True).stdout
-    index = text[re.search(r"^Appendix [A-Z] Figure index$", text, re.M).start():]
-    flat = re.sub(r"\s+", " ", index)
-    assert "9.752 Tbit/s — Layer-2 unicast: throughput (l2)" in flat
-    assert "19,047,430,585 frames/s × 64 B × 8 = 9,752,284,459,520 bit/s" in flat and "printed in Table 1 of" in flat
-    assert f"Figure id: {L2}" in flat  # the examples are built without a public base URL
-    cited = re.findall(r'figure="([^"]+)"', (pipeline.WORK / "content" / "reviews" / f"{NEXUS}.md").read_text(encoding="utf-8"))
-    assert all(f"Figure id: {fid}" in flat for fid in cited)
+    flat = re.sub(r"\s+", " ", text[re.search(r"^Appendix [A-Z] Figure index$", text, re.M).start():])
+    assert "19,047,430,585 frames/s × 64 B × 8 = 9,752,284,459,520 bit/s" in flat and "Table 1" in flat
+
+
+def test_a_derived_table_cell_s_mark_links_to_its_figure_index_entry():
+    from wirespeed.steps.shortcodes import _Doc
+
+    cols = [{"key": "frame_size", "label": "Frame size", "unit": "bytes", "group": "", "derived": False},
+            {"key": "throughput_l2", "label": "Throughput (L2)", "unit": "Tbit/s", "group": "", "derived": False}]
+    table = {"id": "t-results", "title": "T", "caption": "c", "test": "t", "columns": cols, "rows": [["64", "9.752"], ["128", "11.07"]],
+             "flags": [[None, None], [None, None]], "derived_cells": [[False, False], [False, True]], "figs": [[None, "t/a/64"], [None, "t/a/128"]]}
+    doc = _Doc({"slug": "s", "tables": {"t-results": table}}, Path("/nonexistent"), {"t/a/64": "#xp-1", "t/a/128": "#xp-2"})
+    links = []
+
+    def walk(node):
+        if isinstance(node, dict):
+            if node.get("t") == "Link":
+                links.append((_text(node["c"][1]), node["c"][2][0]))
+            walk(node.get("c"))
+        elif isinstance(node, list):
+            for n in node:
+                walk(n)
+
+    walk(doc.table("t-results", "test"))
+    assert links == [("†", "#xp-2")]  # the derived cell's mark; a published cell is not marked

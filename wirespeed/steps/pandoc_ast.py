@@ -79,14 +79,14 @@ def _cell(blocks: list[dict[str, Any]], align: str = "AlignDefault", rowspan: in
 
 def table(caption: list[dict[str, Any]], head_rows: list[list[tuple[str, str, int, int]]], body: list[list[tuple[str, str]]],
           aligns: list[str], ident: str = "", short: str | None = None, widths: list[float] | None = None) -> dict[str, Any]:
-    """A table: header rows of (text, align, rowspan, colspan) cells, body rows of (text, align) cells.
+    """A table: header rows of (text, align, rowspan, colspan) cells, body rows of (text or inlines, align) cells.
 
     `widths` (fractions of the line width) make the columns wrap instead of running off the page;
     `short` is the caption shown in the list of tables.
     """
     colspecs = [[{"t": a}, {"t": "ColWidth", "c": w} if widths else {"t": "ColWidthDefault"}] for a, w in zip(aligns, widths or [0] * len(aligns))]
     head = [NO_ATTR, [[NO_ATTR, [_cell([plain(shorten(t, CELL_CHARS))], a, rs, cs) for t, a, rs, cs in row]] for row in head_rows]]
-    rows = [[NO_ATTR, [_cell([plain(shorten(t, CELL_CHARS))] if t else [], a) for t, a in row]] for row in body]
+    rows = [[NO_ATTR, [_cell([plain(t if isinstance(t, list) else shorten(t, CELL_CHARS))] if t else [], a) for t, a in row]] for row in body]
     if sum(len(i["c"]) for i in caption if i.get("t") == "Str") > CAPTION_CHARS:
         caption = inlines(shorten(_text(caption), CAPTION_CHARS))
     short_caption = inlines(shorten(short, CAPTION_CHARS)) if short else None

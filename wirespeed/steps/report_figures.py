@@ -1,7 +1,9 @@
-"""The figure index of a PDF report: an appendix that explains every figure the article cites, from the set's explanation
-records (wirespeed/catalog/explain.py, exported as results/<slug>/explain.json) — the records the web page's explanations
-print. Each entry is the target of the figure's link in the text; its note links to the figure's explanation on the site
-when the report has a public base URL, and otherwise cites the figure id."""
+"""The figure index of a PDF report: an appendix that explains every figure of the set, from the set's explanation records
+(wirespeed/catalog/explain.py, exported as results/<slug>/explain.json) — the records the web page's explanations print.
+One compact table per test (id, printed value, formula with its inputs, source and verdict), set in 7 pt; each entry is the
+target of the links of the text's figures and of the tables' derived cells (†), numbered in the records' order. An
+entry's id links to the figure's explanation on the site when the report has a public base URL, and otherwise is cited
+as it is."""
 
 from __future__ import annotations
 
@@ -33,58 +35,109 @@ def explanation_url(base: str, slug: str, fid: str) -> str:
     return f"{base}results/{slug}/explain/#{anchor(fid)}"
 
 
-def _line(label: str, text: str) -> list[dict[str, Any]]:
-    return [A.strong(f"{label}:"), {"t": "Space"}, *A.inlines(text)]
+WIDTHS = [0.27, 0.16, 0.33, 0.22]  # figure id, printed, how computed, source and input (fractions of the line)
+HEAD = ["No. and figure id", "Printed", "How computed", "Source and input row"]
 
 
-def entry(n: int, rec: dict[str, Any], test: dict[str, Any], records: dict[str, Any], base: str | None) -> list[dict[str, Any]]:
-    """The blocks of one figure's entry: numbered, with its id as the target of the text's link."""
-    head = f"{rec['text']}" + (f"\u00a0{rec['unit']}" if rec["unit"] else "") + (" †" if rec["derived"] else "")
-    lines: list[list[dict[str, Any]]] = []
-    if rec.get("before"):
-        lines.append(_line("Before rounding", f"{rec['before']} {(rec.get('formula') or {}).get('unit', '')}".strip()))
-    lines.append(_line("Rounding", rec["rounding"]))
+def numbers(records: dict[str, Any] | None) -> dict[str, int]:
+    """Figure id → its entry's number in the index (the records' order: by test, then as the set prints them)."""
+    return {f["id"]: n for n, f in enumerate((f for t in (records or {}).get("tests", []) for f in t["figures"]), start=1)}
+
+
+def target(n: int) -> str:
+    """The index entry's anchor: what a figure's link in the text and a derived cell's † point to."""
+    return f"#xp-{n}"
+
+
+def entries(records: dict[str, Any] | None) -> dict[str, str]:
+    """Figure id → its entry's anchor in the figure index."""
+    return {fid: target(n) for fid, n in numbers(records).items()}
+
+
+def _cell(inl: list[dict[str, Any]]) -> list[Any]:
+    return [A.NO_ATTR, {"t": "AlignLeft"}, 1, 1, [A.plain(inl)] if inl else []]
+
+
+def _computed(rec: dict[str, Any]) -> str:
+    """The formula with its inputs (or the recomputation of a published figure), and the value before rounding."""
+    parts = []
     if rec.get("formula"):
-        lines.append(_line("Formula" if rec["derived"] else "Recomputed", rec["formula"]["text"]))
+        parts.append(("" if rec["derived"] else "recomputed: ") + rec["formula"]["text"])
+    if rec.get("before") and not rec.get("formula"):
+        parts.append(f"before rounding {rec['before']}")
+    if not parts:
+        parts.append("as published")
+    parts.append(f"{rec['decimals']} dp" if rec.get("decimals") is not None else "a range")
     q = rec["qualifier"]
-    symbol = f" ({q['symbol']})" if q["symbol"] else ""
-    lines.append(_line("Qualifier", f"{q['name']}{symbol}, from {q['from']}"))
-    if src := rec.get("source"):
-        where = f" in {test['where']}" if test.get("where") else ""
-        doc = records.get("source", {})
-        text = f"{src['printed']}, printed{where}" + (f" of “{doc['document']}”" if doc.get("document") else "") + (f" ({doc['publisher']})" if doc.get("publisher") else "")
-        if src.get("check"):
-            text += f"; {CHECK[src['check']]}" + (f": {src['recomputed']}" if src.get("recomputed") else "") + (f" ({src['basis']})" if src.get("basis") else "")
-        lines.append(_line("Source", text))
+    if q["name"] != "exact":
+        parts.append(f"qualifier {q['name']}" + (f" ({q['symbol']})" if q["symbol"] else ""))
+    return "; ".join(parts)
+
+
+def _source(rec: dict[str, Any], records: dict[str, Any]) -> str:
+    """What the source printed (where: the test's heading says) and whether the recomputation agrees; the input row's
+    file and line; the notebook cell whose table prints it."""
     row = records["rows"][rec["row"]]
-    lines.append(_line("Input row", f"{Path(row['file']).name}, line {row['line']}"))
-    if rec.get("table") and (nb := records["notebooks"].get(rec["table"])):
-        lines.append(_line("Notebook", f"{nb['name']}, code cell {nb['cell']} (table “{nb['title']}”)"))
-    if base is not None and is_full(base):
-        url = explanation_url(base, records["slug"], rec["id"])
-        lines.append([A.strong("Explanation:"), {"t": "Space"}, {"t": "Link", "c": [A.NO_ATTR, [{"t": "Code", "c": [A.NO_ATTR, url]}], [url, ""]]}])
+    parts = []
+    if src := rec.get("source"):
+        parts.append(f"printed {src['printed']}")
+        if src.get("check"):
+            parts.append(CHECK[src["check"]])
     else:
-        lines.append([A.strong("Figure id:"), {"t": "Space"}, {"t": "Code", "c": [A.NO_ATTR, rec["id"]]}])
-    title = {"t": "Span", "c": [[f"xp-{n}", [], []], [A.strong(f"{n}. {head}"), {"t": "Space"}, *A.inlines(f"— {rec['label']}")]]}
-    body: list[dict[str, Any]] = []
-    for i, inl in enumerate(lines):
-        body += ([{"t": "LineBreak"}] if i else []) + inl
-    return [{"t": "Para", "c": [title]}, {"t": "Para", "c": body}]
+        parts.append("derived by wirespeed")
+    parts.append(f"{Path(row['file']).name}:{row['line']}")
+    if rec.get("table") and (nb := records["notebooks"].get(rec["table"])):
+        parts.append(f"{nb['name']} cell {nb['cell']}")
+    return "; ".join(parts)
+
+
+def _id_cell(n: int, fid: str, slug: str, base: str | None) -> list[dict[str, Any]]:
+    code = {"t": "Code", "c": [A.NO_ATTR, fid]}
+    ref = {"t": "Link", "c": [A.NO_ATTR, [code], [explanation_url(base, slug, fid), ""]]} if base is not None and is_full(base) else code
+    return [{"t": "Span", "c": [[target(n)[1:], [], []], [{"t": "Str", "c": f"{n}."}]]}, {"t": "Space"}, ref]
+
+
+def _table(rows: list[list[list[dict[str, Any]]]]) -> dict[str, Any]:
+    """An uncaptioned longtable (no number, no entry in the list of tables) of rich cells, at the widths WIDTHS."""
+    colspecs = [[{"t": "AlignLeft"}, {"t": "ColWidth", "c": w}] for w in WIDTHS]
+    head = [A.NO_ATTR, [[A.NO_ATTR, [_cell(A.inlines(h)) for h in HEAD]]]]
+    body = [[A.NO_ATTR, [_cell(c) for c in row]] for row in rows]
+    return {"t": "Table", "c": [A.NO_ATTR, [None, [A.plain([])]], colspecs, head, [[A.NO_ATTR, 0, [], body]], [A.NO_ATTR, []]]}
 
 
 def figure_index_blocks(records: dict[str, Any] | None, used: list[str], base: str | None) -> list[dict[str, Any]]:
-    """The appendix explaining every figure the text cites (in citation order); nothing when it cites none."""
-    if not used or records is None:
+    """The appendix explaining every figure of the set, a table per test; nothing when the set has no records. Every figure
+    the text cites (`used`) must have one."""
+    if records is None:
+        if used:
+            raise ReportError(f"figure {used[0]!r} has no explanation record (results/<slug>/explain.json)")
         return []
     index = by_id(records)
     missing = [fid for fid in used if fid not in index]
     if missing:
         raise ReportError(f"result set {records.get('slug')!r}: figure {missing[0]!r} has no explanation record (results/<slug>/explain.json)")
+    if not index:
+        return []
+    linked = base is not None and is_full(base)
     blocks = [A.header(1, "Figure index", ident="figure-index", classes=["appendix"]),
-              A.para("Every figure the text cites, in order: its value before rounding and the rounding rule, the formula with its inputs "
-                     "(canonical units, computed left to right), the qualifier and where it came from, what the source printed and whether "
-                     "the recomputation agrees, the input row and the notebook cell whose table prints it. † marks a figure wirespeed derived.")]
-    for n, fid in enumerate(used, start=1):
-        rec, test = index[fid]
-        blocks += entry(n, rec, test, records, base)
+              A.para("Every figure of the set, numbered; a figure in the text and a derived table cell (†) link to its entry. "
+                     "How computed: the formula with its inputs in canonical units, computed left to right (for a published figure, its "
+                     "recomputation), and the decimals it is printed with; a published figure is printed digit for digit, a derived one "
+                     "with about four significant digits, or no more than its least precise input. Source: what the source printed and where, "
+                     "whether the recomputation agrees, the input row and the notebook cell. "
+                     + ("Each figure id links to its full explanation on the site (the value before rounding, the rounding rule and the notebook cell)."
+                        if linked else "The full explanation of each figure (the value before rounding, the rounding rule and the notebook cell) "
+                        "is on the result set's explanation page on the site, under its figure id."))]
+    nums = numbers(records)
+    for test in records["tests"]:
+        rows = []
+        for rec in test["figures"]:
+            printed = A.inlines(rec["text"] + (f" {rec['unit']}" if rec["unit"] else "") + (" †" if rec["derived"] else ""))  # the unit may wrap
+            rows.append([_id_cell(nums[rec["id"]], rec["id"], records["slug"], base), printed,
+                         A.inlines(_computed(rec)), A.inlines(_source(rec, records))])
+        doc = records.get("source", {}).get("document")
+        where = (f"The source prints them in {test['where']}" + (f" of “{doc}”" if doc else "") + ". ") if test.get("where") else ""
+        blocks += [A.header(2, f"Figures of {test['title']}", classes=["appendix"]),
+                   A.para(where + "Input rows are named file:line, notebook cells by notebook and code cell."),
+                   A.div([_table(rows)], ["table-scriptsize"])]
     return blocks

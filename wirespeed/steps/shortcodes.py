@@ -46,9 +46,10 @@ def _api_version() -> list[int]:
 class _Doc:
     """Assembles one report: numbering of tables and figures, the data they come from."""
 
-    def __init__(self, data: dict[str, Any], charts_dir: Path):
+    def __init__(self, data: dict[str, Any], charts_dir: Path, entries: dict[str, str] | None = None):
         self.data = data
         self.charts_dir = charts_dir
+        self.entries = entries or {}  # figure id → its entry in the figure index (steps/report_figures.py), e.g. "#xp-12"
         self.tables_used: list[str] = []
         self.table_parts: dict[str, list[list[int]]] = {}  # the columns of each printed part of a table
         self.charts_used: list[str] = []
@@ -91,6 +92,17 @@ class _Doc:
 
         body = []
         marks = t.get("derived_cells") or [[False] * len(cols) for _ in t["rows"]]
+        figs = t.get("figs") or [[None] * len(cols) for _ in t["rows"]]
+        linked = {(r, i): self.entries[f] for r, row in enumerate(figs) for i, f in enumerate(row)
+                  if f in self.entries and marks[r][i] and t["rows"][r][i] and not cols[i].get("derived")}  # a derived cell's † → its entry
+
+        def rich(text: str, at: tuple[int, int] | None) -> str | list[dict[str, Any]]:
+            """A cell's text; a derived cell's † a link to the figure's entry in the figure index."""
+            if at not in linked:
+                return text
+            return [{"t": "Link", "c": [A.NO_ATTR, [{"t": "Str", "c": DERIVED_MARK}], [linked[at], ""]]} if i.get("c") == DERIVED_MARK else i
+                    for i in A.inlines(text)]
+
         for r, row in enumerate(t["rows"]):
             flags = t["flags"][r]
             # a derived cell in a column of published figures is marked in the cell itself
@@ -110,7 +122,8 @@ class _Doc:
             key_head = " · ".join(label(cols[i], False) for i in range(keys))
             head = [[(key_head, "AlignLeft", 1, 1)] + [(" · ".join(t["rows"][r][i] for i in range(keys) if t["rows"][r][i]), "AlignRight", 1, 1) for r in range(len(body))]]
             rows = [[(label(c, True), "AlignLeft")] + [(body[r][i][0], aligns[i]) for r in range(len(body))] for i, c in enumerate(cols) if i >= keys]
-            pieces = [(head, rows, ["AlignLeft"] + ["AlignRight"] * len(body), "", list(range(len(cols))))]
+            at = [[None] + [(r, i) for r in range(len(body))] for i in range(keys, len(cols))]
+            pieces = [(head, rows, ["AlignLeft"] + ["AlignRight"] * len(body), "", list(range(len(cols))), at)]
         else:
             pieces = []
             for part in lay["parts"]:
@@ -121,13 +134,15 @@ class _Doc:
                 for k, cut in enumerate(sub):
                     cols_of = [idx[j] for j in cut]
                     name = part["title"] + (f" ({k + 1} of {len(sub)})" if len(sub) > 1 else "")
-                    pieces.append((head_of(cols_of), [[body[r][i] for i in cols_of] for r in shown], [aligns[i] for i in cols_of], name, cols_of))
+                    pieces.append((head_of(cols_of), [[body[r][i] for i in cols_of] for r in shown], [aligns[i] for i in cols_of], name, cols_of,
+                                   [[(r, i) for i in cols_of] for r in shown]))
         self.table_parts[tid] = [p[4] for p in pieces]  # the original columns of each printed piece (the manifest keeps them)
         if len(pieces) > 1:
             caption = caption + A.inlines(f" Printed in {len(pieces)} parts, each starting with {', '.join(cols[i]['label'] for i in range(keys))}.")
         out: list[dict[str, Any]] = []
-        for n, (head, rows, al, name, _cols) in enumerate(pieces):
-            fit = tablefit.fit([[cell[0]] for cell in head[-1]], [[text for text, _ in row] for row in rows], [a == "AlignRight" for a in al])
+        for n, (head, texts, al, name, _cols, cells_at) in enumerate(pieces):
+            fit = tablefit.fit([[cell[0]] for cell in head[-1]], [[text for text, _ in row] for row in texts], [a == "AlignRight" for a in al])
+            rows = [[(rich(text, w), a) for (text, a), w in zip(row, wrow)] for row, wrow in zip(texts, cells_at)]
             if n == 0:
                 block = A.table(caption, head, rows, al, ident=f"tbl-{tid}", short=t["title"], widths=fit.widths)
             else:  # a continuation is not a new table: no number, no entry in the list of tables
@@ -159,7 +174,9 @@ class _Doc:
         if fid not in self.figures_used:
             self.figures_used.append(fid)
         # the figure links to its entry in the figure index (steps/report_figures.py), which explains it
-        return [{"t": "Link", "c": [A.NO_ATTR, [{"t": "Str", "c": text}], [f"#xp-{self.figures_used.index(fid) + 1}", ""]]}]
+        if fid not in self.entries:
+            return [{"t": "Str", "c": text}]
+        return [{"t": "Link", "c": [A.NO_ATTR, [{"t": "Str", "c": text}], [self.entries[fid], ""]]}]
 
 
 def _token(i: int) -> str:

@@ -112,15 +112,16 @@ def build(job: ReportJob, root: str) -> dict[str, Any]:
     os.chdir(root)
     try:
         data = json.loads(job.data_file.read_text())
-        doc = _Doc(data, job.charts_dir)
+        static_root = job.charts_dir.parent.parent.parent  # <static>/results/<slug>/charts
+        records = report_figures.load(static_root, job.slug)
+        doc = _Doc(data, job.charts_dir, report_figures.entries(records))
         article = articles.read(job.article) if job.article else None
         api = _api_version()
         body = article_blocks(article, doc) if article else generated_blocks(doc)
         findings, body = take_findings(body)  # the key findings open the report, with the headline figures and the summary chart
         summary = (article.front.get("summary") if article else None) or data.get("summary") or ""
         front = summary_blocks(data, summary, headline_blocks(data), findings, doc)
-        static_root = job.charts_dir.parent.parent.parent  # <static>/results/<slug>/charts
-        explained = report_figures.figure_index_blocks(report_figures.load(static_root, job.slug), doc.figures_used, (job.components.get("build") or {}).get("base"))
+        explained = report_figures.figure_index_blocks(records, doc.figures_used, (job.components.get("build") or {}).get("base"))
         back = (testbed_blocks(data, static_root) + basis_blocks(data) + appendix_blocks(data) + explained
                 + colophon_blocks(reportlinks.colophon(data, job.components.get("build"))))
         blocks = headings_into_landscape(front + body + back)
