@@ -3,6 +3,7 @@ tables with their values, and text from result sets printed literally, never run
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import shutil
@@ -63,6 +64,26 @@ def test_report_tables_match_the_site_data_cell_for_cell(reports, slug):
         for cells in printed:
             pattern = r"\s*".join(re.escape(c) + r"(?:\s*[†‡])*" for c in cells)  # † derived cell, ‡ flagged figure
             assert any(re.search(pattern, l) for l in lines), f"{slug} {tid}: row {cells} not found"
+
+
+@pytest.mark.parametrize("slug", SETS)
+def test_a_lab_report_opens_with_its_summary_and_draws_its_test_bed(reports, slug):
+    """Issue 23: the executive summary on page 2 at the latest (after the cover), and
+    the test-bed diagram printed as a drawing (Graphviz's text, not a picture of it) on a page titled for it."""
+    pdf = reports / f"{slug}.pdf"
+    pages = text_of(pdf).split("\f")
+    summary = next((i for i, page in enumerate(pages, 1) if "Executive summary" in page), None)
+    assert summary is not None and summary <= 2, (slug, summary)
+    data = json.loads((BUILD / "hugo-data" / "wirespeed" / "sets" / f"{slug}.json").read_text())
+    diagram = data.get("testbed_diagram")
+    assert diagram or slug not in EXAMPLES, slug  # every example declares its test bed
+    if diagram:
+        svg = (BUILD / "site-static" / diagram["svg"]).read_text(encoding="utf-8")  # the web page's drawing
+        labels = [re.sub(r"\s+", " ", html.unescape(t)).strip() for t in re.findall(r"<text[^>]*>([^<]+)</text>", svg)]
+        assert labels, (slug, diagram)
+        drawn = [i for i, page in enumerate(pages, 1) if "Test-bed diagram" in page or "Test bed" in page]
+        flat = [squash(p) for p in pages]
+        assert any(all(squash(label) in flat[i - 1] for label in labels[:3]) for i in drawn), (slug, labels[:3])
 
 
 @pytest.mark.parametrize("slug", SETS)
