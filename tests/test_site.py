@@ -80,14 +80,19 @@ NOT_LIVE = "Array.from(document.querySelectorAll('figure.result-chart[data-vega]
 
 
 def all_live(page, w, path: str, timeout_s: float = 120) -> int:
-    """Scroll past every chart until all are live (a busy machine may need several passes); the count of charts."""
-    deadline = time.monotonic() + timeout_s
+    """Scroll past every chart until all are live (a busy machine may need several passes); the count of charts.
+    Fails only when no chart has come alive for `timeout_s`: a loaded machine is slow, a broken page is stuck."""
     n = page.evaluate(LIVE)
     assert n >= 1, path
-    while (waiting := page.evaluate(NOT_LIVE)) and time.monotonic() < deadline:
+    left, deadline = None, 0.0
+    while waiting := page.evaluate(NOT_LIVE):
+        if left is None or len(waiting) < left:  # progress: the clock starts again
+            left, deadline = len(waiting), time.monotonic() + timeout_s
+        elif time.monotonic() >= deadline:
+            break
         page.evaluate(LIVE)
         page.wait_for_timeout(500)
-    assert not waiting, f"{path}: charts not live after {timeout_s:g} s: {waiting[:8]}; console: {w.problems[-5:]}"
+    assert not waiting, f"{path}: no chart came alive for {timeout_s:g} s: {waiting[:8]}; console: {w.problems[-5:]}"
     return n
 
 
