@@ -106,7 +106,10 @@ class Watched:
         host = urlparse(base).netloc
         self.page.on("console", lambda m: self.problems.append(f"console {m.type}: {m.text}") if m.type in ("error", "warning") else None)
         self.page.on("pageerror", lambda e: self.problems.append(f"page error: {e}"))
-        self.page.on("requestfailed", lambda r: self.problems.append(f"failed: {r.url}"))
+        # A request the browser itself cancelled (net::ERR_ABORTED: the test navigated on while Chromium was still
+        # fetching, e.g. the favicon it asks for after the load) is not the site's failure; any other is recorded.
+        self.page.on("requestfailed", lambda r: self.problems.append(f"failed: {r.url} ({r.failure})")
+                     if r.failure != "net::ERR_ABORTED" else None)
         self.page.on("request", lambda r: self.problems.append(f"off-host: {r.url}") if urlparse(r.url).scheme in ("http", "https") and urlparse(r.url).netloc != host else None)
         self.page.on("response", lambda r: self.problems.append(f"HTTP {r.status}: {r.url}") if r.status >= 400 else None)
         self.base = base
