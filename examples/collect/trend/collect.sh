@@ -2,7 +2,7 @@
 # The trend series of the examples: RUNS collections (default 20) of IPv4 forwarding in network namespaces,
 # alternating an empty nftables forward chain and one of RULES rules (default 100) so that the machine's
 # changing load falls on both alike, each labelled with its rule count as the device's configuration
-# (label.py). An attempt whose generator sent a search trial more than 10 % slower than asked is discarded
+# (label.py), published under CC-BY-4.0 by wirespeed like the other measured examples. An attempt whose generator sent a search trial more than 10 % slower than asked is discarded
 # and repeated (at most 5 attempts a run); the kept set's notes count the discarded ones. As root, from the
 # repository root:
 #
@@ -25,7 +25,8 @@ while [ "$i" -le "$runs" ]; do
   slug=$(printf 'linux-netns-nft-series-2026-11-%02d' "$i")
   discarded=0
   while :; do
-    .venv/bin/wirespeed collect netns --config "$tmp/nft-$n.toml" --into "$slug" --root "$root"
+    .venv/bin/wirespeed collect netns --config "$tmp/nft-$n.toml" --into "$slug" --root "$root" \
+      --licence CC-BY-4.0 --publisher wirespeed
     if .venv/bin/python "$here/label.py" check "$root/$slug"; then break; fi
     rm -rf "${root:?}/$slug"
     discarded=$((discarded + 1))
