@@ -55,52 +55,41 @@ $(VENV)/.installed: pyproject.toml
 	$(BIN)/pip install -q -e '.[test]'
 	touch $@
 
-# A step that leaves some result sets out names each in one line and exits 1 (wirespeed/steps/status.py,
-# EXIT_LEFT_OUT); any other failure (a missing tool, a broken notebook, template or article, an internal
-# error) means the site cannot be built. Alone (`make analyse`) any failure fails make at once. Within
-# `make` (KEEP_GOING=1) a left-out set is recorded in build/left-out-steps and the build goes on; a step
-# that failed as a whole is recorded in build/failed-steps and fails the build at the end.
-step = $(1) || { rc=$$?; mkdir -p build; \
-  if [ -z "$(KEEP_GOING)" ]; then exit $$rc; \
-  elif [ $$rc -eq 1 ]; then echo "$(1)" >> build/left-out-steps; \
-  else echo "$(1) (exit status $$rc)" >> build/failed-steps; fi; }
-
+# One step at a time (`make analyse`, `make site`, …): a step that leaves some result sets out names each
+# in one line and exits 1 (wirespeed/steps/status.py, EXIT_LEFT_OUT), which fails make at once; `make`
+# (`wirespeed build`) goes on past a left-out set and fails only when a step fails as a whole (exit 3).
 validate: python-env
-	@$(call step,$(WIRESPEED) validate)
+	@$(WIRESPEED) validate
 
 ingest: python-env
-	@$(call step,$(WIRESPEED) ingest)
+	@$(WIRESPEED) ingest
 
 summary: ingest
-	@$(call step,$(WIRESPEED) summary)
+	@$(WIRESPEED) summary
 
 analyse: ingest
-	@$(call step,$(WIRESPEED) analyse)
+	@$(WIRESPEED) analyse
 
 site-data: analyse
-	@$(call step,$(WIRESPEED) site --data-only)
+	@$(WIRESPEED) site --data-only
 
 reports: site-data
-	@$(call step,$(WIRESPEED) report)
+	@$(WIRESPEED) report
 
 site: reports
-	@$(call step,$(WIRESPEED) site)
+	@$(WIRESPEED) site
 
 # A static server that honours HTTP Range requests (the archive's Parquet files are read a byte range at a time).
 serve: site
 	$(BIN)/python -m wirespeed.system.rangeserver --directory public --bind 127.0.0.1 --port 8000
 
-# `make`: builds everything. A result set (or an article citing it) that fails a step is left out and
-# named; the rest is built and `make` succeeds, printing what was left out (`wirespeed summary --left-out`,
-# also to the GitHub job summary), so the publish workflow deploys the site without it. When a step fails
-# as a whole the site cannot be built: `make` fails.
+# `make`: builds everything, in one process (`wirespeed build`). A result set (or an article citing it)
+# that fails a step is left out and named; the rest is built and `make` succeeds, printing what was left
+# out (`wirespeed summary --left-out`, also to the GitHub job summary), so the publish workflow deploys the
+# site without it. When a step fails as a whole (exit status 3) the site cannot be built: `make` fails.
+# When nothing the build reads has changed since the last build (build/build-stamp.json) it stops at once.
 build: setup
-	@rm -f build/failed-steps build/left-out-steps
-	@$(MAKE) --no-print-directory KEEP_GOING=1 validate site summary
-	@if [ -s build/failed-steps ]; then \
-	  echo "make: the site could not be built: these steps failed as a whole (see their messages above):" >&2; \
-	  sed 's/^/  /' build/failed-steps >&2; exit 1; fi
-	@$(WIRESPEED) summary --left-out || [ $$? -eq 1 ]
+	@$(WIRESPEED) build
 
 bench: setup
 	$(BIN)/pip install -q -e '.[bench]'

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -112,6 +113,32 @@ def test_the_rest_is_published(built):
     assert (public / "reports" / f"{COMPARING}.pdf").is_file() and not (public / "reports" / f"{BROKEN}.pdf").exists()
     manifest = json.loads((w / "build" / "reports" / f"{COMPARING}.manifest.json").read_text(encoding="utf-8"))
     assert manifest["components"]["article"] is None  # its review is left out: the report takes the generated structure
+
+
+@pytest.mark.slow
+def test_a_build_with_nothing_changed_answers_from_the_stamp(built):
+    """Issue 24: a no-op `make` answers from the content hashes of what the build reads (build/build-stamp.json),
+    runs no step and still names what the last build left out; a file touched but not changed is no change;
+    a changed file runs the steps, whose own manifests then rebuild nothing a set's outputs depend on."""
+    w, first = built
+    lines = left_out(w)
+    front = (w / "public" / "index.html").stat()
+    again = make(w)
+    assert again.returncode == 0, again.stdout[-3000:] + again.stderr[-3000:]
+    assert "up to date: nothing the build reads has changed since the last build" in again.stdout, again.stdout[-2000:]
+    assert "[wirespeed " not in again.stderr and again.stderr.rstrip().endswith(lines[-1]), again.stderr[-2000:]
+    assert all(line in again.stderr for line in lines)
+    after = (w / "public" / "index.html").stat()
+    assert (after.st_ino, after.st_mtime_ns) == (front.st_ino, front.st_mtime_ns)  # the site was not rebuilt
+    csv = w / "data" / "results" / COMPARING / "measurements.csv"
+    os.utime(csv, ns=(csv.stat().st_atime_ns, csv.stat().st_mtime_ns + 10**9))  # touched, not changed
+    assert "up to date" in make(w).stdout
+    (w / "CONTRIBUTING.md").write_text((w / "CONTRIBUTING.md").read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    changed = make(w)
+    assert changed.returncode == 0 and "up to date" not in changed.stdout, changed.stderr[-2000:]
+    assert "[wirespeed site: " in changed.stderr and "0 notebook runs executed" in changed.stdout, changed.stdout[-2000:]
+    assert re.search(r"^0 reports built, \d+ up to date", changed.stdout, re.M), changed.stdout[-2000:]
+    assert "up to date" in make(w).stdout
 
 
 @pytest.mark.slow

@@ -152,5 +152,11 @@ def test_series_order_by_shared_software_then_date():
     # no common component: by date, undated last, then slug
     o = versions.order([P("x", (("A", "1"),), "2026-02"), P("y", (("B", "1"),), None), P("z", (), "2025")])
     assert o.by == "date" and o.slugs == ("z", "x", "y")
+    # a component some sets name and others do not (a chain added to the device): those without it first
+    o = versions.order([P("n100", (("OS", "1"), ("chain", "100 rules")), "2026-01"), P("none", (("OS", "1"),), "2026-03"),
+                        P("n0", (("OS", "1"), ("chain", "0 rules")), "2026-02")])
+    assert o.by == "version" and o.slugs == ("none", "n0", "n100") and o.components == ("chain",)
+    # ... but a component only one set names is no order
+    assert versions.order([P("p", (("OS", "1"), ("x", "2")), "2026-02"), P("q", (("OS", "1"),), "2026-01")]).by == "date"
     # the same version everywhere: by date
     assert versions.order([P("p", (("OS", "1"),), "2026-02"), P("q", (("OS", "1"),), "2026-01")]).slugs == ("q", "p")

@@ -30,16 +30,27 @@ def _text(html: str) -> str:
 
 
 def test_the_measured_series_finds_its_real_step():
-    """Minimum latency, version order (0 rules before 100 rules): one regression, where the 100-rule sets start."""
+    """Minimum latency, version order: the same device's sets that name no forward chain (the bridge example's
+    IPv4 forwarding, on a test bed it did not state: a forced boundary), then 0 rules, then 100 rules; one
+    regression, where the 100-rule sets start."""
     with read_catalog() as con:
         (sid,) = con.execute("SELECT series FROM trend_series WHERE metric = 'latency_min' AND test_id = 'ipv4-forward'").fetchone()
         points = con.execute("SELECT position, slug, version FROM trend_points WHERE series = ? ORDER BY position", [sid]).fetchall()
         changes = con.execute("SELECT position, kind, relative, confidence FROM trend_changes WHERE series = ?", [sid]).fetchall()
-    assert len(points) == len(SERIES_SETS) >= 20
+    assert {slug for _, slug, _ in points} >= set(SERIES_SETS) and len(SERIES_SETS) >= 20
+    first_0 = next(pos for pos, _slug, version in points if version.endswith(" 0 rules"))
     first_100 = next(pos for pos, _slug, version in points if version.endswith("100 rules"))
-    assert all(version.endswith(" 0 rules") for _, _, version in points[:first_100])
-    assert [(pos, kind) for pos, kind, *_ in changes] == [(first_100, "regression")]
-    assert 0.15 < changes[0][2] < 0.45 and changes[0][3] > 0.9999  # about 4 ns a rule on about 1.7 µs
+    assert all(version.endswith("not named") for _, _, version in points[:first_0])  # the sets without the chain first
+    assert all(version.endswith(" 0 rules") for _, _, version in points[first_0:first_100])
+    assert all(version.endswith(" 100 rules") for _, _, version in points[first_100:])
+    step = [c for c in changes if c[0] == first_100]
+    assert [c[1] for c in step] == ["regression"], changes
+    assert 0.15 < step[0][2] < 0.45 and step[0][3] > 0.9999  # about 4 ns a rule on about 1.7 µs
+    # Any other change jumpavg finds in this real series (a set whose trials all ran slower on the shared VM) is
+    # smaller than the step and less certain
+    others = [c for c in changes if c[1] != "testbed" and c[0] != first_100]
+    assert all(abs(c[2]) < step[0][2] / 2 and c[3] < step[0][3] for c in others), changes
+    assert all(pos <= first_0 for pos, kind, *_ in changes if kind == "testbed")  # a test bed changes only where the series starts
 
 
 def test_trend_pages_explain_the_change_and_state_the_limits(site):
@@ -71,7 +82,7 @@ def test_the_published_parquet_archive_reads_back(site):
     exported = len(list((BUILD / "hugo-data" / "wirespeed" / "sets").glob("*.json")))
     assert sets == exported
     got = con.execute(f"SELECT kind, count(*) FROM read_parquet('{root}/trend_changes/**/*.parquet', hive_partitioning = true)"
-                      " WHERE series LIKE '%ndr-50-latency-min' GROUP BY ALL").fetchall()
-    assert got == [("regression", 1)]
+                      " WHERE series LIKE '%ndr-50-latency-min' AND relative > 0.15 GROUP BY ALL").fetchall()
+    assert got == [("regression", 1)]  # the real step
     years = {y for (y,) in con.execute(f"SELECT DISTINCT year FROM read_parquet('{root}/trend_points/**/*.parquet', hive_partitioning = true)").fetchall()}
     assert years == {2026}

@@ -425,6 +425,80 @@ def report(slugs: tuple[str, ...], jobs: int | None, base_url: str | None) -> No
         sys.exit(EXIT_LEFT_OUT)
 
 
+def _invoke_step(ctx: click.Context, command: click.Command, **given) -> int:
+    """Run one step's command in this process (its defaults filled in by click): 0 done, EXIT_LEFT_OUT when
+    it left something out (each named), EXIT_STEP_FAILED when it could not run at all."""
+    try:
+        ctx.invoke(command, **given)
+    except SystemExit as exc:
+        if isinstance(exc.code, int) and exc.code > 128:  # a signal (SIGTERM, SIGHUP) stops the whole build
+            raise
+        return exc.code if isinstance(exc.code, int) else EXIT_STEP_FAILED
+    except click.ClickException as exc:
+        exc.show()
+        return EXIT_STEP_FAILED
+    return 0
+
+
+@cli.command()
+@click.option("--base-url", metavar="URL", default=None,
+              help="Address the site is served at (Hugo's --baseURL and the reports' title pages). "
+                   "Default: the HUGO_BASEURL environment variable, else baseURL in config.toml.")
+@click.option("--force", is_flag=True, help="Ask every step even when nothing the build reads has changed.")
+@click.pass_context
+def build(ctx: click.Context, base_url: str | None, force: bool) -> None:
+    """The whole pipeline in one process, as `make` runs it: validate, ingest, analyse, site data, reports, site.
+
+    A result set (or an article citing it) that fails a step is left out and named at the end, and the
+    build succeeds; a step that fails as a whole fails the build (exit status 3). When nothing the build
+    reads has changed since the last complete build (build/build-stamp.json: the content hashes of the
+    result sets, the site's sources, the notebooks, the report templates, the code, the tools, the base
+    URL and the commit) it says so and stops at once.
+    """
+    import time
+
+    from wirespeed.steps import buildstamp
+    from wirespeed.system import interrupts
+
+    root = Path(".")
+    t0 = time.perf_counter()
+    with interrupts.signals_exit(), interrupts.build_lock(paths.BUILD):
+        same, stamp, recorded = buildstamp.up_to_date(root, base_url)
+        if same and not force:
+            left = recorded.get("left_out") or []
+            out.print(f"up to date: nothing the build reads has changed since the last build ({len(stamp.files)} files checked "
+                      f"in {time.perf_counter() - t0:.2f} s)", markup=False)
+            if left:
+                err.print(f"THE SITE WAS BUILT WITHOUT {len(left)} ITEM{'S' if len(left) != 1 else ''} (each below; everything else is on it):", markup=False)
+                for line in left:
+                    err.print(f"  {line}", markup=False)
+            return
+        buildstamp.clear(root)
+        interrupts.sweep(paths.BUILD, (Path("public"),))
+        steps = [("validate", validate, {}), ("ingest", ingest, {}), ("analyse", analyse, {}), ("site --data-only", site, {"data_only": True}),
+                 ("report", report, {"base_url": base_url}), ("site", site, {"base_url": base_url}), ("summary", summary, {})]
+        failed, left_out_steps = [], []
+        for name, command, given in steps:
+            t = time.perf_counter()
+            code = _invoke_step(ctx, command, **given)
+            err.print(f"[wirespeed {name}: {time.perf_counter() - t:.1f} s]", markup=False)
+            if code == EXIT_LEFT_OUT:
+                left_out_steps.append(name)
+            elif code:
+                failed.append(f"wirespeed {name} (exit status {code})")
+        if failed:
+            err.print("the site could not be built: these steps failed as a whole (see their messages above):", markup=False)
+            for line in failed:
+                err.print(f"  {line}", markup=False)
+            raise SystemExit(EXIT_STEP_FAILED)
+        from wirespeed.steps import leftout
+
+        found = leftout.lines(ARCHIVE, paths.CATALOG, paths.STATUS, leftout.ITEMS)
+        _invoke_step(ctx, summary, left_out=True)
+        buildstamp.save(root, stamp, {"left_out": found, "left_out_steps": left_out_steps})
+    out.print(f"built in {time.perf_counter() - t0:.1f} s", markup=False)
+
+
 @cli.command("check-site")
 @click.argument("slugs", nargs=-1)
 @click.option("--public", type=click.Path(path_type=Path), default=Path("public"), show_default=True, help="The built site.")

@@ -181,7 +181,7 @@ def refresh(con: duckdb.DuckDBPyConnection, force: bool = False) -> bool:
 def _version_text(software: tuple[tuple[str, str], ...], order: versions.Order) -> str:
     """What a point is called on the series' axis: the versions that vary along it (or every version the set names)."""
     named = dict(software)
-    shown = [(n, named[n]) for n in order.components] if order.by == "version" else list(software)
+    shown = [(n, named.get(n, "not named")) for n in order.components] if order.by == "version" else list(software)
     return "; ".join(f"{n} {v}" for n, v in shown)
 
 

@@ -49,6 +49,7 @@ class CollectConfig:
     shortfall: float = 0.001  # the clock tolerance (wirespeed.checks.tolerance): slower than that, a trial tested the rate it sent
     latency_fractions: tuple[float, ...] = (0.1, 0.5, 0.9)
     latency_duration_s: float = 1.0
+    latency_repeats: int = 0  # captured latency trials at each fraction; 0: as many as `repeats`
     latency: bool = True
     nft_rules: int = 1000
     mtu: int = 1500
@@ -114,6 +115,7 @@ def check(cfg: CollectConfig, where: str) -> CollectConfig:
               "64-1518 bytes (up to 9018 with mtu = 9000)"),
              (cfg.algorithm in ALGORITHMS, "algorithm", f"one of {', '.join(ALGORITHMS)}"),
              (1 <= cfg.repeats <= 20, "repeats", "1-20"),
+             (0 <= cfg.latency_repeats <= 50, "latency_repeats", "0-50 (0: as many as repeats)"),
              (all(0 < f <= 1 for f in cfg.latency_fractions), "latency_fractions", "fractions in (0, 1]"),
              (0 < cfg.latency_duration_s <= 60 and 0 < cfg.trial_duration_s <= 120, "trial_duration_s", "0-120 s (latency_duration_s 0-60 s)"),
              (1 <= cfg.nft_rules <= 100_000, "nft_rules", "1-100000")]

@@ -4,7 +4,7 @@
 
 For each device variant of the config (netns_trafgen: bridge, IPv4 forwarding, IPv4 forwarding
 through nftables) and each frame size: `repeats` independent searches (MLRsearch or RFC 2544
-binary) for the NDR and PDR, then `repeats` captured latency trials at each fraction of the mean
+binary) for the NDR and PDR, then `latency_repeats` (default `repeats`) captured latency trials at each fraction of the mean
 NDR. Hooks run around the test and each trial. The result set is built in a temporary folder beside
 the target by the one writer, validated, and renamed into place; on any failure or interrupt
 (Ctrl-C, SIGTERM, a failing hook) the namespaces, their processes and the temporary folder go away
@@ -116,7 +116,7 @@ def _collect(cfg: CollectConfig, slug: str, scratch: Path, config_path: Path, pr
 
                 lat_gen = HookedGenerator(CapturingTrafgen(gen, scratch), runner, variant) if cfg.latency else None
                 point = search_point(hooked, sc, cfg.repeats, cfg.algorithm, cfg.latency_fractions if cfg.latency else (),
-                                     cfg.latency_duration_s, on_trial, lat_gen)
+                                     cfg.latency_duration_s, on_trial, lat_gen, latency_repeats=cfg.latency_repeats or cfg.repeats)
                 points.setdefault(variant, []).append(point)
             runner.run("after-test", variant=variant)
         finally:

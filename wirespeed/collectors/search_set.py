@@ -129,7 +129,9 @@ def build(slug: str, cfg, points: dict[str, list[PointResult]], started: dt.date
                                      "and the load it was asked for is the generator's limit, not the device's: such a search's result is a lower "
                                      f"bound (≥) and has no upper bound of the device. {stopped} of {len(searches)} searches were stopped by the generator; "
                                      f"{short} of their {len(sent)} trials sent slower than asked, {lost} lost frames. Latency is one-way, from the host "
-                                     "timestamps tcpdump gives each frame leaving wst-g0 and arriving at wst-s0."}})
+                                     "timestamps tcpdump gives each frame leaving wst-g0 and arriving at wst-s0"
+                                     + (f", in {cfg.latency_repeats or cfg.repeats} trials of {cfg.latency_duration_s:g} s at each fraction of the mean NDR."
+                                        if cfg.latency and cfg.latency_fractions else ".")}})
     doc: dict[str, Any] = {
         "format_version": 1, "slug": slug, "title": cfg.title,
         "summary": "; ".join(f"{name}: NDR " + ", ".join(

@@ -54,15 +54,29 @@ class Order:
 
 def order(sets: Iterable[Placed]) -> Order:
     """Order result sets by the versions of the software every one of them names (in the first set's
-    order of components), then by date and slug; by date and slug alone when they share no component or
-    no shared component's version differs."""
+    order of components), then by the components two or more of them name but some do not (a set that
+    does not name one sorts before every version of it, as dpkg orders a package not installed before
+    any version), then by date and slug; by date and slug alone when they share no component or no
+    component's version differs."""
     sets = list(sets)
     if not sets:
         return Order((), "date", ())
-    shared = [name for name, _ in sets[0].software if all(name in dict(s.software) for s in sets[1:])]
-    varying = tuple(name for name in shared if len({dict(s.software)[name] for s in sets}) > 1)
+    named = [dict(s.software) for s in sets]
+    shared = [name for name, _ in sets[0].software if all(name in n for n in named[1:])]
+    partial: list[str] = []
+    if shared:
+        for s in sets:
+            for name, _ in s.software:
+                if name not in shared and name not in partial and sum(name in n for n in named) >= 2:
+                    partial.append(name)
+    ranked_by = shared + partial
+    varying = tuple(name for name in ranked_by if len({n.get(name) for n in named}) > 1)
     date_key = lambda s: (s.date is None, s.date or "", s.slug)  # noqa: E731 - an undated set goes last
     if varying:
-        ranked = sorted(sets, key=lambda s: (tuple(version_key(dict(s.software)[n]) for n in shared), date_key(s)))
+        def key(s: Placed) -> tuple:
+            n = dict(s.software)
+            return (tuple((name in n, version_key(n[name]) if name in n else ()) for name in ranked_by), date_key(s))
+
+        ranked = sorted(sets, key=key)
         return Order(tuple(s.slug for s in ranked), "version", varying)
     return Order(tuple(s.slug for s in sorted(sets, key=date_key)), "date", ())

@@ -144,15 +144,29 @@ def signals_exit() -> Iterator[None]:
             signal.signal(s, h)
 
 
+_HELD: dict[str, int] = {}  # build folders whose lock this process holds, and how deeply (`wirespeed build` runs the steps inside its own)
+
+
 @contextlib.contextmanager
 def build_lock(build: Path = Path("build")) -> Iterator[None]:
-    """Hold build/.wirespeed.lock (waits for another wirespeed step on the same build folder)."""
+    """Hold build/.wirespeed.lock (waits for another wirespeed process on the same build folder; a step run
+    inside `wirespeed build`, which holds it already, goes straight on)."""
     build.mkdir(parents=True, exist_ok=True)
-    with open(build / ".wirespeed.lock", "w") as f:
-        fcntl.flock(f, fcntl.LOCK_EX)
+    name = str(build.resolve())
+    if _HELD.get(name):
+        _HELD[name] += 1
         try:
             yield
         finally:
+            _HELD[name] -= 1
+        return
+    with open(build / ".wirespeed.lock", "w") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        _HELD[name] = 1
+        try:
+            yield
+        finally:
+            _HELD.pop(name, None)
             fcntl.flock(f, fcntl.LOCK_UN)
 
 

@@ -47,7 +47,8 @@ def label(folder: Path, rules: int, run: int, runs: int, series_rules: int, disc
                            f"run {run} of {runs} of a series that alternates an empty chain and one of {series_rules:,} rules (examples/collect/trend/collect.sh).")
     with open(folder / "measurements.csv", encoding="utf-8") as f:
         mins = [r["latency_min_us"] for r in csv.DictReader(f) if r["variant"] == "ndr-50"]
-    doc["summary"] = (f"Minimum one-way latency of three captured 1-second trials at 50 % of the mean NDR through an nftables forward chain of {rules:,} rules: "
+    words = {3: "three", 4: "four", 5: "five", 6: "six", 8: "eight", 10: "ten"}
+    doc["summary"] = (f"Minimum one-way latency of {words.get(len(mins), len(mins))} captured 1-second trials at 50 % of the mean NDR through an nftables forward chain of {rules:,} rules: "
                       + ", ".join(f"{m} µs" for m in mins) + f". Run {run} of {runs} of the trend series; the NDR and PDR searches stop at 2,000 frames/s "
                       "to keep the run short, so their figures are at most that cap and bound the device's from below.")
     doc["source"]["notes"] = (str(doc["source"]["notes"]) + " The searches were capped at 2,000 frames/s (max_rate_fps) to keep each run short: "
