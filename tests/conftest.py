@@ -20,6 +20,24 @@ WIRESPEED = [sys.executable, "-m", "wirespeed"]
 EXAMPLES = frozenset({"cisco-7600-osm-acl-2001", "cisco-asr9006-rsp440-trex-2022", "cisco-catalyst-6500-vss-2008",
                       "cisco-nexus-9516-128x100g-2015", "keysight-ixnetwork-ve-dpdk-400g-2022", "linux-netns-ipv4-ramp-2026-11", "linux-netns-bridge-forward-nftables-2026-11",
                       "linux-netns-udp-capture-2026-11"})
+# The measured trend series (examples/collect/trend): 20 sets of one shape. The session pipeline (tests/pipeline.py)
+# builds and checks every one of them; a scratch build that tests something else takes `series` of them.
+SERIES = "linux-netns-nft-series-"
+
+
+def example_folders(series: int | None = 0) -> list[Path]:
+    """The bundled result sets: all but the trend series, plus its first `series` sets (None: all of them)."""
+    folders = sorted(p for p in ARCHIVE.iterdir() if p.is_dir())
+    runs = [p for p in folders if p.name.startswith(SERIES)]
+    return [p for p in folders if not p.name.startswith(SERIES)] + (runs if series is None else runs[:series])
+
+
+def copy_examples(dest: Path, series: int | None = 0) -> Path:
+    """Copy example_folders(series) into dest (an archive folder, made if missing)."""
+    dest.mkdir(parents=True, exist_ok=True)
+    for folder in example_folders(series):
+        shutil.copytree(folder, dest / folder.name)
+    return dest
 
 
 # The session's scratch working folder for the whole pipeline (tests/pipeline.py): made by the controlling

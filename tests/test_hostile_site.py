@@ -21,7 +21,7 @@ import duckdb
 import pytest
 
 import hostile
-from conftest import ARCHIVE, ROOT, WIRESPEED
+from conftest import ROOT, WIRESPEED, copy_examples
 from wirespeed.system import csvsafe, publish
 pytestmark = pytest.mark.browser
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"]
@@ -37,7 +37,7 @@ def work(tmp_path_factory) -> Path:
         src = ROOT / name
         (shutil.copytree if src.is_dir() else shutil.copyfile)(src, w / name)
     (w / "node_modules").symlink_to(ROOT / "node_modules")
-    shutil.copytree(ARCHIVE, w / "data" / "results")
+    copy_examples(w / "data" / "results")
     hostile.make(w / "data" / "results")
     Path("/tmp/wirespeed-pwned").unlink(missing_ok=True)
     for step in (["ingest"], ["analyse"], ["site", "--data-only"], ["report"], ["site"]):

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 import oddsets
-from conftest import ARCHIVE, ROOT, WIRESPEED
+from conftest import ROOT, WIRESPEED, copy_examples
 
 pdfplumber = pytest.importorskip("pdfplumber")
 pytestmark = pytest.mark.slow
@@ -35,7 +35,7 @@ def built(tmp_path_factory) -> Path:
     for name in SOURCES:
         src = ROOT / name
         (shutil.copytree if src.is_dir() else shutil.copyfile)(src, w / name)
-    shutil.copytree(ARCHIVE, w / "data" / "results")
+    copy_examples(w / "data" / "results", series=2)  # the trend series' sets share one shape: a 0-rule and a 100-rule run
     oddsets.make(w / "data" / "results")
     env = {**os.environ, "WIRESPEED_LATEX_LOGS": str(w / "latex-logs")}
     for step in (["ingest"], ["analyse"], ["site", "--data-only"], ["report", "--base-url", BASE]):

@@ -7,14 +7,15 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from conftest import ARCHIVE, ROOT, WIRESPEED
+from conftest import ROOT, WIRESPEED, copy_examples
 
 # What the CLI reads relative to its working folder (besides data/results and build/).
 SITE_SOURCES = ["config.toml", "layouts", "content", "static", "assets", "notebooks", "reports", "Makefile"]
 
 
-def make(w: Path, examples: bool = True) -> Path:
-    """Fill w with the site's sources (and the example archive unless examples=False); returns w."""
+def make(w: Path, examples: bool = True, series: int | None = 0) -> Path:
+    """Fill w with the site's sources (and the example archive unless examples=False: every example but the
+    trend series, of which `series` sets, None for all); returns w."""
     for name in SITE_SOURCES:
         src = ROOT / name
         (shutil.copytree if src.is_dir() else shutil.copyfile)(src, w / name)
@@ -22,7 +23,7 @@ def make(w: Path, examples: bool = True) -> Path:
     for name in ("pyproject.toml", "package.json", "package-lock.json"):  # the Makefile's prerequisites, their times kept
         shutil.copy2(ROOT / name, w / name)
     if examples:
-        shutil.copytree(ARCHIVE, w / "data" / "results")
+        copy_examples(w / "data" / "results", series)
     else:
         (w / "data" / "results").mkdir(parents=True)
     return w
