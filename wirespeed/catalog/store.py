@@ -19,13 +19,13 @@ import duckdb
 import wirespeed
 from wirespeed.engine import dates
 from wirespeed.checks import run_checks
-from wirespeed.catalog.columns import METRICS, TABLE_METRICS
+from wirespeed.engine.columns import METRICS, TABLE_METRICS
 from wirespeed.catalog import trend
-from wirespeed.catalog.consistency import agreements
+from wirespeed.checks.consistency import agreements
 from wirespeed.engine.derive import context, counts, derived, offered_from_load
 from wirespeed.engine.ramp import running_stream
 from wirespeed.problems import Problem, display_path, internal_problem
-from wirespeed.resultset.load import RESULT_FILE, load_many
+from wirespeed.catalog.load import RESULT_FILE, load_many
 from wirespeed.resultset.model import ResultSet, Row
 from wirespeed.engine.rfc2544 import Trial, throughput as rfc2544_throughput
 

@@ -7,9 +7,12 @@ precision of the numbers it comes from.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from wirespeed.engine import linerate, rfc2889
-from wirespeed.resultset.model import ResultSet, Row, TestSpec
+
+if TYPE_CHECKING:  # the model's types, for annotations only: the engine reads rows, never loads them
+    from wirespeed.resultset.model import ResultSet, Row, TestSpec
 
 
 @dataclass(frozen=True)
