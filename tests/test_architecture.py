@@ -86,7 +86,7 @@ def test_each_independence_contract_lists_the_plugins_of_its_extension_point():
     """The built-in plugins of an extension point never import each other: each independence contract
     names exactly the modules its entry-point group registers."""
     entry_points = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["entry-points"]
-    groups = {"importers": "importers", "site-checks": "site_checks", "chart-types": "charts", "collectors": "collectors"}
+    groups = {"importers": "importers", "checks": "checks", "site-checks": "site_checks", "chart-types": "charts", "collectors": "collectors"}
     independent = {cid: c for cid, c in _contracts().items() if c["type"] == "independence"}
     assert set(independent) == set(groups)
     for cid, group in groups.items():
