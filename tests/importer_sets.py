@@ -7,7 +7,7 @@ import shutil
 from pathlib import Path
 
 from conftest import ARCHIVE, ROOT
-from wirespeed.resultset.load import load
+from wirespeed.catalog.load import load
 
 EXAMPLES = ROOT / "docs" / "importers" / "examples"
 BASE = "keysight-ixnetwork-ve-dpdk-400g-2022"

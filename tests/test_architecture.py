@@ -1,12 +1,15 @@
-"""The layout keeps its promises: docs/architecture.md describes every package, the extension points
-are declared in one module with contracts the installed plugins fulfil, and the presentation layer
-reads the catalog's derived figures without ever computing a line rate itself."""
+"""The layout keeps its promises: no import climbs a layer (import-linter checks the contracts of
+pyproject.toml, and docs/architecture.md lists the same layers), docs/architecture.md describes every
+package, the extension points are declared in one module with contracts the installed plugins fulfil,
+ingest's cache key covers only the code ingest imports, and the presentation layer reads the catalog's
+derived figures without ever computing a line rate itself."""
 
 from __future__ import annotations
 
 import inspect
 import json
 import re
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -15,6 +18,109 @@ from conftest import ARCHIVE, ROOT
 
 PACKAGE = ROOT / "wirespeed"
 ARCHITECTURE = ROOT / "docs" / "architecture.md"
+
+
+def _contracts() -> dict[str, dict]:
+    """The import-linter contracts of pyproject.toml, by id."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]
+    return {c["id"]: c for c in config["contracts"]}
+
+
+def _import_linter():
+    from importlinter import configuration
+
+    configuration.configure()  # what the lint-imports command does first
+
+
+def test_no_import_climbs_a_layer():
+    """import-linter (the `lint-imports` command's own function) keeps every contract of pyproject.toml;
+    a broken one fails with its report: which import, in which file and line, climbs which layer."""
+    _import_linter()
+    from importlinter.application.output import console
+    from importlinter.application.use_cases import lint_imports
+
+    with console.capture() as captured:
+        kept = lint_imports(config_filename=str(ROOT / "pyproject.toml"), cache_dir=None, no_logo=True)
+    report = captured.get()
+    assert kept, report
+    for contract in _contracts().values():
+        assert f"{contract['name']} KEPT" in report, report
+    assert "ignore_imports" not in json.dumps(_contracts()), "no import is let off a contract"
+
+
+def test_the_layers_contract_catches_an_import_that_climbs():
+    """The contract sees an upward import: the engine importing the presentation's number display (as
+    engine/compare.py once did) breaks it, and the report names the import."""
+    import grimp
+
+    _import_linter()
+    from importlinter.application.output import console
+    from importlinter.contracts.layers import LayersContract
+
+    spec = _contracts()["layers"]
+    contract = LayersContract(name=spec["name"], session_options={"root_packages": ["wirespeed"]},
+                              contract_options={k: v for k, v in spec.items() if k not in ("id", "name", "type")})
+    graph = grimp.build_graph("wirespeed", cache_dir=None, exclude_type_checking_imports=True)
+    assert contract.check(graph, verbose=False).kept
+    graph.add_import(importer="wirespeed.engine.compare", imported="wirespeed.presentation.formatting", line_number=17,
+                     line_contents="from wirespeed.presentation import formatting")
+    check = contract.check(graph, verbose=False)
+    assert not check.kept
+    with console.capture() as captured:
+        contract.render_broken_contract(check)
+    assert "wirespeed.engine.compare -> wirespeed.presentation.formatting (l.17)" in captured.get()
+
+
+def test_the_architecture_page_lists_the_layers_of_the_contract():
+    """docs/architecture.md's layer list is the layers contract, in order (siblings as `a` | `b`)."""
+    text = ARCHITECTURE.read_text(encoding="utf-8")
+    section = text.split("\n## Layers\n", 1)[1].split("\n## ", 1)[0]
+    listed = [" | ".join(re.findall(r"`(\w+)`", head)) for head in re.findall(r"^\d+\. (.+?) — ", section, re.M)]
+    assert listed == _contracts()["layers"]["layers"]
+    top = {p for p in _packages() if "/" not in p} | {p.stem for p in PACKAGE.glob("*.py") if p.stem not in ("__init__", "__main__")}
+    layered = {name for layer in listed for name in layer.split(" | ")}
+    assert layered == top, f"in no layer: {sorted(top - layered)}; no such package: {sorted(layered - top)}"
+
+
+def test_each_independence_contract_lists_the_plugins_of_its_extension_point():
+    """The built-in plugins of an extension point never import each other: each independence contract
+    names exactly the modules its entry-point group registers."""
+    entry_points = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["entry-points"]
+    groups = {"importers": "importers", "checks": "checks", "site-checks": "site_checks", "chart-types": "charts", "collectors": "collectors"}
+    independent = {cid: c for cid, c in _contracts().items() if c["type"] == "independence"}
+    assert set(independent) == set(groups)
+    for cid, group in groups.items():
+        registered = sorted({target.split(":")[0] for target in entry_points[f"wirespeed.{group}"].values()})
+        assert independent[cid]["modules"] == registered, cid
+
+
+def test_ingest_hash_covers_what_ingest_imports_and_not_the_number_display(tmp_path, monkeypatch):
+    """The catalog re-derives every set when the code ingest runs changes (catalog.store.engine_hash): that
+    is the modules ingest imports, and no module of a layer above the catalog. Editing how the pages
+    show numbers (presentation/formatting.py) leaves the hash as it is; editing the engine changes it."""
+    from wirespeed.catalog import store
+    from wirespeed.system import codehash
+
+    modules = store.ingest_code()
+    assert "wirespeed.catalog.store" in modules and "wirespeed.engine.derive" in modules and "wirespeed.checks.consistency" in modules
+    above = ("cli", "steps", "sitecheck", "collectors", "presentation")
+    assert not [m for m in modules if m.split(".")[1:2] and m.split(".")[1] in above], sorted(modules)
+    before = store.engine_hash()
+    real = codehash._module_file
+
+    def edit(module: str, old: str, new: str) -> None:
+        text = real(module).read_text(encoding="utf-8")
+        assert old in text
+        copy = tmp_path / f"{module}.py"
+        copy.write_text(text.replace(old, new, 1), encoding="utf-8")
+        monkeypatch.setattr(codehash, "_module_file", lambda name: copy if name == module else real(name))
+
+    edit("wirespeed.presentation.formatting", 'if metric == "loss":\n        return 3', 'if metric == "loss":\n        return 4')
+    assert store.engine_hash() == before  # the loss figure printed with 4 decimals: nothing to re-derive
+    monkeypatch.setattr(codehash, "_module_file", real)
+    assert store.engine_hash() == before
+    edit("wirespeed.engine.columns", "class Metric:", "class Metric:  # edited")
+    assert store.engine_hash() != before
 
 
 def _packages() -> list[str]:
@@ -56,9 +162,10 @@ def test_extension_groups_are_declared_once_and_documented():
 
 def test_every_installed_plugin_fulfils_its_contract():
     from wirespeed import extensions
+    from wirespeed.importers.contract import Importer
 
     for name, obj in extensions.registry("importers").items():
-        assert extensions.is_importer(obj), name
+        assert isinstance(obj, Importer), name
     for group in ("checks", "charts", "collectors", "site_checks"):
         plugins = extensions.registry(group)
         assert plugins, group

@@ -1,4 +1,4 @@
-"""Endace ERF captures: the record reader (wirespeed.capture.erf, scan.scan_erf) on small records built
+"""Endace ERF captures: the record reader (wirespeed.resultset.erf, scan.scan_erf) on small records built
 here and on T-Rex's real ERF outputs (tests/real/trex-capture), read by the pcap importer as it reads
 pcap and pcapng, with the same bounds, and kept in a set as a native file of kind erf."""
 
@@ -11,7 +11,8 @@ import pytest
 from capture_files import T0, erf, pcap, udp_frame
 from conftest import ROOT
 from importer_sets import import_and_validate
-from wirespeed.capture import decode, erf as erf_format
+from wirespeed.capture import decode
+from wirespeed.resultset import erf as erf_format
 from wirespeed.capture.errors import CaptureError
 from wirespeed.capture.reader import frames_from_bytes, read_frames
 from wirespeed.importers import pcap as pcap_importer

@@ -9,7 +9,7 @@ import pytest
 
 from capture_reference import ref_pair, ref_parse
 from conftest import ARCHIVE
-from wirespeed.resultset.load import load
+from wirespeed.catalog.load import load
 
 SET = ARCHIVE / "linux-netns-udp-capture-2026-11"
 

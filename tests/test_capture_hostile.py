@@ -33,7 +33,7 @@ def _with_wire_length(frame: bytes, wire: int) -> bytes:
 
 
 def test_the_frame_limit_is_the_schemas_largest_frame():
-    from wirespeed.resultset.load import schema
+    from wirespeed.resultset.schemacheck import schema
 
     test = schema()["$defs"]["test"]["properties"] if "test" in schema()["$defs"] else None
     found = []

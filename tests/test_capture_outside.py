@@ -14,7 +14,7 @@ import pytest
 from capture_files import T0, pcap, pcapng_section, udp_frame
 from conftest import run_cli
 from wirespeed.importers.pcap import convert
-from wirespeed.resultset.load import schema
+from wirespeed.resultset.schemacheck import schema
 
 TEST = type("Test", (), {"id": "capture"})()
 TX = pcap([(T0 + i * 10_000, udp_frame(i, 64 if i % 3 else 512)) for i in range(300)])

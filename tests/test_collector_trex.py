@@ -24,7 +24,7 @@ from wirespeed.collectors.trex_config import read_config
 from wirespeed.collectors.trex_generator import TrexGenerator, stream, udp_packet
 from wirespeed.collectors.trex_rpc import RpcClient, RpcError, TrexError, parse_server
 from wirespeed.importers import trex as trex_importer
-from wirespeed.resultset.load import load
+from wirespeed.catalog.load import load
 
 CONFIG = FIXTURES / "collect.toml"
 A, H = "SPhoCDIV", "AQokC3ZA"
@@ -285,7 +285,7 @@ def test_a_set_that_fails_validation_or_is_interrupted_while_written_leaves_noth
             assert (folder / "native/sweep.json").is_file()  # written, not yet in place
             raise KeyboardInterrupt
         import importlib
-        monkeypatch.setattr(importlib.import_module("wirespeed.resultset.load"), "load", interrupted)
+        monkeypatch.setattr(importlib.import_module("wirespeed.catalog.load"), "load", interrupted)
     out = tmp_path / "out"
     with ReplayServer("collect") as srv:
         with pytest.raises(CollectorError if fault == "invalid" else KeyboardInterrupt) as exc:

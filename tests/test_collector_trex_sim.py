@@ -26,7 +26,7 @@ from wirespeed.collectors.trex_rpc import RpcClient
 from wirespeed.collectors.trex_set import stats_doc
 from wirespeed.engine.linerate import parse_speed, port_fps
 from wirespeed.importers import trex as trex_importer
-from wirespeed.resultset.load import load
+from wirespeed.catalog.load import load
 
 SEARCH = ROOT / "examples" / "collect" / "trex-ndr-pdr-latency.toml"
 LOADTEST = ROOT / "examples" / "collect" / "trex-loadtest-ramp.toml"

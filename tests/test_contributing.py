@@ -7,7 +7,7 @@ import re
 
 from conftest import ROOT, run_cli
 from wirespeed.catalog.columndoc import example
-from wirespeed.catalog.columns import KEYS, METRICS, TABLE_METRICS
+from wirespeed.engine.columns import KEYS, METRICS, TABLE_METRICS
 from wirespeed.engine.figures import Figure
 from wirespeed.engine.units import UNITS, split_column
 

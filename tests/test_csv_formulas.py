@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 from conftest import ARCHIVE
 from wirespeed.presentation.tables.model import Cell, Column, ResultTable
 from wirespeed.steps.outputs import table_csv
-from wirespeed.system import csvsafe, publish
+from wirespeed.resultset import publish
+from wirespeed.system import csvsafe
 
 READERS = (",", ";", "\t", "|")
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from conftest import ROOT, run_cli
-from wirespeed.catalog.columns import KEYS, METRICS
+from wirespeed.engine.columns import KEYS, METRICS
 from wirespeed.extensions import GROUPS, describe
-from wirespeed.resultset.load import schema
+from wirespeed.resultset.schemacheck import schema
 from wirespeed.resultset.schemadoc import fields
 
 

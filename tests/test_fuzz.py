@@ -22,8 +22,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from conftest import ARCHIVE
 from wirespeed.checks import run_checks
-from wirespeed.catalog.columns import KEYS, METRICS
-from wirespeed.resultset.load import load
+from wirespeed.engine.columns import KEYS, METRICS
+from wirespeed.catalog.load import load
 from wirespeed.engine.units import UNITS
 
 FUZZ = settings(derandomize=True, deadline=None, database=None, suppress_health_check=list(HealthCheck))

@@ -9,7 +9,7 @@ from hdrh.histogram import HdrHistogram
 
 from conftest import ARCHIVE
 from wirespeed.importers import hdr
-from wirespeed.resultset.load import load
+from wirespeed.catalog.load import load
 
 CAPTURE = "linux-netns-udp-capture-2026-11"
 

@@ -305,7 +305,7 @@ def test_path_rule_refuses(path: str):
 
 @pytest.mark.parametrize("path", ["baseline.csv", "raw/iperf3-clients.json", "a/b/c/d/e/f/g/h.csv", "A_1-b.v2.csv"])
 def test_path_rule_accepts_plain_paths_and_the_schema_agrees(path: str):
-    from wirespeed.resultset.load import schema
+    from wirespeed.resultset.schemacheck import schema
 
     assert path_error(path) is None
     assert re.search(schema()["$defs"]["attachment"]["properties"]["path"]["pattern"], path)
@@ -313,7 +313,7 @@ def test_path_rule_accepts_plain_paths_and_the_schema_agrees(path: str):
 
 
 def test_schema_pattern_refuses_what_the_path_rule_refuses():
-    from wirespeed.resultset.load import schema
+    from wirespeed.resultset.schemacheck import schema
 
     pattern = re.compile(schema()["$defs"]["attachment"]["properties"]["path"]["pattern"])
     for bad in ["docs/../../x", "../x", "/etc/passwd", ".env", "a/.git/config", "a//b", "a\\b", "a/" * 8 + "b"]:

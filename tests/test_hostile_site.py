@@ -22,7 +22,8 @@ import pytest
 
 import hostile
 from conftest import ROOT, WIRESPEED, copy_examples
-from wirespeed.system import csvsafe, publish
+from wirespeed.resultset import publish
+from wirespeed.system import csvsafe
 pytestmark = pytest.mark.browser
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 SLUG = hostile.SLUG

@@ -24,7 +24,7 @@ from wirespeed.importers.columnar import read_parquet
 from wirespeed.importers.markup import parse_xml
 from wirespeed.problems import display_path
 from wirespeed.resultset.compressed import unpack
-from wirespeed.resultset.load import load, load_many
+from wirespeed.catalog.load import load, load_many
 from wirespeed.resultset.lookalikes import display_names
 from wirespeed.resultset.text import group_key, skeleton
 

@@ -19,7 +19,7 @@ from wirespeed.importers.importing import import_files
 from wirespeed.importers.kinds import kept_name
 from wirespeed.problems import InputError
 from wirespeed.resultset.compressed import unpack
-from wirespeed.system.publish import PublishRefused, published_name
+from wirespeed.resultset.publish import PublishRefused, published_name
 
 try:
     from compression import zstd  # Python 3.14

@@ -14,7 +14,7 @@ import pytest
 from conftest import ARCHIVE, run_cli
 from wirespeed.importers.iperf3 import import_iperf3
 from wirespeed.importers.trex_ramp import import_trex_ramp
-from wirespeed.resultset.load import load
+from wirespeed.catalog.load import load
 
 
 class _Test:
@@ -107,7 +107,7 @@ def test_unknown_importer_is_reported(tmp_path):
 
 def test_every_measurement_metric_has_a_place_in_the_results_table():
     """A metric an importer publishes (transaction_rate, rtt_p99, …) is printed by the results table: it has its column order."""
-    from wirespeed.catalog.columns import METRICS, TABLE_METRICS
+    from wirespeed.engine.columns import METRICS, TABLE_METRICS
     from wirespeed.presentation.tables.results import ORDER
 
     assert [m for m in METRICS if m in TABLE_METRICS["measurements"] and m not in ORDER] == []

@@ -17,8 +17,8 @@ import pytest
 from conftest import ARCHIVE, ROOT
 from wirespeed.resultset import limits
 from wirespeed.resultset.attachments import check_bytes, file_type
-from wirespeed.resultset.load import load
-from wirespeed.system import publish
+from wirespeed.catalog.load import load
+from wirespeed.resultset import publish
 
 MEASUREMENTS = 'measurements = ["baseline.csv", "packet-filtering.csv", "cpu.csv"]\n'
 

@@ -14,7 +14,7 @@ import pytest
 
 import pipeline
 from wirespeed.resultset import limits
-from wirespeed.resultset.load import load
+from wirespeed.catalog.load import load
 
 TAGS = 'tags = ["wan", "pos", "acl", "smartbits"]'
 FRAMES = "frame_sizes = [40, 64, 128, 256, 512, 1024, 1500]"

@@ -13,7 +13,7 @@ from wirespeed.checks import PHYSICS, run_checks
 from wirespeed.cli import cli
 from wirespeed.importers.importing import import_files
 from wirespeed.problems import InputError
-from wirespeed.resultset.load import load
+from wirespeed.catalog.load import load
 
 TOML = """format_version = 1
 slug = "{slug}"

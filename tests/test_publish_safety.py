@@ -15,7 +15,8 @@ import pytest
 
 from conftest import ARCHIVE, run_cli
 from wirespeed.steps import analysis, sitedata as site
-from wirespeed.system import csvsafe, publish
+from wirespeed.resultset import publish
+from wirespeed.system import csvsafe
 from wirespeed.catalog.store import ingest
 
 VICTIM = "cisco-7600-osm-acl-2001"

@@ -162,7 +162,7 @@ def _invoke(*args: str):
 def test_a_crash_while_loading_one_set_still_reports_the_others(tmp_path: Path, monkeypatch):
     import importlib
 
-    load_mod = importlib.import_module("wirespeed.resultset.load")  # the package re-exports load() under the same name
+    load_mod = importlib.import_module("wirespeed.catalog.load")  # the package re-exports load() under the same name
 
     a, b = tmp_path / KEYSIGHT, tmp_path / "cisco-7600-osm-acl-2001"
     shutil.copytree(ARCHIVE / a.name, a)
@@ -225,7 +225,7 @@ def test_a_crash_while_ingesting_one_set_still_loads_the_others(tmp_path: Path, 
 
 
 def test_dates_against_a_pinned_today():
-    from wirespeed.resultset.load import schema
+    from wirespeed.resultset.schemacheck import schema
     from wirespeed.resultset.semantics import check_dates
 
     def rules(**fields):

@@ -13,7 +13,7 @@ import pytest
 
 from conftest import ARCHIVE, ROOT, run_cli
 from wirespeed.engine import compare
-from wirespeed.resultset.load import load
+from wirespeed.catalog.load import load
 from wirespeed.steps import set_comparisons
 from wirespeed.steps.compare_data import entries
 

@@ -66,7 +66,7 @@ def validate(paths: tuple[str, ...], verbose: bool) -> None:
     Prints one line per problem (file:line: field: message [rule]); exits 1 on any error.
     """
     from wirespeed.checks import run_checks
-    from wirespeed.resultset.load import load_many
+    from wirespeed.catalog.load import load_many
 
     folders = _folders(paths)
     if not folders:
@@ -172,7 +172,7 @@ def summary(slugs: tuple[str, ...], markdown: bool, left_out: bool, db: Path) ->
             err.print(f"  {line}", markup=False)
         sys.exit(EXIT_LEFT_OUT)
     if markdown:
-        from wirespeed.presentation.pullrequest import markdown as to_markdown
+        from wirespeed.steps.pullrequest import markdown as to_markdown
 
         if not slugs:
             raise click.UsageError("--markdown needs the SLUGS of the result sets to summarise")
@@ -685,7 +685,7 @@ def plugins(group: str | None) -> None:
 @click.option("--markdown", is_flag=True, help="Print the field reference generated from the schema instead.")
 def schema(markdown: bool) -> None:
     """Print the JSON Schema of result.toml (or, with --markdown, the field reference made from it)."""
-    from wirespeed.resultset.load import schema as load_schema
+    from wirespeed.resultset.schemacheck import schema as load_schema
     from wirespeed.resultset.schemadoc import markdown as to_markdown
 
     click.echo(to_markdown(load_schema()) if markdown else json.dumps(load_schema(), indent=2, ensure_ascii=False))

@@ -1,6 +1,9 @@
 """The extension points, in one place: five entry-point groups, each with its typed signature and its
 documentation. Built-ins register the same way as third parties (pyproject.toml), and both
 `wirespeed plugins` and docs/architecture.md read this module (tests/test_architecture.py checks it).
+It sits in the bottom layer (pyproject.toml, [tool.importlinter]): it names each group's contract by its
+dotted path and loads plugins through entry points, so it imports no wirespeed package at run time; the
+types its signatures name are imported for annotations only.
 
 A plugin is an object registered under `[project.entry-points."wirespeed.<group>"]`; it carries a
 one-line docstring (importers: their `summary`) that `wirespeed plugins` prints.
@@ -128,11 +131,4 @@ def describe(group: str) -> list[tuple[str, str]]:
         doc = (summary if isinstance(summary, str) else obj.__doc__ or "").strip().splitlines()
         out.append((name, doc[0] if doc else ""))
     return out
-
-
-def is_importer(obj: object) -> bool:
-    """Whether obj fulfils the importers contract (an Importer instance)."""
-    from wirespeed.importers.contract import Importer
-
-    return isinstance(obj, Importer)
 

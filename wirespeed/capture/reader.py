@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from wirespeed.capture import decode as dec
-from wirespeed.capture import erf, scan
+from wirespeed.capture import scan
+from wirespeed.resultset import erf
 from wirespeed.capture.errors import CaptureError
 from wirespeed.resultset import limits
 

@@ -18,7 +18,7 @@ import duckdb
 
 from wirespeed.engine import qualified
 from wirespeed.engine.ramp import running_stream
-from wirespeed.presentation import formatting
+from wirespeed.engine import number_style
 
 OPS = {"": lambda a, b: b, "×": lambda a, b: a * b, "÷": lambda a, b: a / b, "−": lambda a, b: a - b}
 CANONICAL = {"throughput": "frames/s", "line_rate": "frames/s", "throughput_l1": "bit/s", "throughput_l2": "bit/s", "throughput_line_rate": "%",
@@ -39,7 +39,7 @@ def formula_text(terms: list[list[Any]], result: str) -> str:
     """'19,047,430,585 frames/s × 64 B × 8 = 9.7521 Tbit/s': the terms as printed, brackets where order matters."""
     text = ""
     for i, (op, value, unit, _name) in enumerate(terms):
-        term = formatting.plain(value, 12) + (f" {unit}" if unit else "")
+        term = number_style.plain(value, 12) + (f" {unit}" if unit else "")
         if op == "":
             text = term
         else:
@@ -124,11 +124,11 @@ def _qualifier(row: dict[str, Any], metric: str, fig: dict[str, Any]) -> dict[st
     if not fig["derived"]:
         cell = row["cells"][metric]
         q = cell["qualifier"] or "exact"
-        return {"name": q, "symbol": formatting.QUALIFIER_PREFIX.get(q, ""), "from": f"the published cell “{cell['text']}”"}
+        return {"name": q, "symbol": number_style.QUALIFIER_PREFIX.get(q, ""), "from": f"the published cell “{cell['text']}”"}
     ins = qualified.inputs(row, metric)  # the one list of a derived figure's published inputs
     q = qualified.of_derived(row, metric).qualifier
     said = ", ".join(f"{m} “{c['text']}”" for c, _d, m in ins)
-    return {"name": q, "symbol": formatting.QUALIFIER_PREFIX.get(q, ""),
+    return {"name": q, "symbol": number_style.QUALIFIER_PREFIX.get(q, ""),
             "from": f"its published input{'s' if len(ins) > 1 else ''} {said}" if ins else "exact theoretical figures (no published input)"}
 
 
@@ -138,7 +138,7 @@ def _rounding(fig: dict[str, Any], row: dict[str, Any], metric: str, machine: bo
     if not fig["derived"]:
         cell = row["cells"][metric]
         if machine:
-            return (f"a machine's number “{cell['text']}”, printed by the number rule (at most {formatting.MACHINE_DIGITS} significant digits, "
+            return (f"a machine's number “{cell['text']}”, printed by the number rule (at most {number_style.MACHINE_DIGITS} significant digits, "
                     f"a rate of 1,000/s or more whole): {places}")
         return f"as published, digit for digit ({places}); it stands for every value that rounds to it"
     if metric == "line_rate":
@@ -220,12 +220,12 @@ def records(con: duckdb.DuckDBPyConnection, summary: dict[str, Any], figures: di
         if terms is not None and (fig["derived"] or a is not None):
             result = evaluate(terms)
             unit = CANONICAL.get(metric, "")
-            rec["formula"] = {"terms": terms, "result": result, "unit": unit, "text": formula_text(terms, f"{formatting.plain(result, 12)} {unit}".strip())}
+            rec["formula"] = {"terms": terms, "result": result, "unit": unit, "text": formula_text(terms, f"{number_style.plain(result, 12)} {unit}".strip())}
         if fig["derived"] and fig["value"] is not None:
-            rec["before"] = formatting.plain(fig["value"], 15)  # canonical, before rounding and before the unit change
+            rec["before"] = number_style.plain(fig["value"], 15)  # canonical, before rounding and before the unit change
         if not fig["derived"]:
             cell = row["cells"][metric]
-            src = {"printed": f"{formatting.published(cell['text'], cell['qualifier'])} {cell['unit_symbol']}".strip()}  # as the source printed it
+            src = {"printed": f"{number_style.published(cell['text'], cell['qualifier'])} {cell['unit_symbol']}".strip()}  # as the source printed it
             if a is not None:
                 src.update({"recomputed": f"{a['recomputed_text']} {a['unit_symbol']}", "basis": a["basis"],
                             "check": "agrees" if a["agree"] else ("erratum" if row["test_id"] in errata else "differs")})

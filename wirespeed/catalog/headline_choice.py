@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from wirespeed.engine import qualified
-from wirespeed.presentation import formatting
+from wirespeed.engine import number_style
 from wirespeed.resultset.methodology import merged
 
 SERIES_KEYS = ("frame_size", "imix", "variant", "direction", "port", "component")
@@ -60,7 +60,7 @@ def _size(row: dict[str, Any]) -> tuple:
 
 
 def _fps(v: float) -> str:
-    return formatting.derived(v, 0 if v >= 100 else formatting.significant_decimals([v], 3))
+    return number_style.derived(v, 0 if v >= 100 else number_style.significant_decimals([v], 3))
 
 
 def _statistic(value: float, values: list[float]) -> str:
@@ -129,8 +129,8 @@ def trial_caveat(row: dict[str, Any], rows: list[dict[str, Any]], metric: str, l
     if len(values) < 2:
         return None
     shown = [v / factor for v in (values[0], statistics.median(values), values[-1])]
-    digits = formatting.significant_decimals(shown, 4)
-    low, med, high = (formatting.derived(v, digits) for v in shown)
+    digits = number_style.significant_decimals(shown, 4)
+    low, med, high = (number_style.derived(v, digits) for v in shown)
     return f"trial {row['trial']} of {len(values)}; {label} over the {len(values)}: {low} to {high} {unit}" + (f", median {med}" if len(values) > 2 else "")
 
 

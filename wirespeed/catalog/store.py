@@ -19,30 +19,35 @@ import duckdb
 import wirespeed
 from wirespeed.engine import dates
 from wirespeed.checks import run_checks
-from wirespeed.catalog.columns import METRICS, TABLE_METRICS
+from wirespeed.engine.columns import METRICS, TABLE_METRICS
 from wirespeed.catalog import trend
-from wirespeed.catalog.consistency import agreements
+from wirespeed.checks.consistency import agreements
 from wirespeed.engine.derive import context, counts, derived, offered_from_load
 from wirespeed.engine.ramp import running_stream
 from wirespeed.problems import Problem, display_path, internal_problem
-from wirespeed.resultset.load import RESULT_FILE, load_many
+from wirespeed.catalog.load import RESULT_FILE, load_many
 from wirespeed.resultset.model import ResultSet, Row
 from wirespeed.engine.rfc2544 import Trial, throughput as rfc2544_throughput
 
 DEFAULT_DB = Path("build/wirespeed.duckdb")
 
 
-def engine_hash() -> str:
-    """Hash of the code ingest runs (this module and everything it imports, checks and importers
-    included), the schema and the SQL: a new engine re-derives every result set."""
+def ingest_code() -> dict[str, str]:
+    """Module → sha256 of the code ingest runs: this module and what it imports, transitively, with the
+    installed checks and importers. Only what ingest imports: the layers (pyproject.toml) keep the
+    presentation's number display and the steps out of it, so a change there re-derives nothing."""
     from wirespeed.system.codehash import code_closure
     from wirespeed.extensions import registry
 
-    root = Path(wirespeed.__file__).parent
     # an importer is an Importer object (importers/contract.py): its code is where its convert is
     plugins = sorted(f"import {getattr(obj, 'convert', obj).__module__}" for group in ("checks", "importers") for obj in registry(group).values())
-    modules = code_closure("import wirespeed.catalog.store\n" + "\n".join(plugins))
-    h = hashlib.sha256(json.dumps(modules, sort_keys=True).encode())
+    return code_closure("import wirespeed.catalog.store\n" + "\n".join(plugins))
+
+
+def engine_hash() -> str:
+    """Hash of the code ingest runs (`ingest_code`), the schema and the SQL: a new engine re-derives every result set."""
+    root = Path(wirespeed.__file__).parent
+    h = hashlib.sha256(json.dumps(ingest_code(), sort_keys=True).encode())
     for p in sorted([*root.glob("schema/*.json"), *root.glob("catalog/sql/*.sql")]):
         h.update(p.relative_to(root).as_posix().encode() + b"\0" + p.read_bytes())
     return h.hexdigest()

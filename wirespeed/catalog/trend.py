@@ -18,7 +18,7 @@ from typing import Any
 
 import duckdb
 
-from wirespeed.catalog.columns import BETTER
+from wirespeed.engine.columns import BETTER
 from wirespeed.engine import trend, versions
 
 TESTBED = ("instrument", "port speed", "ports", "topology", "test bed")

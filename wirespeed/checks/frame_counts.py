@@ -6,11 +6,6 @@ from wirespeed.checks import Finding
 from wirespeed.engine.ramp import running_stream
 
 
-def interval_counts(test) -> bool:
-    """Whether a test's rows count frames per interval of a running stream (a ramp), not per closed trial."""
-    return running_stream(test.meta.get("rfc", []), test.methodology)
-
-
 def _above(a, b) -> bool:
     """Whether count a is certainly more than count b: beyond their rounding (whole counts: touching intervals differ)."""
     (alo, _), (_, bhi) = a.canonical.interval(), b.canonical.interval()
@@ -39,7 +34,7 @@ def check_frame_counts(rs):
         tx, rx, lost, dup = row.cells.get("tx"), row.cells.get("rx"), row.cells.get("lost"), row.cells.get("duplicate")
         if tx is None:
             continue
-        running = row.kind == "samples" or interval_counts(rs.tests[row.test])
+        running = row.kind == "samples" or running_stream(rs.tests[row.test].meta.get("rfc", []), rs.tests[row.test].methodology)
         if running:
             # Counters read while traffic flows: frames queued at an interval's start arrive within it, so one
             # interval may receive more than it sent; the sum over the series may not (negative-loss names the rows).

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from wirespeed.checks import Finding
-from wirespeed.catalog.consistency import excesses
+from wirespeed.checks.consistency import excesses
 
 SHARES = {"throughput_line_rate": "of the line rate", "throughput_max_theoretical": "of the maximum theoretical rate"}
 

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from wirespeed.checks import Finding
-from wirespeed.checks.frame_counts import interval_counts
 from wirespeed.engine.derive import counts
+from wirespeed.engine.ramp import running_stream
 
 
 def check_negative_loss(rs):
     """No row's loss, as published or as the engine derives it from frames sent − received, is below zero (a ramp step's counters read while the stream runs included)."""
     for row in rs.measurements():
-        running = interval_counts(rs.tests[row.test])
+        test = rs.tests[row.test]
+        running = running_stream(test.meta.get("rfc", []), test.methodology)
         if not running:
             continue  # a closed trial receiving more than it sent is reported by frame-counts
         lost = counts(row, running).get("lost")

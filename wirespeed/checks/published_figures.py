@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from wirespeed.checks import Finding
-from wirespeed.catalog.consistency import agreements
+from wirespeed.checks.consistency import agreements
 
 
 def check_published_figures(rs):

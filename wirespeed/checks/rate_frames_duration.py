@@ -4,19 +4,11 @@ from __future__ import annotations
 
 from wirespeed.checks import Finding
 from wirespeed.checks.tolerance import CLOCK_TOLERANCE, disagree
-from wirespeed.engine.derive import context
+from wirespeed.engine.derive import context, per_second
 
 # rate metric → (count metric, bits per frame: None = a frame rate, "l1" = on the wire, "l2" = the frame)
 RATES = {"tx_rate": ("tx", None), "rx_rate": ("rx", None), "forwarding_rate": ("rx", None),
          "tx_l1": ("tx", "l1"), "rx_l1": ("rx", "l1"), "tx_l2": ("tx", "l2"), "rx_l2": ("rx", "l2")}
-
-
-def per_second(count, duration) -> tuple[float, float] | None:
-    """Frames ÷ seconds as the interval both printed figures allow; None without a positive duration."""
-    (flo, fhi), (dlo, dhi) = count.canonical.interval(), duration.canonical.interval()
-    if dlo <= 0:
-        return None
-    return flo / dhi, fhi / dlo
 
 
 def check_rate_frames_duration(rs):

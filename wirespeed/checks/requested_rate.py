@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from wirespeed.checks import Finding
-from wirespeed.checks.rate_frames_duration import per_second
 from wirespeed.checks.tolerance import CLOCK_TOLERANCE, widen
-from wirespeed.engine.derive import context, throughput_fps
+from wirespeed.engine.derive import context, per_second, throughput_fps
 
 
 def check_requested_rate(rs):

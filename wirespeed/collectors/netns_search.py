@@ -137,7 +137,7 @@ def _uptime() -> str:
 def _write(out_dir: Path, slug: str, doc: dict[str, Any], files: dict[str, bytes]) -> Path:
     """Write through the one writer into a temporary folder, validate it, then rename it into place."""
     from wirespeed.checks import run_checks
-    from wirespeed.resultset.load import load_many
+    from wirespeed.catalog.load import load_many
     from wirespeed.resultset.writer import write_set
 
     out_dir.mkdir(parents=True, exist_ok=True)

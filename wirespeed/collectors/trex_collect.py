@@ -206,7 +206,7 @@ def preflight(cfg: Config, slug: str, lab: prov.Provenance | None = None) -> lis
     Problems are named at the configuration's own fields and lines ([set], [dut], [test])."""
     import datetime as dt
 
-    from wirespeed.resultset.load import _schema_problem, _validator
+    from wirespeed.resultset.schemacheck import schema_problem, validator
     from wirespeed.resultset.tomllines import with_lines
 
     now = dt.datetime.now(dt.timezone.utc)
@@ -219,8 +219,8 @@ def preflight(cfg: Config, slug: str, lab: prov.Provenance | None = None) -> lis
     if lab is not None:
         prov.stamp(doc, lab)
     out = []
-    for err in _validator().iter_errors(doc):
-        p = _schema_problem(err, cfg.path)
+    for err in validator().iter_errors(doc):
+        p = schema_problem(err, cfg.path)
         field = p.field
         for prefix, to in (("tests[0].", "test."), ("dut.", "dut."), ("dut", "dut")):
             if field.startswith(prefix):
@@ -317,7 +317,7 @@ def _document(cfg: Config, slug: str, outcome: Any, gen: TrexGenerator, link: Li
 def _write(out_dir: Path, slug: str, doc: dict, files: dict[str, bytes]) -> None:
     """Write the set into a scratch folder through the one writer, validate it, then rename it into place."""
     from wirespeed.checks import run_checks
-    from wirespeed.resultset.load import load
+    from wirespeed.catalog.load import load
     from wirespeed.resultset.writer import WriteError, write_set
 
     out_dir.mkdir(parents=True, exist_ok=True)

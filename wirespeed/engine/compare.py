@@ -14,9 +14,9 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from wirespeed.presentation import formatting
+from wirespeed.engine import number_style
 from wirespeed.engine import qualified
-from wirespeed.catalog.columns import METRICS
+from wirespeed.engine.columns import METRICS
 from wirespeed.engine.units import UNITS
 
 NORMALISATIONS = ("absolute", "line-rate", "per-port", "per-100g")
@@ -125,7 +125,7 @@ def unit_of(dim: str, values: list[float], normalisation: str) -> tuple[str, flo
     """One unit for a whole table, chosen by magnitude: (symbol, factor from canonical)."""
     if dim == "percent":
         return ("% of line rate" if normalisation == "line-rate" else "%"), 1.0
-    name = formatting.pick_unit(dim, values)
+    name = number_style.pick_unit(dim, values)
     return UNITS[name].symbol + UNIT_SUFFIX[normalisation], float(UNITS[name].factor)
 
 
@@ -151,7 +151,7 @@ def ratio_text(r: float, q: str, digits: int | None) -> str:
     if r == 1.0 and q == "exact":
         return "×1"
     d = min(3, digits) if digits else 3
-    return formatting.QUALIFIER_PREFIX.get(q, "≈") + "×" + qualified.digits_text(r, max(d, 2))
+    return number_style.QUALIFIER_PREFIX.get(q, "≈") + "×" + qualified.digits_text(r, max(d, 2))
 
 
 def heat(r: float | None) -> int:
@@ -179,7 +179,7 @@ def _x_sort(v: Any) -> tuple:
 def x_label(v: Any, x: str) -> str:
     if x == "frame":
         return f"{v} bytes" if isinstance(v, int) else str(v)
-    return f"{formatting.published(format(v, 'g'))} % load"
+    return f"{number_style.published(format(v, 'g'))} % load"
 
 
 def contender_key(entry: dict[str, Any], metric: str, x: str) -> tuple:

@@ -7,9 +7,12 @@ precision of the numbers it comes from.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from wirespeed.engine import linerate, rfc2889
-from wirespeed.resultset.model import ResultSet, Row, TestSpec
+
+if TYPE_CHECKING:  # the model's types, for annotations only: the engine reads rows, never loads them
+    from wirespeed.resultset.model import Cell, ResultSet, Row, TestSpec
 
 
 @dataclass(frozen=True)
@@ -51,6 +54,14 @@ def context(rs: ResultSet, test: TestSpec, row: Row) -> RowContext | None:
     cap = rs.meta["dut"].get("forwarding_cap_pps")
     mx = linerate.max_theoretical_fps(line, cap)
     return RowContext(frame, bits, n, line, mx, mx < line, direction)
+
+
+def per_second(count: Cell, duration: Cell) -> tuple[float, float] | None:
+    """Frames ÷ seconds as the interval both printed figures allow; None without a positive duration."""
+    (flo, fhi), (dlo, dhi) = count.canonical.interval(), duration.canonical.interval()
+    if dlo <= 0:
+        return None
+    return flo / dhi, fhi / dlo
 
 
 def estimate(row: Row, metric: str) -> Estimate | None:

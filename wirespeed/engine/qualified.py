@@ -13,7 +13,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from wirespeed.presentation import formatting
+from wirespeed.engine import number_style
 # Published inputs of each engine-derived metric (first present wins for the throughput family,
 # mirroring wirespeed.engine.derive.throughput_fps); +1 means the derived figure grows with the input.
 THROUGHPUT_FAMILY = ("throughput", "throughput_l1", "throughput_l2", "throughput_line_rate", "throughput_max_theoretical")
@@ -75,7 +75,7 @@ def _inputs(row: dict[str, Any], metric: str) -> list[tuple[dict[str, Any], int,
 
 def of_derived(row: dict[str, Any], metric: str, value: float | None = None) -> Qualified:
     """Qualifier and digits of the engine-derived `metric` of a catalog row (its value in canonical units)."""
-    from wirespeed.catalog.columns import METRICS
+    from wirespeed.engine.columns import METRICS
 
     ins = _inputs(row, metric)
     if not ins:
@@ -110,12 +110,12 @@ def digits_text(value: float, digits: int | None, fallback_decimals: int | None 
         return ""
     if digits is None:
         if fallback_decimals is not None:
-            return formatting.derived(value, fallback_decimals)
+            return number_style.derived(value, fallback_decimals)
         digits = DEFAULT_DIGITS
     digits = max(1, min(digits, MAX_DIGITS))
     if not value:
-        return formatting.derived(value, digits - 1)
-    return formatting.significant(value, digits)  # counted after rounding: 99.96 at 3 digits is "100"
+        return number_style.derived(value, digits - 1)
+    return number_style.significant(value, digits)  # counted after rounding: 99.96 at 3 digits is "100"
 
 
 def text(value: float, q: Qualified, fallback_decimals: int | None = None) -> str:
@@ -124,7 +124,7 @@ def text(value: float, q: Qualified, fallback_decimals: int | None = None) -> st
         return ""
     if q.qualifier == "range" and q.high_factor:
         return f"{digits_text(value, q.digits, fallback_decimals)}–{digits_text(value * q.high_factor, q.digits, fallback_decimals)}"
-    return formatting.QUALIFIER_PREFIX.get(q.qualifier, "") + digits_text(value, q.digits, fallback_decimals)
+    return number_style.QUALIFIER_PREFIX.get(q.qualifier, "") + digits_text(value, q.digits, fallback_decimals)
 
 
 def published_converted(value: float, cell: dict[str, Any]) -> str:

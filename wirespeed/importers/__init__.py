@@ -64,7 +64,7 @@ def checked(rows: list, problems: list[Problem], file: str) -> tuple[list, list[
     maximum leaves the row out with one problem."""
     from decimal import Decimal
 
-    from wirespeed.catalog.columns import METRICS, TABLE_METRICS
+    from wirespeed.engine.columns import METRICS, TABLE_METRICS
     from wirespeed.engine.numbers import out_of_bounds
     from wirespeed.importers.gate import row_problems
 

@@ -120,7 +120,7 @@ def import_files(fmt: str, paths: list[Path], root: Path, slug: str, dry_run: bo
     """Describe every file with its importer, merge the plans into root/slug/result.toml and write the
     set (unless dry_run). Raises InputError with one problem per finding; then nothing is written.
     outside: captures kept outside the set at this location (pcap only: importers/pcap_outside.py)."""
-    from wirespeed.resultset.load import schema
+    from wirespeed.resultset.schemacheck import schema
     from wirespeed.resultset.writer import WriteError, read_document, write_set
     from wirespeed.resultset.scaffold import SLUG
 

@@ -6,7 +6,7 @@ any regular file, decompresses it when it is gzip or Zstandard (wirespeed.result
 keeps it under its own name with the extension of its kind added when the name does not already
 say it (`golden.cap` holding a pcap is kept as `golden.cap.pcap`, `run.res` holding JSON as
 `run.res.json`, a gzip-compressed `rrul.flent.gz` as `rrul.flent.json.gz`), so that the set's
-layout check and publishing (wirespeed.resultset.attachments, wirespeed.system.publish) know what
+layout check and publishing (wirespeed.resultset.attachments, wirespeed.resultset.publish) know what
 it is. Loading then checks that the importer reads the kind the name states and that the content,
 decompressed within its limit, is that kind (`opened`).
 """

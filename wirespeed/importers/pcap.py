@@ -19,7 +19,7 @@ from __future__ import annotations
 import datetime as _dt
 from pathlib import Path
 
-from wirespeed.capture import erf
+from wirespeed.resultset import erf
 from wirespeed.capture.analysis import Analysis, pair_of, signature_of
 from wirespeed.capture.decode import IPV6, SIGNATURE
 from wirespeed.capture.errors import CaptureError

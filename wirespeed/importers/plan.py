@@ -193,11 +193,11 @@ def unstated(doc: TOMLDocument, schema: dict[str, Any]) -> list[str]:
 
 def invalid(doc: TOMLDocument, schema: dict[str, Any]) -> list[str]:
     """Schema errors other than missing fields: stated values that break the schema (never written)."""
-    from wirespeed.resultset.load import _schema_problem  # the one wording of schema errors (never a raw pattern)
+    from wirespeed.resultset.schemacheck import schema_problem  # the one wording of schema errors (never a raw pattern)
 
     plain = _plain(doc)
     return [f"{p.field or '(top)'}: {p.message}" for e in jsonschema.Draft202012Validator(schema).iter_errors(plain)
-            if e.validator != "required" for p in [_schema_problem(e, "")]]
+            if e.validator != "required" for p in [schema_problem(e, "")]]
 
 
 SAFE = re.compile(r"[^A-Za-z0-9._-]+")

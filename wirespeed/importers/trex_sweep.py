@@ -26,7 +26,7 @@ from __future__ import annotations
 import tomllib
 from typing import Any
 
-from wirespeed.catalog.columns import KEYS, METRICS, TABLE_METRICS
+from wirespeed.engine.columns import KEYS, METRICS, TABLE_METRICS
 from wirespeed.importers.common import parse_json
 from wirespeed.importers.records import Record, duplicate_problems, figure
 from wirespeed.importers.tabular import CellError, number

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from wirespeed.catalog.headline_choice import Headline, throughput_headline, trial_caveat
-from wirespeed.presentation import formatting
+from wirespeed.engine import number_style
 from wirespeed.engine import qualified
 from wirespeed.engine import ramp
 from wirespeed.presentation.tables.results import frame_label, is_sonet, machine_unit
@@ -45,7 +45,7 @@ def _published_q(cell: dict[str, Any]) -> qualified.Qualified:
 
 def _human(value: float, dimension: str, q: qualified.Qualified) -> tuple[str, str]:
     """A canonical value in the unit that suits its size (frames/s family for rates), with `q`'s digits."""
-    unit = UNITS[formatting.pick_unit(dimension, [value])]
+    unit = UNITS[number_style.pick_unit(dimension, [value])]
     return qualified.text(value / float(unit.factor), q), unit.symbol
 
 
@@ -71,7 +71,7 @@ def _where(row: dict[str, Any], test: dict[str, Any]) -> str:
     fs = frame_label(row)
     parts = [f"{fs}-byte frames" if row.get("frame_size") else (f"{fs} mix" if fs else ""), row.get("variant") or "", row.get("direction") or ""]
     if row.get("load_pct") is not None:
-        parts.append(f"{formatting.plain(row['load_pct'])} % load")
+        parts.append(f"{number_style.plain(row['load_pct'])} % load")
     return ", ".join(p for p in parts if p)
 
 
@@ -94,14 +94,14 @@ def _throughput(row: dict[str, Any], test: dict[str, Any], method: dict[str, Any
             text, unit = _human(row["throughput_l1_bps"], "bit_rate", _q(qualified.of_derived(row, "throughput_l1")))
             figs.append(_figure(text, f"{unit} {l1}", True, "L1 bit rate", (row["row_id"], "throughput_l1")))
     if "throughput_line_rate" in cells:
-        figs.append(_figure(formatting.published(cells["throughput_line_rate"]["text"], cells["throughput_line_rate"]["qualifier"]), "% of line rate", False, "share of line rate",
+        figs.append(_figure(number_style.published(cells["throughput_line_rate"]["text"], cells["throughput_line_rate"]["qualifier"]), "% of line rate", False, "share of line rate",
                             (row["row_id"], "throughput_line_rate")))
     elif row.get("throughput_pct_line_rate") is not None:
         q = _q(qualified.of_derived(row, "throughput_line_rate"))
         figs.append(_figure(qualified.text(row["throughput_pct_line_rate"], q), "% of line rate", True, "share of line rate", (row["row_id"], "throughput_line_rate")))
     if "throughput_max_theoretical" in cells:
         c = cells["throughput_max_theoretical"]
-        figs.append(_figure(formatting.published(c["text"], c["qualifier"]), "% of maximum theoretical", False, "share of the maximum theoretical rate",
+        figs.append(_figure(number_style.published(c["text"], c["qualifier"]), "% of maximum theoretical", False, "share of the maximum theoretical rate",
                             (row["row_id"], "throughput_max_theoretical")))
     lost = cells.get("lost") or cells.get("loss")
     if lost is not None and lost.get("value") == 0:
@@ -161,10 +161,10 @@ def _cards_of_test(test: dict[str, Any], method: dict[str, Any], rows: list[dict
     if lossy and not series and all("tx" in r["cells"] and "lost" in r["cells"] for r in lossy):
         sent = sum(r["cells"]["tx"]["value"] for r in lossy)
         lost = sum(r["cells"]["lost"]["value"] for r in lossy)
-        figs = [_figure("no loss" if lost == 0 else formatting.derived(lost, 0), "" if lost == 0 else "frames lost", lost != 0, "frames lost"),
-                _figure(formatting.derived(sent, 0), "frames sent", True, "frames sent")]
+        figs = [_figure("no loss" if lost == 0 else number_style.derived(lost, 0), "" if lost == 0 else "frames lost", lost != 0, "frames lost"),
+                _figure(number_style.derived(sent, 0), "frames sent", True, "frames sent")]
         if all("reordered" in r["cells"] for r in lossy):
-            figs.append(_figure(formatting.derived(sum(r["cells"]["reordered"]["value"] for r in lossy), 0), "reordered", True, "frames reordered"))
+            figs.append(_figure(number_style.derived(sum(r["cells"]["reordered"]["value"] for r in lossy), 0), "reordered", True, "frames reordered"))
         cards.append({"kind": "loss", "context": f"{title}, all {len(lossy)} frame sizes" if len(lossy) > 1 else title, "figures": figs, "value": lost})
     return cards
 
@@ -180,7 +180,7 @@ def ramp_cards(test: dict[str, Any], series: list[dict[str, Any]], rows: list[di
         for rd in ramp.readings(rs):
             text, unit = _human(rd.fps, "frame_rate", qualified.Qualified(digits=DIGITS)) if rd.fps is not None else ("none", "")
             pct = f"{qualified.text(rd.fps / line * 100, qualified.Qualified(digits=3))} % of line rate" if line and rd.fps is not None else ""
-            at = f"at {formatting.derived(rd.t_s, 0)} s" if rd.t_s is not None else ""
+            at = f"at {number_style.derived(rd.t_s, 0)} s" if rd.t_s is not None else ""
             readings.append({"key": rd.key, "label": rd.label, "text": text, "unit": unit, "of_line_rate": pct, "at": at,
                              "explanation": rd.explanation, "declared": rd.declared})
         limit = readings[0]
@@ -226,7 +226,7 @@ def _as_tables_print(summary: dict[str, Any]) -> dict[str, Any]:
                 cells[metric] = cell
                 continue
             bare = cell["text"].lstrip("~<>=")
-            cells[metric] = {**cell, "text": cell["text"][: len(cell["text"]) - len(bare)] + formatting.machine(bare, unit).replace(",", "")}
+            cells[metric] = {**cell, "text": cell["text"][: len(cell["text"]) - len(bare)] + number_style.machine(bare, unit).replace(",", "")}
         rows.append({**r, "cells": cells})
     return {**summary, "rows": rows}
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from wirespeed.presentation import formatting
+from wirespeed.engine import number_style
 
 CONVENTIONS = {"ethernet-frame": "Ethernet frames incl. FCS", "ip-packet": "IP packets"}
 
@@ -14,7 +14,7 @@ def _n(v: Any) -> str:
     """A number as the TOML wrote it (a whole float without its '.0'), a fraction by the number rule (at most six
     significant digits: an importer's 20.2031862144 % load is printed 20.2032)."""
     if isinstance(v, float):
-        return str(int(v)) if v.is_integer() else formatting.plain(v)
+        return str(int(v)) if v.is_integer() else number_style.plain(v)
     return str(v)
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from wirespeed.engine import qualified
 from wirespeed.engine.units import UNITS
-from wirespeed.presentation import formatting
+from wirespeed.engine import number_style
 
 AT_SCALE_PCT = 1.0  # under this share of the line rate everywhere, a device is far below its nominal ports
 
@@ -23,7 +23,7 @@ def peak(summary: dict[str, Any]) -> dict[str, Any] | None:
     if not rows:
         return None
     top = max(rows, key=lambda r: r["throughput_l1_bps"])
-    unit = UNITS[formatting.pick_unit("bit_rate", [top["throughput_l1_bps"]])]
+    unit = UNITS[number_style.pick_unit("bit_rate", [top["throughput_l1_bps"]])]
     shares = [r["throughput_pct_line_rate"] for r in rows if r.get("throughput_pct_line_rate") is not None]
     return {"bps": top["throughput_l1_bps"], "test": top["test_id"],
             "text": f"{qualified.text(top['throughput_l1_bps'] / float(unit.factor), qualified.of_derived(top, 'throughput_l1'))} {unit.symbol}",

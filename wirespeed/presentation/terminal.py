@@ -9,8 +9,8 @@ from rich.table import Table
 
 from wirespeed.engine import dates
 
-from wirespeed.presentation import formatting
-from wirespeed.catalog.columns import METRICS
+from wirespeed.engine import number_style
+from wirespeed.engine.columns import METRICS
 
 KEY_COLUMNS = (("frame_size", "Frame"), ("load_pct", "Load %"), ("direction", "Direction"), ("variant", "Variant"), ("trial", "Trial"), ("component", "Component"))
 
@@ -59,7 +59,7 @@ def render(summary: dict[str, Any], console: Console) -> None:
                     cells.append("")
                     continue
                 a = agree.get((r["row_id"], metric))
-                text = formatting.published(c["text"], c["qualifier"])  # the same digits, qualifier and separators as the page
+                text = number_style.published(c["text"], c["qualifier"])  # the same digits, qualifier and separators as the page
                 if a is not None:
                     text += f" [{'green' if a['agree'] else 'red'}]({a['recomputed_text']} {'✓' if a['agree'] else '✗'})[/]"
                 cells.append(text)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from wirespeed.catalog.columns import METRICS
+from wirespeed.engine.columns import METRICS
 from wirespeed.engine import dates
 from wirespeed.presentation import trend_text
 

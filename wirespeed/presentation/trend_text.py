@@ -9,11 +9,12 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from wirespeed.catalog.columns import METRICS
+from wirespeed.engine.columns import METRICS
 from wirespeed.engine import dates
 from wirespeed.engine.trend import FEW_TRIALS
 from wirespeed.engine.units import UNITS
-from wirespeed.presentation import chartstyle, formatting
+from wirespeed.engine import number_style
+from wirespeed.presentation import chartstyle
 
 
 def device_name(vendor: str, model: str) -> str:
@@ -29,7 +30,7 @@ def figure_name(s: dict[str, Any]) -> str:
     elif s.get("imix"):
         parts.append(str(s["imix"]))
     if s.get("load_pct") is not None:
-        parts.append(f"{formatting.published(format(s['load_pct'], 'g'))} % load")
+        parts.append(f"{number_style.published(format(s['load_pct'], 'g'))} % load")
     parts.append(s["direction"])
     if s.get("variant"):
         parts.append(f"variant {s['variant']}")
@@ -44,17 +45,17 @@ def title(s: dict[str, Any]) -> str:
 def unit(s: dict[str, Any], values: list[float]) -> tuple[str, float]:
     """(symbol, factor) the series' figures are shown in: by magnitude, one unit for the whole series."""
     dim = METRICS[s["metric"]].dimension
-    name = chartstyle.time_unit(values) if dim == "time" else formatting.pick_unit(dim, values)
+    name = chartstyle.time_unit(values) if dim == "time" else number_style.pick_unit(dim, values)
     return UNITS[name].symbol, float(UNITS[name].factor)
 
 
 def decimals(values_shown: list[float]) -> int:
     """Four significant digits of the smallest value shown (the one rule for a series' figures)."""
-    return formatting.significant_decimals(values_shown, 4)
+    return number_style.significant_decimals(values_shown, 4)
 
 
 def number(value: float, factor: float, dec: int) -> str:
-    return formatting.derived(value / factor, dec)
+    return number_style.derived(value / factor, dec)
 
 
 def percent(relative: float, signed: bool = True) -> str:
@@ -63,7 +64,7 @@ def percent(relative: float, signed: bool = True) -> str:
     if not math.isfinite(pct):
         return "from 0"
     dec = 1 if abs(pct) >= 1 or pct == 0 else max(1, 1 - math.floor(math.log10(abs(pct))))
-    text = formatting.derived(abs(pct), dec)
+    text = number_style.derived(abs(pct), dec)
     sign = ("+" if pct > 0 else "-" if pct < 0 else "") if signed else ""
     return f"{sign}{text} %"
 
@@ -97,7 +98,7 @@ def change_sentence(s: dict[str, Any], c: dict[str, Any], point: dict[str, Any],
                 f"the mean {label} {moved} from {before} to {after} {sym} ({percent(c['relative'])}).")
     text = (f"{c['kind'].capitalize()} at {at}: {label} {moved} from {before} to {after} {sym} ({percent(c['relative'])}; "
             f"{c['n_before']} trials before, {c['n_after']} after), confidence {confidence(c['confidence'])} "
-            f"(jumpavg describes the series {formatting.derived(c['bits'], 1)} bits shorter with this change than without).")
+            f"(jumpavg describes the series {number_style.derived(c['bits'], 1)} bits shorter with this change than without).")
     if min(c["n_before"], c["n_after"]) < FEW_TRIALS:
         text += (f" With so few trials, a change under {percent(c['smallest'], signed=False)} could not have been told from noise here."
                  if c.get("smallest") is not None else " With so few trials, no change could have been told from noise here.")

@@ -35,7 +35,7 @@ import tomllib
 from dataclasses import dataclass
 from typing import BinaryIO, Callable
 
-from wirespeed.capture import erf
+from wirespeed.resultset import erf
 from wirespeed.problems import Problem
 from wirespeed.resultset import capturefile, pdffile, pngfile
 from wirespeed.resultset.nesting import json_depth_problem, toml_depth_problem

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from decimal import Decimal
 from typing import Any, BinaryIO
 
-from wirespeed.catalog.columns import KEYS, METRICS, REQUIRED_KEYS, TABLE_METRICS
+from wirespeed.engine.columns import KEYS, METRICS, REQUIRED_KEYS, TABLE_METRICS
 from wirespeed.engine.figures import Figure, FigureSyntaxError
 from wirespeed.engine.linerate import streams
 from wirespeed.engine.numbers import out_of_bounds

@@ -5,7 +5,7 @@ four significant digits and never more than qualified.MAX_DIGITS; the integer pa
 rate of 1,000 or more in frames/s, packets/s or bit/s has no decimals; a headline shows at most
 headlines.DIGITS significant digits; one value prints the same text everywhere in a column. A figure
 printed with a fractional part and more digits than that is a raw float (5,337,161,395.8681555 bit/s).
-A transcribed set's published figures keep the digits the lab printed (formatting.published): those are
+A transcribed set's published figures keep the digits the lab printed (wirespeed.engine.number_style.published): those are
 exempt wherever they are quoted.
 """
 

@@ -18,7 +18,7 @@ import duckdb
 from wirespeed.system import atomic
 from wirespeed.presentation import devicename
 from wirespeed.engine import qualified
-from wirespeed.catalog.columns import METRICS
+from wirespeed.engine.columns import METRICS
 from wirespeed.engine.compare import COMPARED, HEAT_CAP, HEAT_LEVELS, NORMALISATIONS, RATES, Figure, normalised_figures, statement
 from wirespeed.catalog.view import set_summary
 from wirespeed.presentation.tables.results import DERIVED_FIELDS
@@ -94,7 +94,7 @@ def entries(con: duckdb.DuckDBPyConnection, slugs: list[str]) -> list[dict[str, 
 
 
 def units() -> dict[str, list[list[Any]]]:
-    """The unit ladder per dimension the page chooses from by magnitude (the same as formatting.pick_unit)."""
+    """The unit ladder per dimension the page chooses from by magnitude (the same as number_style.pick_unit)."""
     ladders = {"frame_rate": ["fps", "kfps", "mfps", "gfps"], "bit_rate": ["bps", "kbps", "mbps", "gbps", "tbps"], "time": ["ns", "us", "ms", "s"]}
     return {dim: [[UNITS[u].symbol, float(UNITS[u].factor)] for u in names] for dim, names in ladders.items()}
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from wirespeed.engine import dates
 from wirespeed.steps import articles, reportlinks, tablefit
-from wirespeed.steps import pandoc_ast as A
+from wirespeed.presentation import pandoc_ast as A
 
 if TYPE_CHECKING:
     from wirespeed.steps.shortcodes import _Doc

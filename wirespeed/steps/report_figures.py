@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from wirespeed.catalog.explain import anchor
-from wirespeed.steps import pandoc_ast as A
+from wirespeed.presentation import pandoc_ast as A
 from wirespeed.steps.reportlinks import is_full
 from wirespeed.steps.shortcodes import ReportError
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from wirespeed.steps import pandoc_ast as A
+from wirespeed.presentation import pandoc_ast as A
 
 TITLE = "Executive summary"
 HERE = {"t": "RawBlock", "c": ["latex", "{\\makeatletter\\def\\fps@figure{H}\\makeatother"]}

@@ -12,7 +12,7 @@ from typing import Any
 
 from wirespeed.presentation.tables.layout import layout as table_layout
 from wirespeed.steps import articles, tablefit
-from wirespeed.steps import pandoc_ast as A
+from wirespeed.presentation import pandoc_ast as A
 
 
 READER = "markdown-raw_tex-raw_attribute-raw_html-tex_math_dollars-tex_math_single_backslash-citations"

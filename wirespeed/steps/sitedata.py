@@ -13,11 +13,12 @@ from typing import Any
 import duckdb
 
 import wirespeed
-from wirespeed.system import atomic, publish
+from wirespeed.resultset import publish
+from wirespeed.system import atomic
 from wirespeed.engine import dates, qualified
-from wirespeed.presentation import formatting
+from wirespeed.engine import number_style
 from wirespeed.steps import paths, status as setstatus
-from wirespeed.catalog.columns import METRICS
+from wirespeed.engine.columns import METRICS
 from wirespeed.catalog.headline_choice import throughput_headline
 from wirespeed.catalog.view import samples, set_summary
 from wirespeed.presentation.tables.results import DERIVED_FIELDS, frame_label, machine_unit, metric_label
@@ -82,13 +83,13 @@ def figures(summary: dict[str, Any], ids: dict[str, tuple[int, str]] | None = No
         fid = lambda metric: figure_id(row, metric, row["row_id"] in repeated)  # noqa: E731
         where = ", ".join(x for x in (f"{frame_label(row)}-byte frames" if row.get("frame_size") else frame_label(row), row.get("variant"),
                                        row.get("direction"), row.get("component"), f"port {row['port']}" if row.get("port") else None,
-                                       f"{formatting.plain(row['load_pct'])} % load" if row.get("load_pct") is not None else None) if x)
+                                       f"{number_style.plain(row['load_pct'])} % load" if row.get("load_pct") is not None else None) if x)
         base = tests[row["test_id"]]["title"]
         for metric, cell in row["cells"].items():
             a = agree.get((row["row_id"], metric))
             ids[fid(metric)] = (row["row_id"], metric)
             machine[fid(metric)] = machine_unit(summary, cell) is not None
-            out[fid(metric)] = {"text": formatting.published(cell["text"], cell["qualifier"], machine_unit(summary, cell)), "unit": cell["unit_symbol"], "value": cell["value"],
+            out[fid(metric)] = {"text": number_style.published(cell["text"], cell["qualifier"], machine_unit(summary, cell)), "unit": cell["unit_symbol"], "value": cell["value"],
                                            "label": f"{base}: {metric_label(metric).lower()}" + (f", {where}" if where else ""), "derived": False,
                                            "flag": None if a is None or a["agree"] else f"recomputed {a['recomputed_text']} {a['unit_symbol']}"}
         for metric, fieldname in DERIVED_FIELDS.items():
@@ -96,7 +97,7 @@ def figures(summary: dict[str, Any], ids: dict[str, tuple[int, str]] | None = No
                 continue
             value = row[fieldname]
             dim = METRICS[metric].dimension
-            unit = formatting.pick_unit(dim, [value])
+            unit = number_style.pick_unit(dim, [value])
             shown = value / float(UNITS[unit].factor)
             decimals = derived_decimals(metric, [shown])
             text = qualified.text(shown, qualified.of_derived(row, metric), decimals)
@@ -104,10 +105,10 @@ def figures(summary: dict[str, Any], ids: dict[str, tuple[int, str]] | None = No
             out[fid(metric)] = {"text": text, "unit": UNITS[unit].symbol, "value": value,
                                            "label": f"{base}: {metric_label(metric).lower()} (derived)" + (f", {where}" if where else ""), "derived": True, "flag": None}
         if row.get("line_rate_fps") is not None:
-            unit = formatting.pick_unit("frame_rate", [row["line_rate_fps"]])
+            unit = number_style.pick_unit("frame_rate", [row["line_rate_fps"]])
             shown = row["line_rate_fps"] / float(UNITS[unit].factor)
             ids[fid("line_rate")] = (row["row_id"], "line_rate")
-            out[fid("line_rate")] = {"text": formatting.derived(shown, derived_decimals("line_rate", [shown])), "unit": UNITS[unit].symbol,
+            out[fid("line_rate")] = {"text": number_style.derived(shown, derived_decimals("line_rate", [shown])), "unit": UNITS[unit].symbol,
                                                 "value": row["line_rate_fps"], "label": f"{base}: line rate (derived)" + (f", {where}" if where else ""),
                                                 "derived": True, "flag": None}
     return out
@@ -291,7 +292,7 @@ def export(catalog: Path, analysis_root: Path = paths.ANALYSIS, data_root: Path 
            items: list[str] | None = None) -> list[str]:
     """Write the site data and files of every published result set; returns the slugs exported.
 
-    A set with a file that may not be published (wirespeed.system.publish) is left out whole; its one-line
+    A set with a file that may not be published (wirespeed.resultset.publish) is left out whole; its one-line
     reason is appended to `refused` (raised as SiteError when no list is given). So is a set whose
     step in `leave_out` failed (wirespeed.steps.status), whose export fails (its traceback kept in a
     log) or that `exclude` names (slug → the failure to record for its site step, e.g. the Hugo build
@@ -354,7 +355,7 @@ def _export_all(con: duckdb.DuckDBPyConnection, candidates: list[str], allowed: 
                 compared = compare_data.set_entries(con, slug, f"results/{slug}/")  # the compare page's rows, made set by set: one set's fail alone
             except publish.PublishRefused as exc:
                 refused.append(failed.setdefault(slug, f"{exc} (result set {slug} not published)"))
-                setstatus.record(slug, "site", {"what": "publishing its files (wirespeed/system/publish.py)", "cause": str(exc).removeprefix(f"{slug}: "),
+                setstatus.record(slug, "site", {"what": "publishing its files (wirespeed/resultset/publish.py)", "cause": str(exc).removeprefix(f"{slug}: "),
                                                 "log": str(setstatus.write_log(slug, "site", "publish", str(exc), analysis_root.parent / "logs"))}, status_root)
                 if publish.SAFE_SLUG.match(slug):
                     shutil.rmtree(static_tmp / "results" / slug, ignore_errors=True)

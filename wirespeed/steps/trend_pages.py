@@ -19,7 +19,7 @@ from typing import Any, Callable
 import duckdb
 
 from wirespeed.catalog import trend as catalog_trend
-from wirespeed.catalog.columns import METRICS
+from wirespeed.engine.columns import METRICS
 from wirespeed.engine import dates
 from wirespeed.presentation import trend_chart, trend_text
 from wirespeed.steps import paths, runner

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from wirespeed.engine import dates
-from wirespeed.steps import pandoc_ast as A
+from wirespeed.presentation import pandoc_ast as A
 from wirespeed.steps import paths, reportlinks, runner, status as setstatus
 from wirespeed.steps import trend_pages
 from wirespeed.system import atomic

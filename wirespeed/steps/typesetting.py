@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from wirespeed.steps import articles, status as setstatus
-from wirespeed.steps import pandoc_ast as A
+from wirespeed.presentation import pandoc_ast as A
 from wirespeed.presentation.headlines_report import headline_blocks
 from wirespeed.steps import paths, report_figures, reportlinks, runner
 from wirespeed.steps.report import appendix_blocks, full_titles, generated_blocks, headings_into_landscape, metadata, source_date_epoch

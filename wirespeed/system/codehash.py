@@ -1,4 +1,7 @@
-"""Which wirespeed modules a piece of code uses, transitively, and the hash of each: the code part of a cache key."""
+"""Which wirespeed modules a piece of code uses, transitively, and the hash of each: the code part of a cache key.
+
+An import counts wherever it is written (a function's late import too), except under `if TYPE_CHECKING:`, which
+only names types for annotations and never runs (as the layers contract in pyproject.toml counts imports)."""
 
 from __future__ import annotations
 
@@ -16,13 +19,30 @@ def _module_file(name: str) -> Path | None:
     return Path(spec.origin) if spec and spec.origin and spec.origin.endswith(".py") else None
 
 
+def _type_checking(test: ast.expr) -> bool:
+    """`if TYPE_CHECKING:` or `if typing.TYPE_CHECKING:`: a block of imports for annotations, never run."""
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+
+
+def _run_nodes(tree: ast.AST):
+    """Every node of the tree but those of `if TYPE_CHECKING:` blocks (their `else:` runs, and is kept)."""
+    todo = [tree]
+    while todo:
+        node = todo.pop()
+        yield node
+        if isinstance(node, ast.If) and _type_checking(node.test):
+            todo.extend(node.orelse)
+            continue
+        todo.extend(ast.iter_child_nodes(node))
+
+
 def _imports(source: str, package: str | None = None) -> set[str]:
     names: set[str] = set()
     try:
         tree = ast.parse(source)
     except SyntaxError:
         return names
-    for node in ast.walk(tree):
+    for node in _run_nodes(tree):
         if isinstance(node, ast.Import):
             names.update(a.name for a in node.names)
         elif isinstance(node, ast.ImportFrom):

@@ -31,7 +31,7 @@ def build(root: Path = Path("."), destination: Path = Path("public"), extra: lis
     `base_url` (Hugo's --baseURL) is the address the site is served at; without it Hugo takes
     HUGO_BASEURL from the environment, else config.toml's."""
     from wirespeed.system import atomic, interrupts
-    from wirespeed.steps import search
+    from wirespeed.system import search
 
     tmp = atomic.temp_dir_beside(destination)
     tmp.chmod(0o755)

@@ -10,6 +10,7 @@ import statistics
 from typing import Any
 
 from wirespeed.catalog.headline_choice import repeats_of
+from wirespeed.engine import number_style
 from wirespeed.presentation import formatting
 from wirespeed.engine import qualified
 from wirespeed.engine import ramp
@@ -22,7 +23,7 @@ from wirespeed.presentation.charts import better
 
 def _unit(dimension: str, values: list[float], published: str | None = None) -> tuple[str, float]:
     """The axis unit: the unit the source printed this quantity in (one unit family per quantity), else a readable one."""
-    name = published or formatting.pick_unit(dimension, values)
+    name = published or number_style.pick_unit(dimension, values)
     return UNITS[name].symbol, float(UNITS[name].factor)
 
 
@@ -34,11 +35,11 @@ def _published_unit(rows: list[dict[str, Any]], metric: str) -> str | None:
 
 def _shown(summary: dict[str, Any], row: dict[str, Any], metric: str) -> str:
     c = row["cells"].get(metric)
-    return f"{formatting.published(c['text'], c['qualifier'], machine_unit(summary, c))} {c['unit_symbol']}" if c else ""
+    return f"{number_style.published(c['text'], c['qualifier'], machine_unit(summary, c))} {c['unit_symbol']}" if c else ""
 
 
 def _pct(value: float) -> str:
-    return formatting.plain(value) + " %"
+    return number_style.plain(value) + " %"
 
 
 def _series_name(row: dict[str, Any], multi_dir: bool, multi_var: bool) -> str:
@@ -99,7 +100,7 @@ def throughput_chart(summary: dict[str, Any], test_id: str, view: str = "percent
             scale = (lambda v: v / factor) if absolute else (lambda v: v / r["line_rate_fps"] * 100)  # % from the catalog's line rate column
             values = sorted(x["throughput_fps"] for x in repeats_of(r, summary["rows"]) if x.get("throughput_fps") is not None)
             searched = searches.get((fs, r.get("direction"), r.get("variant")))
-            n = f" ({len(values)} {'searches' if method.get('search') in ('binary', 'step') else 'trials'}, median {formatting.derived(statistics.median(values), 0)} frames/s)" if len(values) > 1 else ""
+            n = f" ({len(values)} {'searches' if method.get('search') in ('binary', 'step') else 'trials'}, median {number_style.derived(statistics.median(values), 0)} frames/s)" if len(values) > 1 else ""
             data[-1].update({"low": scale(low), "high": scale(high), "n": searched, "range": f"{_shown(summary, r, 'throughput_min')} – {_shown(summary, r, 'throughput_max')}{n}"})
         if absolute and r["line_rate_fps"] is not None:
             ref.append({"frame": fs, "line": r["line_rate_fps"] / factor, "line_text": f"{qualified.text(r['line_rate_fps'] / factor, qualified.Qualified())} {sym}"})
@@ -111,11 +112,11 @@ def throughput_chart(summary: dict[str, Any], test_id: str, view: str = "percent
     limits = []
     cap = summary["meta"]["dut"].get("forwarding_cap_pps")
     capped = [r for r in rows if r.get("max_theoretical_fps") is not None and r["max_theoretical_fps"] < r["line_rate_fps"]]
-    cap_text = f"{formatting.plain(cap)} frames/s" if cap else ""
+    cap_text = f"{number_style.plain(cap)} frames/s" if cap else ""
     cap_ref = None
     if cap and capped:
         if absolute:
-            limits.append({"value": cap / factor, "label": f"forwarding limit {formatting.plain(cap / factor)} {sym}"})
+            limits.append({"value": cap / factor, "label": f"forwarding limit {number_style.plain(cap / factor)} {sym}"})
         else:  # the cap as a share of each frame size's line rate (catalog columns), where it binds
             cap_ref = {"data": [{"frame": frame_label(r), "cap": min(100.0, r["max_theoretical_fps"] / r["line_rate_fps"] * 100),
                                  "cap_text": f"forwarding limit {cap_text}"} for r in rows if r.get("max_theoretical_fps")],
@@ -194,12 +195,12 @@ def latency_chart(summary: dict[str, Any], test_id: str) -> dict[str, Any] | Non
                 vals = sorted(c["value"] / factor for c in cells)
                 decimals = formatting.derived_decimals(m, vals)
                 value = statistics.median(vals)
-                printed = (f"{formatting.derived(value, decimals)} {sym}, median of {len(vals)} trials "
-                           f"({formatting.derived(vals[0], decimals)} to {formatting.derived(vals[-1], decimals)})")
+                printed = (f"{number_style.derived(value, decimals)} {sym}, median of {len(vals)} trials "
+                           f"({number_style.derived(vals[0], decimals)} to {number_style.derived(vals[-1], decimals)})")
             data.append({"frame": frame_label(r), "series": f"{name}, {who}" if who else name, "value": value, "printed": printed})
     loads = sorted({r["load_pct"] for r in rows if r.get("load_pct") is not None})
     at_rate = all(r.get("throughput_fps") is not None or r.get("load_pct") is not None for r in rows) or not any(r.get("trial") is not None for r in rows)
-    at = (f"at {', '.join(formatting.plain(v) for v in loads)} % load" if loads else  # fixed-rate runs say the load they ran at
+    at = (f"at {', '.join(number_style.plain(v) for v in loads)} % load" if loads else  # fixed-rate runs say the load they ran at
           "at the throughput rate" if at_rate else "at each trial's own rate (in the table)")
     at += ", median of the repeated trials" if repeated else ""
     return {"id": f"{test_id}-latency", "test": test_id, "type": "lines", "title": f"{test['title']}: latency {at}", "better": "lower",
@@ -230,7 +231,7 @@ def load_chart(summary: dict[str, Any], test_id: str, metric: str) -> dict[str, 
     label = metric_label(metric)
     return {"id": f"{test_id}-{metric.replace('_', '-')}-vs-load", "test": test_id, "type": "lines", "title": f"{test['title']}: {label.lower()} vs load",
             "better": better(metric),
-            "caption": f"{label} at {', '.join(formatting.plain(l) for l in loads)} % of line rate, one line per frame size.",
+            "caption": f"{label} at {', '.join(number_style.plain(l) for l in loads)} % of line rate, one line per frame size.",
             "alt": f"{test['title']}: {label.lower()} against offered load for frame sizes {', '.join(order)} bytes. "
                    + "; ".join(f"{d['series']} bytes at {d['load_text']}: {d['printed']}" for d in data),
             "data": data, "x": {"field": "load", "title": "Offered load (% of line rate)", "ticks": loads, "zero": True},
@@ -254,7 +255,7 @@ def comparison_chart(summary: dict[str, Any], comparison: dict[str, Any]) -> dic
             rows.append((label, r, value))
     if not rows:
         return None
-    from wirespeed.catalog.columns import METRICS
+    from wirespeed.engine.columns import METRICS
 
     sym, factor = _unit(METRICS[metric].dimension, [v for _, _, v in rows], _published_unit([r for _, r, _ in rows], metric))
     multi_var = len({r.get("variant") for _, r, _ in rows}) > 1
@@ -294,7 +295,7 @@ def ramp_chart(samples: list[dict[str, Any]], test: dict[str, Any], onset_s: flo
     data, loss, offered = [], [], []
     # one number rule (formatting.derived_decimals), per figure: every rate of the chart in its unit, loss as a loss share
     def rate_text(v: float) -> str:
-        return formatting.derived(v, formatting.derived_decimals("throughput", [v]))
+        return number_style.derived(v, formatting.derived_decimals("throughput", [v]))
 
     loss_dec = formatting.derived_decimals("loss", [])
     line_dec = formatting.derived_decimals("line_rate", [line_rate_fps / factor]) if line_rate_fps else 0
@@ -306,18 +307,18 @@ def ramp_chart(samples: list[dict[str, Any]], test: dict[str, Any], onset_s: flo
                              "printed": f"{rate_text(s[field] / factor)} {sym}"})
         if s.get("rx_rate_fps") is not None and s["tx_rate_fps"]:
             pct = s["loss_pct"] if s.get("loss_pct") is not None else ramp.loss_pct(s["tx_rate_fps"], s["rx_rate_fps"])
-            loss.append({"t": s["t_s"], "series": f"{who} loss".strip(), "value": pct, "printed": f"{formatting.derived(pct, loss_dec)} %"})
+            loss.append({"t": s["t_s"], "series": f"{who} loss".strip(), "value": pct, "printed": f"{number_style.derived(pct, loss_dec)} %"})
         if s.get("offered_rate_fps") is not None and not multi:
             offered.append({"t": s["t_s"], "offered": s["offered_rate_fps"] / factor,
                             "offered_text": f"{rate_text(s['offered_rate_fps'] / factor)} {sym}"})
-    marks = [{"x_field": "t", "t": onset_s, "label": f"loss onset {formatting.plain(onset_s)} s"}] if onset_s is not None else []
+    marks = [{"x_field": "t", "t": onset_s, "label": f"loss onset {number_style.plain(onset_s)} s"}] if onset_s is not None else []
     refs = []
     if offered:
         refs.append({"data": offered, "x": "t", "y": "offered", "label_field": "offered_text", "title": "Offered load", "label": "offered load", "label_at": 0.65, "label_dy": 16})
     if line_rate_fps:
-        refs.append({"data": [{"line": line_rate_fps / factor, "line_text": f"{formatting.derived(line_rate_fps / factor, line_dec)} {sym}"}],
+        refs.append({"data": [{"line": line_rate_fps / factor, "line_text": f"{number_style.derived(line_rate_fps / factor, line_dec)} {sym}"}],
                      "y": "line", "label_field": "line_text", "title": "Line rate", "label": "line rate", "label_at": 0.0})
-    limits = [{"value": cap_fps / factor, "label": f"forwarding limit {formatting.derived(cap_fps / factor, formatting.derived_decimals('line_rate', [cap_fps / factor]))} {sym}"}] if cap_fps else []
+    limits = [{"value": cap_fps / factor, "label": f"forwarding limit {number_style.derived(cap_fps / factor, formatting.derived_decimals('line_rate', [cap_fps / factor]))} {sym}"}] if cap_fps else []
     order = [n for who in dict.fromkeys(_ramp_series(s, multi) for s in rated) for n in (f"{who} sent".strip(), f"{who} received".strip())]
     n = len(rated)
     return {"id": f"{test['id']}-ramp", "test": test["id"], "type": "lines", "title": f"{test['title']}: rate ramp", "better": "received: higher is better, loss: lower",
@@ -325,9 +326,9 @@ def ramp_chart(samples: list[dict[str, Any]], test: dict[str, Any], onset_s: flo
             "caption": "Frames per second sent and received each second of the ramp and hold, with the offered load and the line rate; "
                        "the rule marks the first second with loss above 0.1 %; the lower panel is each second's loss.",
             "alt": f"{test['title']}: sent and received {sym} over {n} one-second samples"
-                   + (f", against a line rate of {formatting.derived(line_rate_fps / factor, line_dec)} {sym}" if line_rate_fps else "")
-                   + (f"; loss starts at {formatting.plain(onset_s)} s" if onset_s is not None else "; no loss")
-                   + (f", peaking at {formatting.derived(max(d['value'] for d in loss), loss_dec)} %." if loss else "."),
+                   + (f", against a line rate of {number_style.derived(line_rate_fps / factor, line_dec)} {sym}" if line_rate_fps else "")
+                   + (f"; loss starts at {number_style.plain(onset_s)} s" if onset_s is not None else "; no loss")
+                   + (f", peaking at {number_style.derived(max(d['value'] for d in loss), loss_dec)} %." if loss else "."),
             "data": data, "x": {"field": "t", "title": "Time since ramp start (s)", "zero": True}, "y": {"field": "value", "title": f"Rate ({sym})"},
             "series": {"field": "series", "title": ""}, "series_order": order, "marks": marks, "references": refs, "limits": limits,
             "tooltip": [{"field": "t", "title": "Second", "type": "Q"}, {"field": "series", "title": ""}, {"field": "printed", "title": "Rate"}],
@@ -344,11 +345,11 @@ def ramp_latency_chart(samples: list[dict[str, Any]], test: dict[str, Any]) -> d
     sym, factor = _time_unit([s["latency_avg_s"] for s in pts])
     multi = len({(s.get("variant"), s.get("direction"), s.get("port")) for s in pts}) > 1
     data = [{"t": s["t_s"], "series": _ramp_series(s, multi) or "average latency", "value": s["latency_avg_s"] / factor,
-             "printed": f"{formatting.derived(s['latency_avg_s'] / factor, formatting.significant_decimals([s['latency_avg_s'] / factor]))} {sym}"}
+             "printed": f"{number_style.derived(s['latency_avg_s'] / factor, number_style.significant_decimals([s['latency_avg_s'] / factor]))} {sym}"}
             for s in sorted(pts, key=lambda s: (_ramp_series(s, multi), s["t_s"]))]
     return {"id": f"{test['id']}-ramp-latency", "test": test["id"], "type": "lines", "title": f"{test['title']}: latency over the ramp", "better": "lower",
             "caption": "Average latency each second of the ramp and hold.",
-            "alt": f"{test['title']}: average latency in {sym} over {len(pts)} samples, from {formatting.plain(min(d['value'] for d in data), 4)} to {formatting.plain(max(d['value'] for d in data), 4)} {sym}.",
+            "alt": f"{test['title']}: average latency in {sym} over {len(pts)} samples, from {number_style.plain(min(d['value'] for d in data), 4)} to {number_style.plain(max(d['value'] for d in data), 4)} {sym}.",
             "data": data, "x": {"field": "t", "title": "Time since ramp start (s)", "zero": True}, "y": {"field": "value", "title": f"Latency ({sym})"},
             "series": {"field": "series", "title": ""},
             "tooltip": [{"field": "t", "title": "Second", "type": "Q"}, {"field": "series", "title": ""}, {"field": "printed", "title": "Latency"}]}
@@ -367,15 +368,15 @@ def histogram_chart(buckets: list[dict[str, Any]], test: dict[str, Any], frame: 
         cum += b["count_frames"]
         low, high = b["bucket_low_us"] * scale, b["bucket_high_us"] * scale
         data.append({"low": low, "high": high, "count": b["count_frames"], "cumulative": cum / total * 100,
-                     "low_text": formatting.plain(low), "high_text": formatting.plain(high),
-                     "count_text": formatting.derived(b["count_frames"], 0),
-                     "cumulative_text": formatting.derived(cum / total * 100, formatting.derived_decimals("cumulative_share", []))})
+                     "low_text": number_style.plain(low), "high_text": number_style.plain(high),
+                     "count_text": number_style.derived(b["count_frames"], 0),
+                     "cumulative_text": number_style.derived(cum / total * 100, formatting.derived_decimals("cumulative_share", []))})
     where = histogram_where(frame, load, variant)
     return {"id": f"{histogram_ident(test['id'], frame, load, variant)}-latency-histogram", "test": test["id"], "type": "histogram",
             "title": f"{test['title']}: latency distribution ({where})",
             "better": "Lower latency is better",
             "caption": "Frames per latency bucket (bars) and the cumulative share of frames (dashed line).",
-            "alt": f"Latency histogram of {int(total):,} frames from {formatting.plain(data[0]['low'])} to {formatting.plain(data[-1]['high'])} {sym}.",
+            "alt": f"Latency histogram of {int(total):,} frames from {number_style.plain(data[0]['low'])} to {number_style.plain(data[-1]['high'])} {sym}.",
             "data": data, "x_title": f"Latency ({sym})", "y_title": "Frames",
             "tooltip": [{"field": "low_text", "title": f"From ({sym})"}, {"field": "high_text", "title": f"To ({sym})"},
                         {"field": "count_text", "title": "Frames"}, {"field": "cumulative_text", "title": "Cumulative share (%)"}]}
@@ -386,7 +387,7 @@ SAMPLE_SERIES = ("goodput", "rtt_avg", "cwnd", "retransmits", "interarrival_jitt
 
 def samples_chart(samples: list[dict[str, Any]], test: dict[str, Any], metric: str) -> dict[str, Any] | None:
     """One per-interval metric over time (e.g. an iperf3 run's goodput or RTT each second), one line per port."""
-    from wirespeed.catalog.columns import METRICS
+    from wirespeed.engine.columns import METRICS
     from wirespeed.engine.units import CANONICAL
 
     m = METRICS[metric]
@@ -396,14 +397,14 @@ def samples_chart(samples: list[dict[str, Any]], test: dict[str, Any], metric: s
         return None
     sym, factor = _time_unit([s[field] for s in pts]) if m.dimension == "time" else _unit(m.dimension, [s[field] for s in pts])
     def printed(v: float) -> str:  # a count (retransmitted segments) is whole; other figures by the number rule
-        return formatting.derived(v, 0 if m.dimension == "count" else formatting.significant_decimals([v]))
+        return number_style.derived(v, 0 if m.dimension == "count" else number_style.significant_decimals([v]))
 
     data = [{"t": s["t_s"], "series": s.get("port") or m.label, "value": s[field] / factor, "printed": f"{printed(s[field] / factor)} {sym}"} for s in pts]
     series = list(dict.fromkeys(d["series"] for d in data))
     return {"id": f"{test['id']}-{metric.replace('_', '-')}-samples", "test": test["id"], "type": "lines", "title": f"{test['title']}: {m.label.lower()} per interval",
             "better": better(metric),
             "caption": f"{m.description} One point per interval the instrument reported, at the interval's start.",
-            "alt": f"{test['title']}: {m.label.lower()} in {sym} over {len(pts)} intervals, from {formatting.plain(min(d['value'] for d in data), 4)} to {formatting.plain(max(d['value'] for d in data), 4)} {sym}.",
+            "alt": f"{test['title']}: {m.label.lower()} in {sym} over {len(pts)} intervals, from {number_style.plain(min(d['value'] for d in data), 4)} to {number_style.plain(max(d['value'] for d in data), 4)} {sym}.",
             "data": data, "x": {"field": "t", "title": "Time since the start (s)", "zero": True}, "y": {"field": "value", "title": f"{m.label} ({sym})"},
             "series": {"field": "series", "title": ""}, "series_order": series, "marks": [],
             "tooltip": [{"field": "t", "title": "Second", "type": "Q"}, {"field": "series", "title": ""}, {"field": "printed", "title": m.label}]}

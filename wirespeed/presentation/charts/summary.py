@@ -11,7 +11,8 @@ from typing import Any
 
 from wirespeed.engine import qualified
 from wirespeed.engine.units import UNITS
-from wirespeed.presentation import chartstyle, formatting
+from wirespeed.engine import number_style
+from wirespeed.presentation import chartstyle
 from wirespeed.presentation.tables.results import _throughput_rows, column_texts, frame_label, machine_unit
 
 LABEL_CHARS = 24  # a test's title wraps onto lines of about this many characters beside the plot
@@ -38,7 +39,7 @@ def _throughput(summary: dict[str, Any]) -> dict[str, Any] | None:
     if percent:
         sym, factor = "%", 1.0
     else:
-        unit = formatting.pick_unit("frame_rate", [r["throughput_fps"] for _, rows in per_test for r in rows])
+        unit = number_style.pick_unit("frame_rate", [r["throughput_fps"] for _, rows in per_test for r in rows])
         sym, factor = UNITS[unit].symbol, float(UNITS[unit].factor)
     data = []
     for t, rows in per_test:
@@ -83,7 +84,7 @@ def _latency(summary: dict[str, Any]) -> dict[str, Any] | None:
             c = r["cells"].get(m)
             if c:
                 data.append({"test": label, "label": _wrap(label), "frame": frame_label(r), "value": c["value"] / factor, "series": series,
-                             "printed": f"{formatting.published(c['text'], c['qualifier'], machine_unit(summary, c))} {c['unit_symbol']}"})
+                             "printed": f"{number_style.published(c['text'], c['qualifier'], machine_unit(summary, c))} {c['unit_symbol']}"})
     return {"x": {"field": "value", "title": f"Latency ({sym})"}, "title": "Latency of every frame size", "better": "lower", "data": data,
             "caption": "Minimum, average and maximum latency per frame size on one scale, the bar from the minimum to the maximum.",
             "alt": "Latency per frame size. " + "; ".join(f"{d['test']} {d['series']} {d['printed']}" for d in data) + ".",

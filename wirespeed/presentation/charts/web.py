@@ -51,10 +51,10 @@ def data_table(defn: dict[str, Any]) -> dict[str, Any]:
 
 
 def _text(v: Any) -> str:
-    from wirespeed.presentation import formatting
+    from wirespeed.engine import number_style
 
     if v is None:
         return ""
     if isinstance(v, float):
-        return formatting.group_thousands(format(v, "g"))
+        return number_style.group_thousands(format(v, "g"))
     return str(v)

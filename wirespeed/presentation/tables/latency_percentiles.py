@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from wirespeed.presentation import chartstyle, formatting
+from wirespeed.engine import number_style
+from wirespeed.presentation import chartstyle
 from wirespeed.presentation.tables.model import Cell, Column, ResultTable
 from wirespeed.engine.units import UNITS
 
@@ -15,7 +16,7 @@ def histogram_where(frame: str, load: float | None = None, variant: str | None =
     if variant:
         parts.append(variant)
     where = ", ".join(p for p in parts if p)
-    return where + (f" at {formatting.plain(load)} % load" if load is not None else "")
+    return where + (f" at {number_style.plain(load)} % load" if load is not None else "")
 
 
 def histogram_ident(test_id: str, frame: str, load: float | None = None, variant: str | None = None) -> str:
@@ -39,7 +40,7 @@ def histogram_table(buckets: list[dict[str, Any]], test: dict[str, Any], frame: 
             cum += b["count_frames"]
             if cum >= target:
                 lo, hi = b["bucket_low_us"] * scale, b["bucket_high_us"] * scale
-                rows.append([Cell(formatting.plain(p), p), Cell(formatting.derived(lo, decimals), lo), Cell(formatting.derived(hi, decimals), hi)])
+                rows.append([Cell(number_style.plain(p), p), Cell(number_style.derived(lo, decimals), lo), Cell(number_style.derived(hi, decimals), hi)])
                 break
     where = histogram_where(frame, load, variant)
     return ResultTable(f"{histogram_ident(test['id'], frame, load, variant)}-latency-percentiles", f"{test['title']}: latency percentiles ({where})",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from wirespeed.presentation import formatting
+from wirespeed.engine import number_style
 from wirespeed.presentation.tables.model import Cell, Column, ResultTable
 from wirespeed.presentation.tables.results import _Builder, _key_column, _row_order, frame_label, metric_label
 
@@ -24,7 +24,7 @@ def load_table(summary: dict[str, Any], test_id: str, metric: str) -> ResultTabl
     body = []
     for load in loads:
         unit, derived_only, cells = b.format_column(metric, [b.raw(v[load], metric) if load in v else None for v in frames.values()])
-        columns.append(Column(f"{metric}.{load:g}", f"{formatting.plain(load)} % load", unit, metric_label(metric), derived_only))
+        columns.append(Column(f"{metric}.{load:g}", f"{number_style.plain(load)} % load", unit, metric_label(metric), derived_only))
         body.append(cells)
     table_rows = [[Cell(fs, fs)] + [col[i] for col in body] for i, fs in enumerate(frames)]
     return ResultTable(f"{test_id}-{metric.replace('_', '-')}-vs-load", f"{test['title']}: {metric_label(metric).lower()} vs offered load",

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from wirespeed.presentation import formatting
+from wirespeed.engine import number_style
 from wirespeed.engine import ramp
 from wirespeed.presentation.headlines import group_ramps, ramp_line_rate
 from wirespeed.presentation.tables.results import Cell, Column, ResultTable
 
 
 def _rate(v: float | None) -> Cell:
-    return Cell(formatting.derived(v, 0) if v is not None else "none", v, derived=v is not None)
+    return Cell(number_style.derived(v, 0) if v is not None else "none", v, derived=v is not None)
 
 
 def loss_onset_table(samples: list[dict[str, Any]], summary: dict[str, Any], test_id: str) -> ResultTable | None:
@@ -38,11 +38,11 @@ def loss_onset_table(samples: list[dict[str, Any]], summary: dict[str, Any], tes
         line = ramp_line_rate(rows, pts[0])
         pct = rs.max_lossless_rx_fps / line * 100 if line and rs.max_lossless_rx_fps is not None else None
         body.append([Cell(key[0], int(key[0]) if key[0].isdigit() else key[0]), *[Cell(key[i], key[i]) for _, _, i in shown],
-                     _rate(rs.max_lossless_rx_fps), Cell(formatting.derived(pct, 1) if pct is not None else "", pct, derived=pct is not None),
-                     Cell(formatting.derived(rs.onset_t_s, 0) if rs.onset_t_s is not None else "none", rs.onset_t_s, derived=rs.onset_t_s is not None),
-                     _rate(rs.onset_tx_fps), _rate(rs.max_rx_fps), Cell(formatting.derived(line, 0) if line else "", line, derived=bool(line))])
+                     _rate(rs.max_lossless_rx_fps), Cell(number_style.derived(pct, 1) if pct is not None else "", pct, derived=pct is not None),
+                     Cell(number_style.derived(rs.onset_t_s, 0) if rs.onset_t_s is not None else "none", rs.onset_t_s, derived=rs.onset_t_s is not None),
+                     _rate(rs.onset_tx_fps), _rate(rs.max_rx_fps), Cell(number_style.derived(line, 0) if line else "", line, derived=bool(line))])
     notes = [f"The limit of a ramp is {ramp.LIMIT_DEFINITION}."] + [f"{r.label}: {r.explanation}" for r in ramp.readings(rs)[1:]]
     return ResultTable(f"{test_id}-loss-onset", f"{test['title']}: loss onset per ramp",
                        f"Per ramp: the highest rate received without loss (the declared limit), where loss set in, and the peaks. "
-                       f"Loss onset is the first one-second sample with more than {formatting.plain(ramp.DEFAULT_THRESHOLD_PCT)} % loss from which loss does not recover.",
+                       f"Loss onset is the first one-second sample with more than {number_style.plain(ramp.DEFAULT_THRESHOLD_PCT)} % loss from which loss does not recover.",
                        test_id, columns, body, notes)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from wirespeed.presentation import formatting
+from wirespeed.engine import number_style
 from wirespeed.engine.rfc3918 import group_table_entries
 from wirespeed.presentation.tables.model import Cell, Column, ResultTable
 from wirespeed.presentation.tables.results import _test_meta, _throughput_rows, frame_label
@@ -25,8 +25,8 @@ def multicast_table(summary: dict[str, Any], test_id: str) -> ResultTable | None
     for r in rows:
         per = r["throughput_fps"] / receivers
         port_line = r["line_rate_fps"] / receivers
-        body.append([Cell(frame_label(r), r.get("frame_size")), Cell(formatting.published(r["cells"]["throughput"]["text"]) if "throughput" in r["cells"] else formatting.derived(r["throughput_fps"], 0), r["throughput_fps"]),
-                     Cell(formatting.derived(per, 0), per), Cell(str(receivers), receivers), Cell(formatting.derived(port_line, 0), port_line)])
+        body.append([Cell(frame_label(r), r.get("frame_size")), Cell(number_style.published(r["cells"]["throughput"]["text"]) if "throughput" in r["cells"] else number_style.derived(r["throughput_fps"], 0), r["throughput_fps"]),
+                     Cell(number_style.derived(per, 0), per), Cell(str(receivers), receivers), Cell(number_style.derived(port_line, 0), port_line)])
     notes = [f"{test.get('transmitters', 1)} transmitter, {receivers} receivers" + (f", {groups:,} groups joined by every receiver: {entries:,} forwarding entries" if groups else "")
              + (f" ({test['multicast_routing']}, IGMPv{test.get('igmp_version')})" if test.get("multicast_routing") else (f" (IGMPv{test['igmp_version']} snooping)" if test.get("igmp_version") else "")) + "."]
     return ResultTable(f"{test_id}-multicast", f"{test['title']}: multicast scale and replication",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from wirespeed.presentation import formatting
+from wirespeed.engine import number_style
 from wirespeed.presentation.tables.model import Cell, Column, ResultTable
 from wirespeed.catalog.view import ramp_tests, ramps
 
@@ -22,14 +22,14 @@ def ramp_table(samples: list[dict[str, Any]], summary: dict[str, Any], threshold
     for ramp in found:
         rs, line, test_id, fs = ramp.summary, ramp.line_rate_fps, ramp.test_id, ramp.frame
         rows.append([Cell(test_id, test_id), Cell(fs, fs), Cell(str(rs.samples), rs.samples),
-                     Cell(formatting.derived(rs.max_tx_fps, 0), rs.max_tx_fps), Cell(formatting.derived(rs.max_rx_fps, 0), rs.max_rx_fps),
-                     Cell(formatting.derived(rs.max_lossless_rx_fps, 0), rs.max_lossless_rx_fps),
-                     Cell(formatting.derived(rs.onset_t_s, 0) if rs.onset_t_s is not None else "none", rs.onset_t_s),
-                     Cell(formatting.derived(rs.onset_tx_fps, 0), rs.onset_tx_fps), Cell(formatting.derived(line, 0), line)])
+                     Cell(number_style.derived(rs.max_tx_fps, 0), rs.max_tx_fps), Cell(number_style.derived(rs.max_rx_fps, 0), rs.max_rx_fps),
+                     Cell(number_style.derived(rs.max_lossless_rx_fps, 0), rs.max_lossless_rx_fps),
+                     Cell(number_style.derived(rs.onset_t_s, 0) if rs.onset_t_s is not None else "none", rs.onset_t_s),
+                     Cell(number_style.derived(rs.onset_tx_fps, 0), rs.onset_tx_fps), Cell(number_style.derived(line, 0), line)])
     if all(r.summary.onset_tx_fps is None for r in found):  # no ramp lost frames: no "sent at onset" column empty in every row
         at = [c.key for c in columns].index("onset_offered")
         columns.pop(at)
         rows = [row[:at] + row[at + 1:] for row in rows]
     return ResultTable("ramp-summary", "Ramp loadtests: loss onset and highest lossless rate",
-                       f"Per ramp: loss onset is the first one-second sample with more than {formatting.plain(threshold_pct)} % loss from which loss does not recover.",
+                       f"Per ramp: loss onset is the first one-second sample with more than {number_style.plain(threshold_pct)} % loss from which loss does not recover.",
                        None, columns, rows)

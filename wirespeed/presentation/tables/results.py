@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from wirespeed.presentation import formatting
+from wirespeed.engine import number_style
 
 from wirespeed.engine import qualified
-from wirespeed.catalog.columns import METRICS
+from wirespeed.engine.columns import METRICS
 from wirespeed.engine.units import UNITS
 from wirespeed.presentation.formatting import derived_decimals
 from wirespeed.resultset.methodology import merged
@@ -51,7 +51,7 @@ def _dimension(metric: str) -> str:
 
 def machine_unit(summary: dict[str, Any], cell: dict[str, Any]) -> str | None:
     """The unit of a published cell that a machine wrote (an imported tool's or a collector's number, not a figure a lab
-    printed), for formatting.published to print it by the number rule; None for a transcribed figure, which keeps its digits."""
+    printed), for number_style.published to print it by the number rule; None for a transcribed figure, which keeps its digits."""
     return cell.get("unit") if (summary.get("meta") or {}).get("source", {}).get("kind") in ("imported", "measured") else None
 
 
@@ -129,14 +129,14 @@ class _Builder:
         elif published_units:
             unit = max(set(published_units), key=published_units.count)
         else:
-            unit = formatting.pick_unit(dim, [r["value"] for r in present])
+            unit = number_style.pick_unit(dim, [r["value"] for r in present])
         factor = float(UNITS[unit].factor)
         cells = []
         for r in raws:
             if r is None:
                 cells.append(Cell("", None))
             elif r["published"] and r["unit"] == unit:
-                cells.append(Cell(formatting.published(r["text"], r["qualifier"], r.get("machine")), r["value"] / factor, r["flag"], source=r["source"]))
+                cells.append(Cell(number_style.published(r["text"], r["qualifier"], r.get("machine")), r["value"] / factor, r["flag"], source=r["source"]))
             elif r["published"]:  # same metric printed in another unit in this column: convert, keep qualifier and digits
                 cells.append(Cell(qualified.published_converted(r["value"] / factor, r), r["value"] / factor, r["flag"], source=r["source"]))
             else:  # engine-derived: its inputs' qualifier and significance (wirespeed.engine.qualified)
@@ -284,7 +284,7 @@ def load_phrase(rows: list[dict[str, Any]]) -> str:
     loads = sorted({r["load_pct"] for r in rows if r.get("load_pct") is not None})
     if not loads:
         return ""
-    text = ", ".join(formatting.plain(v) for v in loads)
+    text = ", ".join(number_style.plain(v) for v in loads)
     if len(loads) == len(rows) or all(r.get("load_pct") is not None for r in rows):
         return f"; at {text} % of line rate"
     return f"; rows without a load at the throughput rate, the others at {text} % of line rate"
@@ -303,5 +303,5 @@ def _key_text(key: str, value: Any) -> str:
     if value is None:
         return ""
     if key == "load_pct":
-        return formatting.plain(value)
+        return number_style.plain(value)
     return str(value)

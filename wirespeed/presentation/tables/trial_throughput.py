@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from wirespeed.presentation import formatting
+from wirespeed.engine import number_style
 from wirespeed.presentation.tables.model import Cell, Column, ResultTable
 
 
@@ -22,9 +22,9 @@ def trial_throughput_table(summary: dict[str, Any]) -> ResultTable | None:
         fs = str(r["frame_size"] or r["imix"] or "")
         tp = r["throughput_fps"]
         pct = tp / r["line_rate_fps"] * 100 if tp is not None and r["line_rate_fps"] else None
-        rng = f"{formatting.derived(r['min_fps'], 0)}–{formatting.derived(r['max_fps'], 0)}" if tp is not None else ""
+        rng = f"{number_style.derived(r['min_fps'], 0)}–{number_style.derived(r['max_fps'], 0)}" if tp is not None else ""
         body.append([Cell(r["test_id"], r["test_id"]), Cell(fs, fs), Cell(r["direction"] or "", r["direction"]),
-                     Cell(formatting.derived(tp, 0) if tp is not None else "none lossless", tp), Cell(formatting.derived(pct, 2), pct),
+                     Cell(number_style.derived(tp, 0) if tp is not None else "none lossless", tp), Cell(number_style.derived(pct, 2), pct),
                      Cell(rng, None), Cell(str(r["trials"]), r["trials"])])
     return ResultTable("trial-throughput", "RFC 2544 throughput from the trials",
                        "Highest offered rate at which no frame was lost, per trial, averaged over the trials (RFC 2544 section 26.1).", None, columns, body)

@@ -8,7 +8,7 @@ bit 7, then bit 7 of each extension header's first byte: another follows), and t
 Ethernet types after a 2-byte pad. A file is recognised as Wireshark does (wiretap/erf.c, erf.h):
 its first records, up to RECORDS_FOR_CHECK, must be well formed — a known type, reserved flag bits
 clear, an rlen that holds the header — and chain record to record; at least MIN_RECORDS of them,
-unless the file ends sooner, exactly at a record's end. The records are decoded by scan.scan_erf.
+unless the file ends sooner, exactly at a record's end. The records are decoded by wirespeed.capture.scan.scan_erf.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from wirespeed.presentation import formatting
+from wirespeed.engine import number_style
 from wirespeed.engine.derive import Estimate, context, counts, derived
 from wirespeed.engine.ramp import running_stream
 from wirespeed.resultset.model import ResultSet, Row
@@ -76,7 +76,7 @@ def agreements(rs: ResultSet) -> list[Agreement]:
             lo, hi = cell.canonical.interval()
             factor = float(cell.unit.factor)
             sym = cell.unit.symbol
-            published = f"{formatting.published(cell.figure.text, cell.figure.qualifier)} {sym}"  # as every page prints it
+            published = f"{number_style.published(cell.figure.text, cell.figure.qualifier)} {sym}"  # as every page prints it
             out.append(Agreement(row.test, row, metric, published, lo, hi, est, sym, factor, basis, _overlap(lo, hi, est.lo, est.hi)))
     return out
 

@@ -1,19 +1,17 @@
-"""Loading a result set folder: result.toml (schema + semantics), its CSV tables and native files."""
+"""Loading a result set folder: result.toml (schema + semantics), its CSV tables and its native files, which the
+importers convert (wirespeed.importers.run_importer). It sits above the importers and the result set's own readers
+(wirespeed.resultset), which it puts together; ingest, `wirespeed validate` and the collectors load through it."""
 
 from __future__ import annotations
 
 import datetime as _dt
 import hashlib
-import json
 import tomllib
-from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import jsonschema
-
 from wirespeed.engine.imix import PROFILES, Imix
+from wirespeed.importers import run_importer
 from wirespeed.engine.linerate import parse_speed
 from wirespeed.problems import InputError, Problem, display_path, internal_problem
 from wirespeed.resultset.csvtable import decode_utf8, read_table, row_identity
@@ -22,6 +20,7 @@ from wirespeed.resultset.declared import TABLE_KINDS, check_content, declared_fi
 from wirespeed.resultset.limits import describe, value
 from wirespeed.resultset.tomllines import with_lines
 from wirespeed.resultset.model import ResultSet, Row, TestSpec
+from wirespeed.resultset.schemacheck import schema, schema_problem, validator
 from wirespeed.resultset.nesting import structure_problems, toml_depth_problem
 from wirespeed.resultset.paths import is_path_field, path_problems
 from wirespeed.resultset.semantics import check_dates, check_frame_sizes, check_native_specs, check_numbers, check_publishable
@@ -30,17 +29,6 @@ from wirespeed.resultset.text import check_document
 from wirespeed.resultset.upgrade import FormatVersionError, upgrade
 
 RESULT_FILE = "result.toml"
-
-
-@lru_cache(maxsize=1)
-def schema() -> dict[str, Any]:
-    """The JSON Schema of result.toml, format 1."""
-    return json.loads(resources.files("wirespeed.schema").joinpath("result.v1.schema.json").read_text("utf-8"))
-
-
-@lru_cache(maxsize=1)
-def _validator() -> jsonschema.Draft202012Validator:
-    return jsonschema.Draft202012Validator(schema())
 
 
 def _plain(value: Any) -> Any:
@@ -52,32 +40,6 @@ def _plain(value: Any) -> Any:
     if isinstance(value, (_dt.date, _dt.datetime, _dt.time)):
         return value.isoformat()
     return value
-
-
-def _field_path(path) -> str:
-    out = ""
-    for part in path:
-        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
-    return out
-
-
-def _schema_problem(err: jsonschema.ValidationError, file: str) -> Problem:
-    field = _field_path(err.absolute_path)
-    v = err.validator
-    if v == "additionalProperties":
-        extra = sorted(set(err.instance) - set(err.schema.get("properties", {})))
-        return Problem(file, None, _field_path([*err.absolute_path, extra[0]]) if extra else field, f"unknown field {', '.join(map(repr, extra))}", "schema.unknown-field")
-    if v == "required":
-        missing = err.message.split("'")[1] if "'" in err.message else err.message
-        return Problem(file, None, _field_path([*err.absolute_path, missing]), f"missing required field {missing!r}", "schema.required")
-    if v == "enum":
-        return Problem(file, None, field, f"{err.instance!r} is not one of {', '.join(map(str, err.validator_value))}", "schema.enum")
-    if v == "pattern":
-        desc = err.schema.get("description", "")
-        return Problem(file, None, field, f"{err.instance!r} is not in the expected form{': ' + desc if desc else ''}", "schema.pattern")
-    if v == "type":
-        return Problem(file, None, field, f"{err.instance!r} is not of type {err.validator_value}", "schema.type")
-    return Problem(file, None, field, err.message, f"schema.{v}")
 
 
 def _resolve_tests(doc: dict[str, Any], file: str) -> tuple[dict[str, TestSpec], list[Problem]]:
@@ -167,8 +129,6 @@ def load(folder: Path | str) -> tuple[ResultSet | None, list[Problem]]:
 
 
 def _load(setdir: SetFolder) -> tuple[ResultSet | None, list[Problem]]:
-    from wirespeed.importers import run_importer  # late: importers import this module's model
-
     folder = setdir.path
     rfile = folder / RESULT_FILE
     file = display_path(rfile)
@@ -214,11 +174,11 @@ def _load(setdir: SetFolder) -> tuple[ResultSet | None, list[Problem]]:
         return None, [Problem(file, None, "format_version", str(exc), "format.version")]
     bad_paths = path_problems(doc, file)
     early = bad_paths + check_document(doc, file) + check_numbers(doc, file)
-    errors = sorted(_validator().iter_errors(doc), key=lambda e: list(map(str, e.absolute_path)))
+    errors = sorted(validator().iter_errors(doc), key=lambda e: list(map(str, e.absolute_path)))
     errors = [e for e in errors if not (bad_paths and e.validator == "pattern" and is_path_field(e.absolute_path))]
     if errors or early:
         flagged = {p.field for p in early}
-        return None, early + [p for e in errors if (p := _schema_problem(e, file)).field not in flagged]
+        return None, early + [p for e in errors if (p := schema_problem(e, file)).field not in flagged]
     tests, problems = _resolve_tests(doc, file)
     problems += _semantic_meta(doc, folder, tests, file)
     problems += check_dates(doc, schema(), file) + check_frame_sizes(doc, tests, file) + check_native_specs(doc, tests, file)

@@ -38,7 +38,7 @@ def markdown(slugs: list[str], archive: Path, db: Path, status_root: Path = sets
     """The summary of these sets and the number of sets with an error (invalid, rejected or failed)."""
     from wirespeed.catalog.store import connect
     from wirespeed.checks import run_checks
-    from wirespeed.resultset.load import load_many
+    from wirespeed.catalog.load import load_many
 
     lines = ["# Result sets in this pull request", ""]
     bad = 0
