@@ -1,6 +1,8 @@
 // The measurements browser of the results page and the compare page: a form (device, test, frame size) that shows the archive's rows.
 // Small: the Parquet reader (js/archive-browser.js, with hyparquet) is loaded only when the reader opens the
 // browser. Without JavaScript the section stays hidden and the page lists every result set.
+import { loadScript, textTable } from './lib/datatable.js';
+
 (function () {
   'use strict';
   var root = document.getElementById('archive-browser');
@@ -21,17 +23,6 @@
 
   function say(t) { status.textContent = t; }
 
-  function script(src, integrity) {
-    return new Promise(function (resolve, reject) {
-      var s = document.createElement('script');
-      s.src = src;
-      s.integrity = integrity;
-      s.onload = resolve;
-      s.onerror = function () { reject(new Error('could not load ' + src)); };
-      document.head.appendChild(s);
-    });
-  }
-
   function fill(select, values) {
     values.forEach(function (v) {
       var o = document.createElement('option');
@@ -50,7 +41,7 @@
   function start() {
     open.disabled = true;
     say('Loading the Parquet reader…');
-    script(root.getAttribute('data-reader'), root.getAttribute('data-reader-integrity')).then(function () {
+    loadScript(root.getAttribute('data-reader'), root.getAttribute('data-reader-integrity')).then(function () {
       return window.wirespeedArchive.index(base);
     }).then(function (list) {
       files = list;
@@ -66,34 +57,18 @@
   }
 
   function render(rows, columns) {
-    var t = document.createElement('table');
-    var cap = t.createCaption();
-    cap.textContent = 'Measurements from the archive';
-    var head = t.createTHead().insertRow();
-    columns.forEach(function (c) {
-      var th = document.createElement('th');
-      th.scope = 'col';
-      th.textContent = LABELS[c] || c;
-      head.appendChild(th);
-    });
-    var body = t.createTBody();
-    rows.slice(0, MAX_ROWS).forEach(function (r) {
-      var tr = body.insertRow();
-      columns.forEach(function (c) {
-        var td = tr.insertCell();
-        var v = r[c];
-        if (c === 'slug') {
-          var a = document.createElement('a');
-          a.href = sets + encodeURIComponent(v) + '/';
-          a.textContent = v;
-          td.appendChild(a);
-        } else {
-          td.textContent = v == null ? '' : String(v);
-          if (typeof v === 'number' || typeof v === 'bigint') td.className = 'num';
-        }
-      });
-    });
-    out.replaceChildren(t);
+    out.replaceChildren(textTable(columns, rows, MAX_ROWS, function (c) { return LABELS[c] || c; }, function (td, r, c) {
+      var v = r[c];
+      if (c === 'slug') {
+        var a = document.createElement('a');
+        a.href = sets + encodeURIComponent(v) + '/';
+        a.textContent = v;
+        td.appendChild(a);
+        return null;
+      }
+      td.textContent = v == null ? '' : String(v);
+      return v;
+    }, 'Measurements from the archive'));
   }
 
   function run(e) {

@@ -2,6 +2,8 @@
 // states the download (its size computed at build time from the files themselves). The archive's files
 // (archive/index.json) are registered as HTTP files: DuckDB reads each file's footer and then only the
 // byte ranges a query needs. Results are written as text, never as markup.
+import { loadScript, textTable } from './lib/datatable.js';
+
 (function () {
   'use strict';
   var root = document.getElementById('sql');
@@ -17,17 +19,6 @@
 
   function say(text) { status.textContent = text; }
 
-  function script(src, integrity) {
-    return new Promise(function (resolve, reject) {
-      var s = document.createElement('script');
-      s.src = src;
-      s.integrity = integrity;
-      s.onload = resolve;
-      s.onerror = function () { reject(new Error('could not load ' + src)); };
-      document.head.appendChild(s);
-    });
-  }
-
   function absolute(url) { return new URL(url, window.location.href).href; }
 
   function quote(s) { return "'" + String(s).replace(/'/g, "''") + "'"; }
@@ -36,7 +27,7 @@
     load.disabled = true;
     say('Loading the SQL engine…');
     var D;
-    return script(root.getAttribute('data-runtime'), root.getAttribute('data-runtime-integrity')).then(function () {
+    return loadScript(root.getAttribute('data-runtime'), root.getAttribute('data-runtime-integrity')).then(function () {
       D = window.wirespeedDuckDB;
       var worker = new Worker(root.getAttribute('data-worker'));
       var db = new D.AsyncDuckDB(new D.VoidLogger(), worker);
@@ -76,22 +67,11 @@
 
   function render(table) {
     var names = table.schema.fields.map(function (f) { return f.name; });
-    var rows = table.toArray();
-    var t = document.createElement('table');
-    var head = t.createTHead().insertRow();
-    names.forEach(function (n) { var th = document.createElement('th'); th.scope = 'col'; th.textContent = n; head.appendChild(th); });
-    var body = t.createTBody();
-    rows.slice(0, MAX_ROWS).forEach(function (r) {
-      var tr = body.insertRow();
-      var o = r.toJSON();
-      names.forEach(function (n) {
-        var td = tr.insertCell();
-        var v = o[n];
-        td.textContent = cell(v);
-        if (typeof v === 'number' || typeof v === 'bigint') td.className = 'num';
-      });
-    });
-    out.replaceChildren(t);
+    var rows = table.toArray().map(function (r) { return r.toJSON(); });
+    out.replaceChildren(textTable(names, rows, MAX_ROWS, function (n) { return n; }, function (td, o, n) {
+      td.textContent = cell(o[n]);
+      return o[n];
+    }));
     say(rows.length + ' row' + (rows.length === 1 ? '' : 's') + (rows.length > MAX_ROWS ? ' (the first ' + MAX_ROWS + ' shown)' : '') + '.');
   }
 
