@@ -21,7 +21,7 @@ APT_PACKAGES := python3-venv texlive-xetex texlive-latex-extra texlive-fonts-rec
 ACTIONLINT_VERSION := v1.7.7
 TOOLS       := .tools/bin
 
-.PHONY: all setup system-packages python-env node-env browser actionlint test-tools build validate ingest analyse site-data reports site serve summary test test-fast bench clean distclean
+.PHONY: all setup system-packages python-env node-env browser actionlint test-tools build validate ingest analyse site-data reports site serve serve-built summary test test-fast bench clean distclean
 
 all: build
 
@@ -79,9 +79,13 @@ reports: site-data
 site: reports
 	@$(WIRESPEED) site
 
-# A static server that honours HTTP Range requests (the archive's Parquet files are read a byte range at a time).
-serve: site
-	$(BIN)/python -m wirespeed.system.rangeserver --directory public --bind 127.0.0.1 --port 8000
+# A preview with live reload on a free port (`wirespeed serve`: Hugo's server, drafts shown and marked); the built
+# site as published, search index and HTTP Range requests included: `make serve-built`.
+serve: setup
+	@$(WIRESPEED) serve
+
+serve-built: setup
+	@$(WIRESPEED) serve --built
 
 # `make`: builds everything, in one process (`wirespeed build`). A result set (or an article citing it)
 # that fails a step is left out and named; the rest is built and `make` succeeds, printing what was left

@@ -67,6 +67,8 @@ def _hugo(db: Path, outcome: Outcome, destination: Path, base_url: str | None) -
     if missing:
         conf = hugo.ignore_config([p.relative_to(articles.ARTICLES.parent) for p in missing], paths.HUGO_LEFT_OUT)
         extra = ["--config", f"config.toml,{conf.resolve()}"]
+    else:
+        paths.HUGO_LEFT_OUT.unlink(missing_ok=True)  # present only while the last build left articles out (wirespeed serve reads it)
     try:
         hugo.build(destination=destination, extra=extra, base_url=base_url)
     except hugo.HugoError as exc:

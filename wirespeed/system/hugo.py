@@ -57,6 +57,37 @@ def build(root: Path = Path("."), destination: Path = Path("public"), extra: lis
     return proc.stdout
 
 
+def free_port(bind: str = "127.0.0.1") -> int:
+    """A TCP port nothing listens on now (the kernel's choice)."""
+    import socket
+
+    with socket.socket(socket.AF_INET6 if ":" in bind else socket.AF_INET) as sock:
+        sock.bind((bind, 0))
+        return sock.getsockname()[1]
+
+
+def serve(root: Path = Path("."), bind: str = "127.0.0.1", port: int = 0, extra: list[str] | None = None) -> int:
+    """Hugo's own server of the site's sources, in memory (public/ untouched): live reload on every edit of
+    an article, layout, style or exported data, drafts built (and marked by the templates), at
+    http://BIND:PORT/ (port 0: a free one). Runs until interrupted; returns Hugo's exit status."""
+    from wirespeed.system import interrupts
+
+    port = port or free_port(bind)
+    cmd = [str(binary()), "server", "--source", str(root), "--bind", bind, "--port", str(port), "--baseURL", f"http://{bind}:{port}/",
+           "--appendPort=false", "--buildDrafts", "--navigateToChanged", "--disableFastRender", "--logLevel", "warn", *(extra or [])]
+    env = {k: v for k, v in os.environ.items() if k.upper() != "HUGO_BASEURL"}
+    proc = subprocess.Popen(cmd, env=env, preexec_fn=interrupts.die_with_parent)
+    try:
+        return proc.wait()
+    except BaseException:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        raise
+
+
 def ignore_config(paths: list[Path], destination: Path) -> Path:
     """A Hugo configuration file beside `destination` that leaves the given content files out of the
     build (Hugo's ignoreFiles, merged over config.toml with --config)."""
