@@ -15,6 +15,7 @@ from wirespeed import __version__
 from wirespeed.steps import paths
 from wirespeed.steps.status import EXIT_LEFT_OUT, EXIT_STEP_FAILED
 ARCHIVE = Path("data/results")
+_CATALOG = paths.CATALOG  # the default catalog (a command's own `paths` argument hides the module)
 _WIDTH = None if sys.stdout.isatty() else 1000  # files and pipes get whole lines
 err = Console(stderr=True, highlight=False, width=_WIDTH)
 out = Console(highlight=False, soft_wrap=True, width=_WIDTH)
@@ -36,6 +37,8 @@ def _build_step(fn):
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         from wirespeed.system import interrupts
+
+        _in_project()
         build = paths.BUILD
         dest = kwargs.get("destination")
         with interrupts.signals_exit(), interrupts.build_lock(build):
@@ -53,8 +56,19 @@ def _folders(paths: tuple[str, ...]) -> list[Path]:
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="wirespeed")
-def cli() -> None:
+@click.option("-C", "--root", type=click.Path(exists=True, file_okay=False, path_type=Path), default=None,
+              help="Run as if started in DIR, the project folder (as git -C: relative paths are then relative to DIR).")
+def cli(root: Path | None) -> None:
     """Turn network-device benchmark result sets into review articles and PDF test reports."""
+    if root is not None:
+        os.chdir(root)
+
+
+def _in_project() -> None:
+    """Steps that read or write the project's build/ and data/results/ run in the project folder, never beside it."""
+    problem = paths.not_a_project(Path.cwd())
+    if problem:
+        raise StepFailed(problem)
 
 
 @cli.command()
@@ -94,6 +108,8 @@ def validate(paths: tuple[str, ...], verbose: bool) -> None:
 @click.option("--db", type=click.Path(path_type=Path), default=paths.CATALOG, show_default=True, help="Catalog file.")
 def ingest(paths: tuple[str, ...], db: Path) -> None:
     """Load result sets into the DuckDB catalog, skipping unchanged ones; print what happened to every row."""
+    if not paths and db == _CATALOG:  # the project's own archive into its own catalog
+        _in_project()
     from rich.progress import Progress
 
     from wirespeed.catalog.store import ingest as do_ingest
@@ -127,6 +143,8 @@ def ingest(paths: tuple[str, ...], db: Path) -> None:
 @click.option("--db", type=click.Path(path_type=Path), default=paths.CATALOG, show_default=True, help="Catalog file.")
 def show(slug: str, as_json: bool, db: Path) -> None:
     """Print a result set's figures with the engine's recomputation beside every published derived figure."""
+    if db == paths.CATALOG:  # the default: the project's own catalog
+        _in_project()
     from wirespeed.catalog.store import connect, ingest as do_ingest
     from wirespeed.presentation.terminal import render
     from wirespeed.catalog.view import UnknownSet, set_summary
@@ -154,6 +172,8 @@ def show(slug: str, as_json: bool, db: Path) -> None:
 @click.option("--db", type=click.Path(path_type=Path), default=paths.CATALOG, show_default=True, help="Catalog file.")
 def summary(slugs: tuple[str, ...], markdown: bool, left_out: bool, db: Path) -> None:
     """One line per result set in the catalog: tests, rows, how many published figures the engine reproduces, and whether every build step succeeded."""
+    if db == paths.CATALOG:  # the default: the project's own catalog
+        _in_project()
     from wirespeed.steps import status as setstatus
     from wirespeed.catalog.store import connect
 
@@ -455,6 +475,7 @@ def build(ctx: click.Context, base_url: str | None, force: bool) -> None:
     result sets, the site's sources, the notebooks, the report templates, the code, the tools, the base
     URL and the commit) it says so and stops at once.
     """
+    _in_project()
     import time
 
     from wirespeed.steps import buildstamp
@@ -510,6 +531,7 @@ def serve(ctx: click.Context, port: int, bind: str, built: bool, no_build: bool)
     """Preview the site: Hugo's server with live reload (an edited article, layout or style shows within a
     second or two), drafts shown and marked, on a free port. Runs `wirespeed build` first (at once when
     nothing changed), so the result sets' pages, charts and reports are current; Ctrl-C stops."""
+    _in_project()
     from wirespeed.system import hugo
 
     if not no_build:
@@ -580,6 +602,8 @@ def check_site(slugs: tuple[str, ...], public: Path, build_dir: Path, rules: tup
 def why(slug: str, notebook: str | None, db: Path) -> None:
     """Say whether each notebook of a result set and its PDF report are up to date, or which of their
     inputs changed. NOTEBOOK (a notebook's name, or `report`) narrows it to one."""
+    if db == paths.CATALOG:  # the default: the project's own catalog
+        _in_project()
     from wirespeed.steps import analysis, articles, typesetting
     from wirespeed.catalog.store import ingest as do_ingest
 
@@ -752,6 +776,8 @@ def columns(markdown: bool) -> None:
 def archive(destination: Path, db: Path) -> None:
     """Export the published result sets and the trend series as a hive-partitioned Parquet archive into DESTINATION
     (replaced whole): <table>/device=…/test=…/year=…/data_0.parquet, readable by DuckDB, Spark or Trino (docs/trending.md)."""
+    if db == paths.CATALOG:  # the default: the project's own catalog
+        _in_project()
     import duckdb
 
     from wirespeed.catalog import archive as parquet_archive

@@ -15,3 +15,30 @@ TRENDS = BUILD / "trends"                   # series/<device>/<series>/: each tr
 STATUS = BUILD / "status"                   # <slug>.json: each step's outcome for a set
 LOGS = BUILD / "logs"                       # <slug>/<step>-<name>.log: a failure's full text
 HUGO_LEFT_OUT = BUILD / "hugo-left-out.toml"  # Hugo config that ignores articles citing left-out sets
+
+
+def is_project(folder: Path) -> bool:
+    """Is `folder` a wirespeed project: a config.toml that mounts the exported site data (build/hugo-data), or a
+    result-set archive (data/results/)? The steps read and write relative to it."""
+    config = folder / "config.toml"
+    try:
+        if config.is_file() and "build/hugo-data" in config.read_text(encoding="utf-8", errors="replace"):
+            return True
+    except OSError:
+        pass
+    return (folder / "data" / "results").is_dir()
+
+
+def project_root(start: Path) -> Path | None:
+    """The nearest project folder: `start` or one above it (None: none)."""
+    start = start.resolve()
+    return next((d for d in (start, *start.parents) if is_project(d)), None)
+
+
+def not_a_project(cwd: Path) -> str | None:
+    """Why a step cannot run in `cwd` (None: it can): the message names the project above, if there is one."""
+    if is_project(cwd):
+        return None
+    above = project_root(cwd)
+    hint = f"run it in {above} (or: wirespeed --root {above} …)" if above else "run it in the project folder, or pass --root DIR"
+    return f"{cwd} is not a wirespeed project folder (no config.toml that mounts build/hugo-data, no data/results/): {hint}"
