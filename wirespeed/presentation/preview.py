@@ -69,12 +69,15 @@ def smaller(png: bytes) -> bytes:
     opaque = rgba.getextrema()[3][0] == 255
     full = rgba.convert("RGB") if opaque else rgba
     out = full
-    colors = full.getcolors(256) if opaque else None
-    if colors is not None:
-        palette = Image.new("P", (1, 1))
-        flat = [c for _, rgb in sorted(colors, key=lambda c: c[1]) for c in rgb]
-        palette.putpalette(flat + [0] * (768 - len(flat)))
-        mapped = full.quantize(palette=palette, dither=Image.Dither.NONE)
+    if opaque and full.getcolors(256) is not None:
+        # each pixel becomes the index of its own colour (Pillow's quantize maps to a near colour, not always its own)
+        import numpy as np
+
+        pixels = np.frombuffer(full.tobytes(), dtype=np.uint8).reshape(-1, 3)
+        packed = (pixels[:, 0].astype(np.uint32) << 16) | (pixels[:, 1].astype(np.uint32) << 8) | pixels[:, 2]
+        colours, index = np.unique(packed, return_inverse=True)
+        mapped = Image.frombytes("P", full.size, index.astype(np.uint8).tobytes())
+        mapped.putpalette([int(v) for c in colours for v in ((c >> 16) & 255, (c >> 8) & 255, c & 255)])
         if mapped.convert("RGB").tobytes() == full.tobytes():  # exactly its colours: lossless
             out = mapped
     buf = io.BytesIO()
