@@ -15,6 +15,7 @@ import duckdb
 import wirespeed
 from wirespeed.resultset import publish
 from wirespeed.system import atomic
+from wirespeed.steps import setdata
 from wirespeed.engine import dates, qualified
 from wirespeed.engine import number_style
 from wirespeed.steps import paths, status as setstatus
@@ -364,6 +365,16 @@ def _export_all(con: duckdb.DuckDBPyConnection, candidates: list[str], allowed: 
                 cause = str(exc) if isinstance(exc, SiteError) else f"{type(exc).__name__}: {exc}"
                 failure = {"what": "exporting its site data (wirespeed/steps/sitedata.py)", "cause": cause,
                            "log": str(setstatus.write_log(slug, "site", "export", traceback.format_exc(), analysis_root.parent / "logs"))}
+                setstatus.record(slug, "site", failure, status_root)
+                refused.append(failed.setdefault(slug, setstatus.line(slug, "site", failure)))
+                if publish.SAFE_SLUG.match(slug):
+                    shutil.rmtree(static_tmp / "results" / slug, ignore_errors=True)
+                continue
+            try:
+                setdata.check(data, f"site data of {slug}")
+            except setdata.SetDataError as exc:
+                failure = {"what": "exporting its site data (wirespeed/steps/setdata.py: the site data's schema)", "cause": str(exc),
+                           "log": str(setstatus.write_log(slug, "site", "export", str(exc), analysis_root.parent / "logs"))}
                 setstatus.record(slug, "site", failure, status_root)
                 refused.append(failed.setdefault(slug, setstatus.line(slug, "site", failure)))
                 if publish.SAFE_SLUG.match(slug):

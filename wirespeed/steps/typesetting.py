@@ -20,7 +20,7 @@ from typing import Any, Callable
 from wirespeed.steps import articles, status as setstatus
 from wirespeed.presentation import pandoc_ast as A
 from wirespeed.presentation.headlines_report import headline_blocks
-from wirespeed.steps import paths, report_figures, reportlinks, runner
+from wirespeed.steps import paths, report_figures, reportlinks, runner, setdata
 from wirespeed.steps.report import appendix_blocks, full_titles, generated_blocks, headings_into_landscape, metadata, source_date_epoch
 from wirespeed.steps.report_summary import summary_blocks, take_findings
 from wirespeed.steps.report_testbed import basis_blocks, colophon_blocks, testbed_blocks
@@ -112,6 +112,7 @@ def build(job: ReportJob, root: str) -> dict[str, Any]:
     os.chdir(root)
     try:
         data = json.loads(job.data_file.read_text())
+        setdata.check(data, str(job.data_file))  # the contract the site step wrote it under
         static_root = job.charts_dir.parent.parent.parent  # <static>/results/<slug>/charts
         records = report_figures.load(static_root, job.slug)
         doc = _Doc(data, job.charts_dir, report_figures.entries(records))
@@ -137,7 +138,7 @@ def build(job: ReportJob, root: str) -> dict[str, Any]:
         atomic.write_text(job.manifest, job.manifest_text(tables=doc.tables_used, charts=doc.charts_used,
                                                         table_parts={k: v for k, v in doc.table_parts.items() if len(v) > 1}))
         return {"ok": True}
-    except (ReportError, articles.ArticleError, latex.LatexError) as exc:
+    except (ReportError, articles.ArticleError, latex.LatexError, setdata.SetDataError) as exc:
         return _failed(job, str(exc), str(exc))
     except Exception as exc:  # noqa: BLE001 - one set's report fails alone; the other reports are still built
         return _failed(job, f"{type(exc).__name__}: {exc}", traceback.format_exc())
