@@ -129,7 +129,7 @@ def trial_caveat(row: dict[str, Any], rows: list[dict[str, Any]], metric: str, l
     if len(values) < 2:
         return None
     shown = [v / factor for v in (values[0], statistics.median(values), values[-1])]
-    digits = number_style.significant_decimals(shown, 4)
+    digits = number_style.significant_decimals(shown[-1:], 4)  # one count of decimals, at most four digits in the largest (the card's rule)
     low, med, high = (number_style.derived(v, digits) for v in shown)
     return f"trial {row['trial']} of {len(values)}; {label} over the {len(values)}: {low} to {high} {unit}" + (f", median {med}" if len(values) > 2 else "")
 

@@ -35,7 +35,7 @@ from wirespeed.presentation import downloads as dl
 from wirespeed.presentation import preview
 from wirespeed.presentation.headlines import headlines
 from wirespeed.presentation.tables.layout import layout as table_layout
-from wirespeed.steps import compare_data, diagrams, set_comparisons
+from wirespeed.steps import compare_data, diagrams, notebook_pages, set_comparisons
 from wirespeed.presentation.testbed_diagram import alt as diagram_alt
 from wirespeed.steps import trend_pages
 from wirespeed.catalog import archive, explain
@@ -194,6 +194,7 @@ def export_set(con: duckdb.DuckDBPyConnection, slug: str, analysis_root: Path, s
     downloads = []
     for nb in index["notebooks"]:
         _copy(nb["html"], f"notebooks/{nb['name']}.html")
+        notebook_pages.share_styles(dest / "notebooks" / f"{nb['name']}.html", static_root)
         _copy(nb["ipynb"], f"notebooks/{nb['name']}.ipynb")
         downloads.append({"title": f"Executed analysis notebook “{nb['name']}”", "url": f"{url}/notebooks/{nb['name']}.html"})
         downloads.append({"title": f"Executed analysis notebook “{nb['name']}”", "url": f"{url}/notebooks/{nb['name']}.ipynb"})
