@@ -17,14 +17,24 @@ import site_archive
 
 from wirespeed.system.hugo import binary
 
-DURATION = re.compile(r"^(\d+h)?(\d+m)?[\d.]+(ns|µs|us|ms|s)$")  # Go's time.Duration as Hugo prints it
-HINTED = ("cache_potential_pct", "percent_cached", "cached_count", "total_count")  # --templateMetricsHints's columns
+# A row of Hugo's --templateMetrics --templateMetricsHints table: three durations ("34.27  s", "41.40 µs"), four counts, the template.
+_D = r"([\d.]+\s*(?:ns|µs|us|ms|s|m|h))"
+METRICS_ROW = re.compile(rf"^\s*{_D}\s+{_D}\s+{_D}\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\S+)\s*$", re.M)
+HINTED = ("cache_potential_pct", "percent_cached", "cached_count", "total_count")
+UNITS = {"ns": 1e-9, "µs": 1e-6, "us": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "h": 3600.0}
+
+
+def seconds(duration: str) -> float:
+    m = re.fullmatch(r"([\d.]+)\s*(\S+)", duration.strip())
+    return round(float(m.group(1)) * UNITS[m.group(2)], 6)
+
+
 MOUNT_SOURCE = re.compile(r'^(\s*source\s*=\s*)"([^"]+)"', re.M)
 
 
 def site_folder(root: Path, tmp: Path) -> Path:
     """A Hugo source folder in tmp: config.toml's mounts point at the repository's sources (absolute) and at
-    tmp/build/ for the pipeline's outputs; package.json beside it (the about and SQL pages read it)."""
+    tmp/build/ for the pipeline's outputs; package.json (the about and SQL pages read it) and node_modules beside it."""
     def mount(m: re.Match) -> str:
         source = m.group(2)
         base = tmp if source.startswith("build/") else root
@@ -32,6 +42,7 @@ def site_folder(root: Path, tmp: Path) -> Path:
 
     (tmp / "config.toml").write_text(MOUNT_SOURCE.sub(mount, (root / "config.toml").read_text(encoding="utf-8")), encoding="utf-8")
     shutil.copyfile(root / "package.json", tmp / "package.json")
+    (tmp / "node_modules").symlink_to(root / "node_modules")  # js.Build resolves bare imports in the working folder's node_modules
     return tmp
 
 
@@ -62,13 +73,8 @@ def article_weight(dest: Path) -> int:
 def template_metrics(site: Path, dest: Path, top: int = 10) -> tuple[list[dict], str]:
     """Hugo's --templateMetrics --templateMetricsHints table of a build: (its first `top` rows, the whole text)."""
     run = hugo(site, dest, "--templateMetrics", "--templateMetricsHints")
-    rows = []
-    for line in run.stdout.splitlines():
-        parts = line.split()
-        if len(parts) >= 5 and all(DURATION.match(p) for p in parts[:3]) and all(p.isdigit() for p in parts[3:-1]):
-            counts = [int(p) for p in parts[3:-1]]
-            names = HINTED if len(counts) == len(HINTED) else ("count",)
-            rows.append({"template": parts[-1], "cumulative": parts[0], "average": parts[1], "maximum": parts[2], **dict(zip(names, counts))})
+    rows = [{"template": m.group(8), "cumulative_s": seconds(m.group(1)), "average_s": seconds(m.group(2)), "maximum_s": seconds(m.group(3)),
+             **dict(zip(HINTED, map(int, m.group(4, 5, 6, 7))))} for m in METRICS_ROW.finditer(run.stdout)]
     return rows[:top], run.stdout
 
 
