@@ -72,6 +72,8 @@ def build(wirespeed: Path, w: Path) -> dict:
     for step in STEPS:
         run = measure.run([str(wirespeed), *step], cwd=w, ok=(0, 1))  # 1: some sets left out, each named (recorded as "exit")
         steps[" ".join(step)] = run.figures()
+        if run.returncode:  # what the step left out, in its own one-line messages
+            steps[" ".join(step)]["left_out"] = [l for l in (run.stderr + run.stdout).splitlines() if l.strip()][-10:]
     return {"wall_s": round(sum(s["wall_s"] for s in steps.values()), 3), "cpu_s": round(sum(s["cpu_s"] for s in steps.values()), 3),
             "maxrss_mb": max(s["maxrss_mb"] for s in steps.values()), "tree_rss_mb": max(s["tree_rss_mb"] for s in steps.values()), "steps": steps}
 
