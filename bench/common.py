@@ -27,9 +27,11 @@ def copy_archive(dest: Path) -> Path:
     return dest
 
 
-def save(name: str, results: dict) -> None:
-    OUT.mkdir(parents=True, exist_ok=True)
-    (OUT / f"{name}.json").write_text(json.dumps(results, indent=1) + "\n")
+def save(name: str, results: dict, path: Path | None = None) -> None:
+    """Write results as JSON to path (default build/bench/<name>.json) and print them."""
+    path = path or OUT / f"{name}.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n")
     width = max(len(k) for k in results)
     print(f"== {name}")
     for k, v in results.items():

@@ -1,78 +1,99 @@
-"""Hugo: build time and page weight of the example site, and build time of a synthetic archive of
-1,000 result sets (the examples' exported data repeated under new slugs), against the targets of
-30 s for 1,000 sets and 100 KB compressed HTML + CSS per article."""
+"""The site at scale (issue 24): Hugo over a synthetic archive of N result sets, or the whole pipeline
+over the examples copied to N sets — full build, no-op and one-set rebuilds, time, CPU, peak memory and
+published bytes per set — side by side with the previous design's figures and the issue's goals.
+
+    .venv/bin/python bench/site.py --sets 1000                 # Hugo (make first: it copies build/)
+    .venv/bin/python bench/site.py --sets 40 --mode pipeline   # ingest … site, from an empty build/
+
+Writes build/bench/site.json (or --out): this run's figures at the top, and every run kept in the file
+before under "runs" ("hugo-1000", "pipeline-40", …)."""
 
 from __future__ import annotations
 
-import gzip
+import argparse
+import datetime
 import json
 import os
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from common import ROOT, save  # noqa: E402
+from common import OUT, ROOT, save  # noqa: E402
 
-os.chdir(ROOT)
-from wirespeed.system.hugo import binary  # noqa: E402
-
-N = 1000
-
-
-def hugo(config: Path, dest: Path) -> float:
-    t = time.perf_counter()
-    proc = subprocess.run([str(binary()), "--source", str(ROOT), "--config", str(config), "--destination", str(dest), "--cleanDestinationDir", "--quiet"],
-                          capture_output=True, text=True)
-    if proc.returncode != 0:
-        raise SystemExit(proc.stderr[-3000:])
-    return round(time.perf_counter() - t, 3)
-
-
-def overlay(tmp: Path, data: Path, static: Path, reports: Path) -> Path:
-    text = (ROOT / "config.toml").read_text()
-    text = text.replace('source = "build/hugo-data"', f'source = "{data}"').replace('source = "build/site-static"', f'source = "{static}"')
-    text = text.replace('source = "build/reports"', f'source = "{reports}"').replace('resourceDir = "build/hugo-resources"', f'resourceDir = "{tmp / "res"}"')
-    path = tmp / "config.toml"
-    path.write_text(text)
-    return path
+# The previous design's figures (Hugo over the examples' exported data repeated under new slugs; the
+# pipeline over the 8 examples, and over them copied to 40 sets), measured before issue 24's rework.
+PREVIOUS = {
+    "hugo": {1000: {"build_s": 22.0}, 10000: {"build_s": 402.9, "peak_rss_mb": 15_300}, "any": {"bytes_per_set": 2_900_000, "files_per_set": 85}},
+    "pipeline": {8: {"build_s": 57.0, "noop_s": 9.0, "one_set_s": 14.0},
+                 40: {"build_s": 419.0, "noop_s": 48.8}, "any": {"cpu_per_set_s": 10.5, "bytes_per_set": 3_300_000}},
+}
+# The issue's goals (done-when), and the earlier target of 100 KB for an article's HTML and CSS gzipped.
+GOALS = {
+    "hugo": {10000: {"build_s": 60.0, "peak_rss_mb": 4_000}, "any": {"bytes_per_set": 500_000, "article_html_css_gzip_max_bytes": 100_000}},
+    "pipeline": {8: {"build_s": 20.0, "noop_s": 1.0, "one_set_s": 3.0}, "any": {"cpu_per_set_s": 4.0, "cpu_per_set_without_pdf_s": 1.0, "bytes_per_set": 500_000}},
+}
 
 
-def main() -> None:
-    r: dict = {}
-    sets_dir = ROOT / "build" / "hugo-data" / "wirespeed" / "sets"
-    if not sets_dir.is_dir():
-        raise SystemExit("run make first: build/hugo-data is missing")
-    with tempfile.TemporaryDirectory() as t:
-        tmp = Path(t)
-        dest = tmp / "public"
-        r["examples_build_s"] = hugo(overlay(tmp, ROOT / "build" / "hugo-data", ROOT / "build" / "site-static", ROOT / "build" / "reports"), dest)
-        r["examples_pages"] = sum(1 for _ in dest.rglob("*.html"))
-        css = sum(len(gzip.compress(p.read_bytes())) for p in (dest / "css").glob("*.css"))
-        weights = {p.parent.name: len(gzip.compress(p.read_bytes())) + css for p in (dest / "reviews").glob("*/index.html")}
-        r["article_html_css_gzip_max_bytes"] = max(weights.values())
-        set_pages = [len(gzip.compress((dest / "results" / s / "index.html").read_bytes())) + css for s in (p.stem for p in sets_dir.glob("*.json"))]
-        r["result_page_html_css_gzip_max_bytes"] = max(set_pages)
-        big = tmp / "data1000" / "wirespeed" / "sets"
-        big.mkdir(parents=True)
-        originals = [json.loads(p.read_text()) for p in sorted(sets_dir.glob("*.json"))]
-        for o in originals:  # the real ones stay, for the review articles' shortcodes
-            (big / f"{o['slug']}.json").write_text(json.dumps(o))
-        for i in range(N - len(originals)):
-            d = dict(originals[i % len(originals)])
-            d["slug"] = f"{d['slug']}-synthetic-{i:04d}"
-            d["title"] = f"{d['title']} (synthetic copy {i})"
-            (big / f"{d['slug']}.json").write_text(json.dumps(d))
-        (tmp / "data1000" / "wirespeed" / "build.json").write_text(json.dumps({"sets": [p.stem for p in big.glob("*.json")]}))
-        dest2 = tmp / "public1000"
-        r["sets_1000_build_s"] = hugo(overlay(tmp, tmp / "data1000", ROOT / "build" / "site-static", ROOT / "build" / "reports"), dest2)
-        r["sets_1000_pages"] = sum(1 for _ in dest2.rglob("*.html"))
-    r["sets_1000_vs_30s_target"] = round(r["sets_1000_build_s"] / 30, 3)
-    r["article_vs_100kb_target"] = round(r["article_html_css_gzip_max_bytes"] / 100_000, 3)
-    r["sets_1000_vs_examples_time"] = round(r["sets_1000_build_s"] / r["examples_build_s"], 1)
-    save("site", r)
+def beside(table: dict, mode: str, n: int, r: dict) -> dict:
+    """The figures of `table` that apply to this run, each with this run's figure and their ratio (this / that)."""
+    out = {}
+    for key, value in {**table[mode].get("any", {}), **table[mode].get(n, {})}.items():
+        if key in r:
+            out[key] = {"then": value, "now": r[key], "ratio": round(r[key] / value, 3)}
+    return out
+
+
+def machine() -> dict:
+    return {"date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"), "cores": os.cpu_count(),
+            "load_average": [round(x, 2) for x in os.getloadavg()]}
+
+
+def parse(argv: list[str] | None = None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(prog="bench/site.py", description=__doc__.split("\n\n")[0])
+    p.add_argument("--sets", type=int, default=1000, help="result sets in the archive (default 1000)")
+    p.add_argument("--mode", choices=("hugo", "pipeline"), default="hugo",
+                   help="hugo: Hugo over a synthetic archive made from --source's build/ (default); pipeline: every step of `make`")
+    p.add_argument("--source", type=Path, default=ROOT, help="the built working folder whose build/ the hugo mode copies (default: the repository)")
+    p.add_argument("--out", type=Path, default=OUT / "site.json", help="the JSON written (default build/bench/site.json)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the copies' changed numbers (hugo mode)")
+    p.add_argument("--template-metrics", action="store_true", help="hugo mode: one more build with --templateMetrics --templateMetricsHints; "
+                   "its top 10 in the JSON, the whole table beside it (site-templates-N.txt)")
+    p.add_argument("--workdir", type=Path, default=None, help="pipeline mode: build in this new folder and keep it (a --source for the hugo mode)")
+    p.add_argument("--tmp", type=Path, default=None, help="where the scratch folder goes (default: the system's; the same file system as "
+                   "--source lets the archive hard-link the files Hugo only copies)")
+    return p.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = parse(argv)
+    start = machine()
+    with tempfile.TemporaryDirectory(prefix="wirespeed-site-bench-", dir=args.tmp) as t:
+        if args.mode == "hugo":
+            import site_hugo
+
+            r = site_hugo.bench(ROOT, args.source.resolve(), Path(t), args.sets, args.seed, args.template_metrics)
+        else:
+            import site_pipeline
+
+            w = Path(t)
+            if args.workdir:
+                args.workdir.mkdir(parents=True)  # a new folder: never one that holds anything
+                w = args.workdir
+            r = site_pipeline.bench(ROOT, ROOT / ".venv" / "bin" / "wirespeed", w, args.sets)
+    text = r.pop("_template_metrics_text", None)
+    r = {"sets": r.pop("sets"), "mode": args.mode, **r}
+    r["previous"] = beside(PREVIOUS, args.mode, args.sets, r)
+    r["goals"] = beside(GOALS, args.mode, args.sets, r)
+    r["machine"] = {**start, "load_average_end": machine()["load_average"]}
+    runs = {}
+    if args.out.exists():
+        before = json.loads(args.out.read_text())
+        runs = before.get("runs", {})
+    runs[f"{args.mode}-{args.sets}"] = {k: v for k, v in r.items() if k != "steps"}
+    save("site", {**r, "runs": runs}, path=args.out)
+    if text:
+        (args.out.parent / f"site-templates-{args.sets}.txt").write_text(text)
 
 
 if __name__ == "__main__":

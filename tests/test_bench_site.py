@@ -1,0 +1,55 @@
+"""bench/site.py: the synthetic archive's copies, the pipeline copies' result.toml, and a small Hugo run
+(its figures' keys, and pages growing by exactly the pages of the sets added). No timing asserts."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT
+
+sys.path.insert(0, str(ROOT / "bench"))
+import site_archive  # noqa: E402
+import site_pipeline  # noqa: E402
+
+KEYS = {"sets", "build_s", "peak_rss_mb", "cpu_s", "cpu_per_set_s", "bytes_per_set", "files_per_set", "noop_s", "one_set_s", "pages", "previous", "goals", "runs"}
+
+
+def test_perturb_renames_the_slug_and_changes_every_decimal():
+    text = b'{"slug": "a-1", "url": "results/a-1/charts/x.vg.json", "v": 1.25, "t": "2.5 Gbit/s", "n": 64, "d": "2015-06"}'
+    out = json.loads(site_archive.perturb(text, "a-1", "a-1-synthetic-00009", b"37"))
+    assert out == {"slug": "a-1-synthetic-00009", "url": "results/a-1-synthetic-00009/charts/x.vg.json", "v": 1.2375, "t": "2.537 Gbit/s", "n": 64, "d": "2015-06"}
+
+
+def test_pipeline_copy_changes_only_the_top_level_slug_and_title():
+    text = 'format_version = 1\nslug = "x-2020"\ntitle = "Device X"\n\n[dut]\nmodel = "X"\n\n[[tests]]\nid = "t"\ntitle = "Throughput"\n'
+    out = site_pipeline.rewrite(text, slug="x-2020-copy-009", title_suffix=" (copy 9)")
+    assert out == text.replace('slug = "x-2020"', 'slug = "x-2020-copy-009"').replace('title = "Device X"', 'title = "Device X (copy 9)"')
+    assert site_pipeline.rewrite(out, title_suffix=" (title changed)").count("(copy 9) (title changed)") == 1
+
+
+@pytest.mark.slow
+def test_hugo_bench_writes_its_figures_and_pages_grow_with_the_sets(tmp_path):
+    import pipeline
+
+    pipeline.build("reports")  # the site data, site-static and PDF reports the archive is made from
+    out = tmp_path / "site.json"
+    for n in (10, 20):
+        proc = subprocess.run([sys.executable, str(ROOT / "bench" / "site.py"), "--sets", str(n), "--source", str(pipeline.WORK), "--out", str(out)],
+                              capture_output=True, text=True, timeout=600)
+        assert proc.returncode == 0, proc.stderr[-3000:]
+    r = json.loads(out.read_text())
+    assert KEYS <= set(r) and r["sets"] == 20 and set(r["runs"]) == {"hugo-10", "hugo-20"}
+    assert r["build_s"] > 0 and r["peak_rss_mb"] > 0 and r["cpu_s"] > 0 and r["bytes_per_set"] > 0 and r["files_per_set"] > 0
+    assert r["previous"]["bytes_per_set"]["then"] == 2_900_000
+    # each set added brings its own pages: the set, one per test and comparison, its explanation page
+    real = site_archive.originals(pipeline.WORK)
+    per_set = {}
+    for slug in real:
+        d = json.loads((pipeline.WORK / site_archive.HUGO_DATA / "wirespeed" / "sets" / f"{slug}.json").read_text())
+        explain = (pipeline.WORK / site_archive.SITE_STATIC / "results" / slug / "explain.json").is_file()
+        per_set[slug] = 1 + len(d["tests"]) + len(d.get("comparisons") or []) + explain
+    assert r["runs"]["hugo-20"]["pages"] - r["runs"]["hugo-10"]["pages"] == sum(per_set[real[i % len(real)]] for i in range(10, 20))
