@@ -37,19 +37,20 @@ def test_hugo_bench_writes_its_figures_and_pages_grow_with_the_sets(tmp_path):
 
     pipeline.build("reports")  # the site data, site-static and PDF reports the archive is made from
     out = tmp_path / "site.json"
-    for n in (10, 20):
+    real = site_archive.originals(pipeline.WORK)  # the exported sets the archive keeps; copies added beyond them
+    low, high = len(real) + 2, len(real) + 12
+    for n in (low, high):
         proc = subprocess.run([sys.executable, str(ROOT / "bench" / "site.py"), "--sets", str(n), "--source", str(pipeline.WORK), "--out", str(out)],
                               capture_output=True, text=True, timeout=600)
         assert proc.returncode == 0, proc.stderr[-3000:]
     r = json.loads(out.read_text())
-    assert KEYS <= set(r) and r["sets"] == 20 and set(r["runs"]) == {"hugo-10", "hugo-20"}
+    assert KEYS <= set(r) and r["sets"] == high and set(r["runs"]) == {f"hugo-{low}", f"hugo-{high}"}
     assert r["build_s"] > 0 and r["peak_rss_mb"] > 0 and r["cpu_s"] > 0 and r["bytes_per_set"] > 0 and r["files_per_set"] > 0
     assert r["previous"]["bytes_per_set"]["then"] == 2_900_000
     # each set added brings its own pages: the set, one per test and comparison, its explanation page
-    real = site_archive.originals(pipeline.WORK)
     per_set = {}
     for slug in real:
         d = json.loads((pipeline.WORK / site_archive.HUGO_DATA / "wirespeed" / "sets" / f"{slug}.json").read_text())
         explain = (pipeline.WORK / site_archive.SITE_STATIC / "results" / slug / "explain.json").is_file()
         per_set[slug] = 1 + len(d["tests"]) + len(d.get("comparisons") or []) + explain
-    assert r["runs"]["hugo-20"]["pages"] - r["runs"]["hugo-10"]["pages"] == sum(per_set[real[i % len(real)]] for i in range(10, 20))
+    assert r["runs"][f"hugo-{high}"]["pages"] - r["runs"][f"hugo-{low}"]["pages"] == sum(per_set[real[i % len(real)]] for i in range(low - len(real), high - len(real)))
