@@ -9,6 +9,7 @@ says which part changed. Planning, the worker pool, status and pruning are the s
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -127,14 +128,21 @@ def plan(catalog: Path, slugs: list[str] | None = None, notebooks_dir: Path = NO
 _CDN = re.compile(r"<script[^>]*\bsrc=\"https?://[^\"]*\"[^>]*>\s*</script>|<link[^>]*\bhref=\"https?://[^\"]*\"[^>]*>", re.I)
 
 
-def html_export(ipynb: Path) -> str:
-    """Standalone HTML of an executed notebook that loads nothing from the internet."""
-    import nbformat
+@functools.cache
+def _html_exporter() -> Any:
+    """nbconvert's HTML exporter, made once per process (loading its templates costs more than an export)."""
     from nbconvert import HTMLExporter
 
     exporter = HTMLExporter(template_name="lab")
     exporter.mathjax_url = ""
-    body, _ = exporter.from_notebook_node(nbformat.read(str(ipynb), as_version=4))
+    return exporter
+
+
+def html_export(ipynb: Path) -> str:
+    """Standalone HTML of an executed notebook that loads nothing from the internet."""
+    import nbformat
+
+    body, _ = _html_exporter().from_notebook_node(nbformat.read(str(ipynb), as_version=4))
     body = _CDN.sub("", body)
     body = re.sub(r"<script[^>]*\bsrc=\"\"[^>]*>\s*</script>", "", body)
     body = re.sub(r"<link[^>]*\bhref=\"custom\.css\"[^>]*>", "", body)  # the template's optional user stylesheet
