@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import multiprocessing.util
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -82,14 +83,23 @@ def _start(cwd: str, log: Path) -> Kernel:
 
 
 def _stop(km: Any, kc: Any, stream: IO[bytes]) -> None:
+    """End a kernel: kill its process, then close the client's channels, waiting 2 s at most (closing a
+    zmq context can wait for ever on a peer that died, e.g. when the worker is told to stop)."""
     with contextlib.suppress(Exception):
-        if kc is not None:
-            kc.stop_channels()
-    with contextlib.suppress(Exception):
-        if km.has_kernel:
-            _run(km.shutdown_kernel, now=True)
-    with contextlib.suppress(Exception):
-        _run(km.cleanup_resources)
+        process = km.provisioner.process  # the local kernel's Popen
+        process.kill()
+        process.wait(5)
+
+    def close() -> None:
+        with contextlib.suppress(Exception):
+            if kc is not None:
+                kc.stop_channels()
+        with contextlib.suppress(Exception):
+            km.cleanup_connection_file()
+
+    closing = threading.Thread(target=close, daemon=True)
+    closing.start()
+    closing.join(2)
     stream.close()
 
 
