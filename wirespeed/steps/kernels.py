@@ -5,7 +5,7 @@ Before each run the kernel is put back as it started (kernelstate.py: a fresh na
 counter, working folder, environment, sys.path). Runs go through papermill as before (its parameters
 cell, its metadata, its errors): `ENGINE` is a papermill engine that executes on the worker's kernel
 instead of starting one. A run that fails for any reason discards the kernel; the next run starts a
-fresh one. The kernel ends with its worker: shut down when the worker exits, sent SIGTERM by the
+fresh one. The kernel ends with its worker: killed when the worker exits, sent SIGTERM by the
 worker's stop handler (interrupts.py), and by Linux when the worker dies (die_with_parent).
 """
 
@@ -104,7 +104,7 @@ def _stop(km: Any, kc: Any, stream: IO[bytes]) -> None:
 
 
 def discard() -> None:
-    """Shut this worker's kernel down (after a failed run, and when the worker exits)."""
+    """End this worker's kernel (after a failed run, and when the worker exits)."""
     global _warm
     kernel, _warm = _warm, None
     if kernel is not None:
