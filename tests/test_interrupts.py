@@ -1,4 +1,4 @@
-"""Interrupted builds: killing `wirespeed analyse` leaves no worker or kernel running; killing a
+"""Interrupted builds: killing `wirespeed analyse` leaves no worker or kernel running (nor does its normal end); killing a
 Hugo build leaves the previous public/ whole; the next run sweeps what a killed run left behind."""
 
 from __future__ import annotations
@@ -101,6 +101,24 @@ def test_killing_analyse_leaves_no_worker_running(tmp_path, sig):
     assert "Traceback" not in run.stderr, run.stderr
     assert not [p for p in planted + [temp_file] if p.exists()]
     assert all(k.exists() for k in keep)
+
+
+def test_a_finished_analyse_leaves_no_kernel_running(tmp_path):
+    """Kernels are kept warm across a worker's runs: when the command ends they end with it."""
+    slug = "cisco-7600-osm-acl-2001"
+    shutil.copytree(ARCHIVE / slug, tmp_path / "data" / "results" / slug)
+    (tmp_path / "notebooks").symlink_to(ROOT / "notebooks")
+    token = uuid.uuid4().hex
+    proc = subprocess.Popen([*WIRESPEED, "analyse", "-j", "2"], cwd=tmp_path, env={**os.environ, MARK: token}, start_new_session=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        out, err = proc.communicate(timeout=300)
+        assert proc.returncode == 0 and "Traceback" not in err, err
+        assert out.startswith("2 notebook runs executed"), out
+        left = wait_for(lambda: not marked(token), 20) or marked(token)
+        assert left is True, f"still running after analyse finished: {left}"
+    finally:
+        reap(proc, token)
 
 
 def _hugo(dest: Path, token: str) -> subprocess.Popen:

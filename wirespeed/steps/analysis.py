@@ -9,6 +9,7 @@ says which part changed. Planning, the worker pool, status and pruning are the s
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -22,7 +23,7 @@ from typing import Any, Callable
 
 from wirespeed.system import atomic
 
-from wirespeed.steps import paths, runner, status as setstatus
+from wirespeed.steps import kernels, kernelstate, paths, runner, status as setstatus
 from wirespeed.system.codehash import code_closure
 
 NOTEBOOKS = Path("notebooks")
@@ -94,8 +95,8 @@ def plan(catalog: Path, slugs: list[str] | None = None, notebooks_dir: Path = NO
         con.close()
         raise AnalysisError(f"not in the catalog as a published result set: {', '.join(unknown)}")
     tools = tool_versions()
-    # this module executes and exports, the step runner plans: their code shapes the outputs
-    executor = hashlib.sha256(Path(__file__).read_bytes() + Path(runner.__file__).read_bytes()).hexdigest()
+    # this module executes and exports, the step runner plans, the kernels run and reset: their code shapes the outputs
+    executor = hashlib.sha256(b"".join(Path(m.__file__).read_bytes() for m in (sys.modules[__name__], runner, kernels, kernelstate))).hexdigest()
     notebooks = sorted(notebooks_dir.glob("*.py"))
     per_nb = {}
     for nb in notebooks:
@@ -127,14 +128,21 @@ def plan(catalog: Path, slugs: list[str] | None = None, notebooks_dir: Path = NO
 _CDN = re.compile(r"<script[^>]*\bsrc=\"https?://[^\"]*\"[^>]*>\s*</script>|<link[^>]*\bhref=\"https?://[^\"]*\"[^>]*>", re.I)
 
 
-def html_export(ipynb: Path) -> str:
-    """Standalone HTML of an executed notebook that loads nothing from the internet."""
-    import nbformat
+@functools.cache
+def _html_exporter() -> Any:
+    """nbconvert's HTML exporter, made once per process (loading its templates costs more than an export)."""
     from nbconvert import HTMLExporter
 
     exporter = HTMLExporter(template_name="lab")
     exporter.mathjax_url = ""
-    body, _ = exporter.from_notebook_node(nbformat.read(str(ipynb), as_version=4))
+    return exporter
+
+
+def html_export(ipynb: Path) -> str:
+    """Standalone HTML of an executed notebook that loads nothing from the internet."""
+    import nbformat
+
+    body, _ = _html_exporter().from_notebook_node(nbformat.read(str(ipynb), as_version=4))
     body = _CDN.sub("", body)
     body = re.sub(r"<script[^>]*\bsrc=\"\"[^>]*>\s*</script>", "", body)
     body = re.sub(r"<link[^>]*\bhref=\"custom\.css\"[^>]*>", "", body)  # the template's optional user stylesheet
@@ -173,14 +181,14 @@ def _failed(job: Job, what: str, cause: str, log: Path) -> dict[str, Any]:
 
 
 def _execute(job: Job, root: str) -> dict[str, Any]:
-    """Run one notebook into a temporary folder and swap it into place (in a worker process)."""
+    """Run one notebook into a temporary folder and swap it into place (in a worker process, on its warm kernel)."""
     import jupytext
     import nbformat
     import papermill
 
     os.chdir(root)
     tmp = atomic.temp_dir_beside(job.out_dir)
-    # Kernels inherit this worker's stderr; their chatter goes to a log, errors come back as messages.
+    # This worker's own chatter goes to a log beside the run; the kernel's to build/logs/kernels.log; errors come back as messages.
     with open(tmp.parent / f".{job.name}.kernel.log", "w") as log:
         os.dup2(log.fileno(), 2)
     try:
@@ -191,15 +199,11 @@ def _execute(job: Job, root: str) -> dict[str, Any]:
         executed = tmp / f"{job.name}.ipynb"
         try:
             params = {"slug": job.slug, "catalog": _relative(job.catalog, root), "output_dir": _relative(tmp, root)}
-            for attempt in (1, 2):  # a kernel that dies while starting ran no cell: starting it once more is safe
-                try:
-                    papermill.execute_notebook(str(source), str(executed), parameters=params,
-                                               kernel_name="python3", cwd=root, progress_bar=False, log_output=False)
-                    break
-                except RuntimeError as exc:
-                    if attempt == 2 or "Kernel died before replying to kernel_info" not in str(exc):
-                        raise
+            kernels.ready(root, out_root_logs(job.out_dir.parent.parent) / "kernels.log")
+            papermill.execute_notebook(str(source), str(executed), parameters=params, engine_name=kernels.ENGINE,
+                                       kernel_name="python3", cwd=root, progress_bar=False, log_output=False)
         except papermill.PapermillExecutionError as exc:
+            kernels.discard()
             code = [c.source for c in nb.cells if c.cell_type == "code"]
             cell = code.index(exc.source) + 1 if exc.source in code else exc.exec_count
             first = exc.source.strip().splitlines()[0][:60] if exc.source.strip() else ""
@@ -212,6 +216,7 @@ def _execute(job: Job, root: str) -> dict[str, Any]:
         atomic.swap_dir(tmp, job.out_dir)
         return {"ok": True}
     except Exception as exc:  # noqa: BLE001 - a worker reports, the parent decides
+        kernels.discard()  # a timeout, a dead kernel, a failed reset: the next run starts a fresh one
         log = setstatus.write_log(job.slug, "analyse", job.name, traceback.format_exc(), out_root_logs(job.out_dir.parent.parent))
         return _failed(job, f"notebook {job.notebook}", f"{type(exc).__name__}: {exc}", log)
     finally:

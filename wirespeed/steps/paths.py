@@ -13,7 +13,7 @@ SITE_STATIC = BUILD / "site-static"         # charts, tables and notebooks Hugo 
 REPORTS = BUILD / "reports"                 # <slug>.pdf and <slug>.manifest.json
 TRENDS = BUILD / "trends"                   # series/<device>/<series>/: each trend chart and its manifest; trends.pdf, the trend report
 STATUS = BUILD / "status"                   # <slug>.json: each step's outcome for a set
-LOGS = BUILD / "logs"                       # <slug>/<step>-<name>.log: a failure's full text
+LOGS = BUILD / "logs"                       # <slug>/<step>-<name>.log: a failure's full text; kernels.log: the notebook kernels' own messages
 HUGO_LEFT_OUT = BUILD / "hugo-left-out.toml"  # Hugo config that ignores articles citing left-out sets
 
 

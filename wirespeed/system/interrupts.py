@@ -3,7 +3,7 @@ folders go away on every exit path (and, after a SIGKILL, at the start of the ne
 
 - `worker_pool(n)`: a ProcessPoolExecutor whose workers get SIGTERM when their parent dies
   (Linux prctl PR_SET_PDEATHSIG) and turn SIGTERM into SystemExit, so their `finally` blocks remove
-  their temporary folders and the subprocesses they wait on (papermill kernels, pandoc) are ended;
+  their temporary folders and the subprocesses they wait on (notebook kernels, pandoc) are ended;
   if the parent leaves the `with` block by an exception (Ctrl-C, SIGTERM), the workers are
   terminated instead of awaited.
 - `signals_exit()`: SIGTERM/SIGHUP raise SystemExit in the main process, so `finally` runs.

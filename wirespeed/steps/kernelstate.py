@@ -1,0 +1,58 @@
+"""Inside a warm notebook kernel: what the kernel looked like when it started, and putting it back
+before each run, so that no run sees what an earlier run of another result set left behind.
+
+`snapshot()` runs once, when the kernel has started; `restore()` before every run (also the first,
+so a run in a fresh kernel and a run after others take the same path). Restored: the user namespace,
+the output cache and the execution counter (IPython's reset of a new session), the working folder,
+the environment, sys.path, the warning filters and their once-only registries, and any module a run
+imported from outside the installed packages and wirespeed (a helper beside a notebook is imported
+afresh). Installed packages and wirespeed's own modules stay loaded: that is what makes a kernel warm,
+and their code is part of every run's cache key.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import sys
+import warnings
+from pathlib import Path
+from typing import Any
+
+_START: dict[str, Any] = {}
+_KEPT = tuple({Path(p).resolve() for p in (sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix)} | {Path(__file__).resolve().parents[1]})
+
+
+def snapshot() -> None:
+    """Remember the kernel's state as it started."""
+    _START.update(cwd=os.getcwd(), env=dict(os.environ), path=list(sys.path), modules=set(sys.modules), warnings=list(warnings.filters))
+
+
+def _kept(module: Any) -> bool:
+    """An installed or wirespeed module stays loaded; a module from anywhere else is dropped."""
+    file = getattr(module, "__file__", None)
+    if not file:
+        return True
+    path = Path(file).resolve()
+    return any(path.is_relative_to(root) for root in _KEPT)
+
+
+def restore() -> None:
+    """Put the kernel back as `snapshot()` saw it (see the module's docstring)."""
+    from IPython import get_ipython
+
+    if not _START:
+        raise RuntimeError("kernelstate.restore() before snapshot()")
+    get_ipython().reset(new_session=True)  # the user namespace, Out, _, the execution counter back to 1
+    os.chdir(_START["cwd"])
+    if dict(os.environ) != _START["env"]:
+        os.environ.clear()
+        os.environ.update(_START["env"])
+    sys.path[:] = _START["path"]
+    for name in [n for n in sys.modules if n not in _START["modules"]]:
+        if not _kept(sys.modules[name]):
+            del sys.modules[name]
+    warnings.filters[:] = _START["warnings"]
+    warnings.onceregistry.clear()
+    warnings._filters_mutated()  # every module's registry of warnings already shown is out of date: they show again
+    gc.collect()
