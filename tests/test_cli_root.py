@@ -12,7 +12,7 @@ def test_a_step_beside_the_project_names_it_and_writes_nothing(tmp_path):
     project = tmp_path / "project"
     (project / "data" / "results").mkdir(parents=True)
     (project / "docs").mkdir()
-    for args in (["summary"], ["show", "x"], ["ingest"], ["analyse"], ["report"], ["site", "--data-only"], ["build"]):
+    for args in (["summary"], ["show", "x"], ["ingest"], ["build"], ["serve"]):
         proc = run_cli(*args, cwd=project / "docs")
         assert proc.returncode == 3, (args, proc.stdout, proc.stderr)
         assert f"{project / 'docs'} is not a wirespeed project folder" in proc.stderr and f"run it in {project} (or: wirespeed --root {project} …)" in proc.stderr, proc.stderr

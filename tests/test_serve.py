@@ -1,6 +1,6 @@
 """Issue 25: `wirespeed serve` previews the site with Hugo's server on a free port it names, shows a draft
 article marked as a draft (the built site leaves it out), and reloads an edited article within seconds;
-Ctrl-C stops it and its Hugo with it. Run in a scratch copy of the session pipeline's built folder."""
+stopping it stops its Hugo too. Run in a scratch copy of the session pipeline's built folder."""
 
 from __future__ import annotations
 
@@ -88,7 +88,7 @@ def test_serve_previews_drafts_marked_and_reloads_an_edited_article(work):
         print(f"edit shown after {time.monotonic() - t:.1f} s")
         port = int(m.group(2))
     finally:
-        proc.send_signal(signal.SIGINT)
+        proc.send_signal(signal.SIGTERM)
         try:
             proc.wait(timeout=30)
         except subprocess.TimeoutExpired:

@@ -37,8 +37,6 @@ def _build_step(fn):
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         from wirespeed.system import interrupts
-
-        _in_project()
         build = paths.BUILD
         dest = kwargs.get("destination")
         with interrupts.signals_exit(), interrupts.build_lock(build):

@@ -45,7 +45,7 @@ def problems(data: Any) -> list[str]:
         if not isinstance(table, dict) or not isinstance(table.get("columns"), list):
             continue
         width = len(table["columns"])
-        for grid in ("rows", "values", "flags", "figs", "derived_cells"):
+        for grid in ("rows",):  # what the pages and the PDF index by column
             rows = table.get(grid)
             for i, row in enumerate(rows if isinstance(rows, list) else ()):
                 if isinstance(row, list) and len(row) != width:
