@@ -139,7 +139,8 @@ def test_site_page_and_pdf_show_the_exported_cards(exported, cards):
     from wirespeed.steps.typesetting import pdf_text
 
     assert set(exported) == set(SETS) | {p.name for p in example_folders(None)}
-    for slug, data in exported.items():
+    for slug in SETS:  # the examples' cards (the trend series' sets are the same shape as the measured examples)
+        data = exported[slug]
         assert [c["text"] for c in data["headlines"]] == [c["text"] for c in cards[slug]]
         page = (PUBLIC / "results" / slug / "index.html").read_text()
         header = page[page.index('<header class="page-header">'):page.index("</header>", page.index('<header class="page-header">'))]
