@@ -512,8 +512,8 @@ def build(ctx: click.Context, base_url: str | None, force: bool) -> None:
             raise SystemExit(EXIT_STEP_FAILED)
         from wirespeed.steps import leftout
 
-        found = leftout.lines(ARCHIVE, paths.CATALOG, paths.STATUS, leftout.ITEMS)
-        _invoke_step(ctx, summary, left_out=True)
+        _invoke_step(ctx, summary, left_out=True)  # writes leftout.REPORT, the lines a no-op repeats
+        found = leftout.REPORT.read_text(encoding="utf-8").splitlines()
         buildstamp.save(root, stamp, {"left_out": found, "left_out_steps": left_out_steps})
     out.print(f"built in {time.perf_counter() - t0:.1f} s", markup=False)
 
@@ -541,14 +541,7 @@ def serve(ctx: click.Context, port: int, bind: str, built: bool, no_build: bool)
 
         if not (Path("public") / "index.html").is_file():
             raise StepFailed("public/ holds no built site: run wirespeed build first")
-        httpd = rangeserver.server("public", bind, port)
-        out.print(f"serving public/ at http://{bind}:{httpd.server_address[1]}/ (Ctrl-C stops)", markup=False)
-        try:
-            httpd.serve_forever()
-        except KeyboardInterrupt:
-            pass
-        finally:
-            httpd.server_close()
+        rangeserver.serve("public", bind, port, lambda line: out.print(line, markup=False))
         return
     if not (paths.HUGO_DATA / "wirespeed").is_dir():
         raise StepFailed(f"{paths.HUGO_DATA}/ is missing: run wirespeed build first")

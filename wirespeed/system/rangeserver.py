@@ -149,20 +149,25 @@ def server(directory: str, bind: str = "127.0.0.1", port: int = 8000, served: Ca
     return http.server.ThreadingHTTPServer((bind, port), functools.partial(handler, directory=directory))
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(prog="python -m wirespeed.system.rangeserver", description="Serve a folder with HTTP Range support.")
-    ap.add_argument("--directory", default="public")
-    ap.add_argument("--bind", default="127.0.0.1")
-    ap.add_argument("--port", type=int, default=8000)
-    args = ap.parse_args()
-    httpd = server(args.directory, args.bind, args.port)
-    print(f"serving {args.directory}/ on http://{args.bind}:{httpd.server_address[1]}/ (Ctrl-C stops)", flush=True)
+def serve(directory: str, bind: str, port: int, announce: Callable[[str], None]) -> None:
+    """Serve `directory` until Ctrl-C, first announcing its address (port 0: a free one)."""
+    httpd = server(directory, bind, port)
+    announce(f"serving {directory}/ on http://{bind}:{httpd.server_address[1]}/ (Ctrl-C stops)")
     try:
         httpd.serve_forever()
     except KeyboardInterrupt:
         pass
     finally:
         httpd.server_close()
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(prog="python -m wirespeed.system.rangeserver", description="Serve a folder with HTTP Range support.")
+    ap.add_argument("--directory", default="public")
+    ap.add_argument("--bind", default="127.0.0.1")
+    ap.add_argument("--port", type=int, default=8000)
+    args = ap.parse_args()
+    serve(args.directory, args.bind, args.port, lambda line: print(line, flush=True))
 
 
 if __name__ == "__main__":
