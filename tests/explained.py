@@ -1,4 +1,5 @@
-"""Recompute every explained figure of a built site from its explanation record alone (results/<slug>/explain.json),
+"""Recompute every explained figure of a built site from its explanation record alone (build/site-static/results/<slug>/
+explain.json: the records its explanation page prints, read by the build and not published),
 independently of the code that wrote it: the formula's terms evaluated left to right, the value in the printed unit
 rounded to the printed decimals, the input cell read back from the set's own CSV file at the line the record names,
 and the verdict on a published figure checked against its printed interval. Shared by tests/test_explain.py (the
@@ -19,8 +20,10 @@ QUALIFIERS = "≈><≤≥~"
 
 
 def records(public: Path) -> dict[str, dict[str, Any]]:
-    """Every set's explanation records, by slug."""
-    return {p.parent.name: json.loads(p.read_text(encoding="utf-8")) for p in sorted((public / "results").glob("*/explain.json"))}
+    """The explanation records of every set published in `public` (a working folder's public/, beside its build/), by slug."""
+    exported = public.parent / "build" / "site-static" / "results"
+    return {p.parent.name: json.loads(p.read_text(encoding="utf-8")) for p in sorted(exported.glob("*/explain.json"))
+            if (public / "results" / p.parent.name / "explain" / "index.html").is_file()}
 
 
 def figures(recs: dict[str, Any]) -> list[dict[str, Any]]:

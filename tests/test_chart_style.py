@@ -173,12 +173,3 @@ def test_a_ramp_has_rates_per_variant_loss_panel_and_references(catalog):
     assert any(sig["name"] == "width" and "containerSize" in sig.get("init", "") for sig in vg["signals"])
     table = data_table(d)
     assert table["columns"] == ["Second", "Series", "Rate", "Loss"] and len(table["rows"]) == len(d["data"]) + len(d["panel"]["data"])
-
-
-def test_dark_theme_swaps_every_token(catalog):
-    spec = compile_chart(throughput_chart(set_summary(catalog, NEXUS), "l2-unicast") or {})
-    dark = json.dumps(theme.themed(spec, "dark"))
-    for token in theme.TOKENS:
-        assert f'"{token}"' not in dark.lower()
-    svg = vlc.vegalite_to_svg(theme.themed(spec, "dark"))
-    assert theme.DARK["--bg"] in svg and theme.DARK["--fg"] in svg

@@ -209,8 +209,8 @@ class Site:
         out = []
         for p in sorted((self.public / "results").glob("*/charts/*.svg")) if (self.public / "results").is_dir() else []:
             rel = p.relative_to(self.public).as_posix()
-            if not rel.endswith(".dark.svg") and (self.only is None or self.slug_of(rel) in self.only):
-                out.append(rel)  # the dark rendering prints the same text
+            if self.only is None or self.slug_of(rel) in self.only:
+                out.append(rel)
         return out
 
     def svg_texts(self, rel: str) -> Iterator[Text]:

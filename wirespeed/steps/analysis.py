@@ -236,7 +236,7 @@ def write_index(slug: str, out_root: Path = OUT_ROOT) -> dict[str, Any]:
             for oid, entry in outputs[kind].items():
                 if oid in index[kind]:
                     raise AnalysisError(f"{slug}: {kind[:-1]} id {oid!r} is written by both {index[kind][oid]['notebook']} and {nb_dir.name}")
-                index[kind][oid] = {**{k: (f"{nb_dir.name}/{v}" if k in ("json", "csv", "spec", "svg", "pdf", "vega", "svg_dark") else v) for k, v in entry.items()}, "notebook": nb_dir.name}
+                index[kind][oid] = {**{k: (f"{nb_dir.name}/{v}" if k in ("json", "csv", "spec", "svg", "pdf", "vega") else v) for k, v in entry.items()}, "notebook": nb_dir.name}
     atomic.write_text(set_dir / "index.json", json.dumps(index, indent=1, ensure_ascii=False) + "\n")
     return index
 

@@ -11,7 +11,6 @@ from typing import Any
 from wirespeed.system import atomic
 from wirespeed.system import csvsafe
 from wirespeed.presentation.charts import compile_chart
-from wirespeed.presentation.charts.theme import themed
 from wirespeed.presentation.charts.web import data_table, web_vega
 from wirespeed.system.reproducible import stable_pdf
 from wirespeed.presentation.tables.model import ResultTable
@@ -93,12 +92,11 @@ class Outputs:
         base = self.dir / "charts" / cid
         atomic.write_text(base.with_suffix(".vl.json"), json.dumps(spec, indent=1, ensure_ascii=False) + "\n")
         atomic.write_text(base.with_suffix(".svg"), svg)
-        atomic.write_text(base.with_suffix(".dark.svg"), vlc.vega_to_svg(vlc.vegalite_to_vega(themed(spec, "dark"))))  # the static fallback of the dark theme
         atomic.write_text(base.with_suffix(".vg.json"), json.dumps(web_vega(spec), separators=(",", ":"), ensure_ascii=False) + "\n")
         atomic.write_bytes(base.with_suffix(".pdf"), pdf)
         self.charts[cid] = {"id": cid, "title": defn["title"], "caption": defn.get("caption", ""), "alt": defn["alt"],
                             "test": defn.get("test"), "spec": f"charts/{cid}.vl.json", "svg": f"charts/{cid}.svg", "pdf": f"charts/{cid}.pdf",
-                            "vega": f"charts/{cid}.vg.json", "svg_dark": f"charts/{cid}.dark.svg", "table": data_table(defn)}
+                            "vega": f"charts/{cid}.vg.json", "table": data_table(defn)}
         if defn.get("role"):  # "overview": a small multiple at the top of the set page, not in its test's section
             self.charts[cid]["role"] = defn["role"]
         return _Svg(svg, f"chart {cid}")

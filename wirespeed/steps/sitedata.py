@@ -181,12 +181,12 @@ def export_set(con: duckdb.DuckDBPyConnection, slug: str, analysis_root: Path, s
         _copy(entry["csv"], f"tables/{tid}.csv")
         tables[tid] = {**t, "csv": f"{url}/tables/{tid}.csv", "json": f"{url}/tables/{tid}.json", "notebook": entry["notebook"]}
     for cid, entry in index["charts"].items():
-        for kind, ext in (("spec", ".vl.json"), ("svg", ".svg"), ("pdf", ".pdf"), ("vega", ".vg.json"), ("svg_dark", ".dark.svg")):
-            if kind in entry:  # vega, svg_dark: outputs written since issue 14
+        for kind, ext in (("spec", ".vl.json"), ("svg", ".svg"), ("pdf", ".pdf"), ("vega", ".vg.json")):
+            if kind in entry:  # vega: outputs written since issue 14
                 _copy(entry[kind], f"charts/{cid}{ext}")
         charts[cid] = {"id": cid, "title": entry["title"], "caption": entry["caption"], "alt": entry["alt"], "test": entry.get("test"),
                        "spec": f"{url}/charts/{cid}.vl.json", "svg": f"{url}/charts/{cid}.svg", "pdf": f"{url}/charts/{cid}.pdf"}
-        charts[cid].update({k: f"{url}/charts/{cid}{ext}" for k, ext in (("vega", ".vg.json"), ("svg_dark", ".dark.svg")) if k in entry})
+        charts[cid].update({k: f"{url}/charts/{cid}{ext}" for k, ext in (("vega", ".vg.json"),) if k in entry})
         if entry.get("table"):
             charts[cid]["table"] = entry["table"]
         if entry.get("role"):

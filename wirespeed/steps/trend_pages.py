@@ -28,7 +28,7 @@ from wirespeed.system.codehash import code_closure
 
 OUT = paths.TRENDS
 CHART = "trend"  # each series' one chart: trends/<device>/<series>/trend.svg, …
-CHART_FILES = (("spec", ".vl.json"), ("svg", ".svg"), ("svg_dark", ".dark.svg"), ("vega", ".vg.json"), ("pdf", ".pdf"))
+CHART_FILES = (("spec", ".vl.json"), ("svg", ".svg"), ("vega", ".vg.json"), ("pdf", ".pdf"))
 POINTS_SHOWN = 60
 """Result sets a series page lists (newest first); every one is in the series' CSV."""
 CHANGES_SHOWN = 200
@@ -60,7 +60,7 @@ def _tools() -> dict[str, str]:
 
 
 def render(job: ChartJob) -> dict[str, Any]:
-    """Render one chart: Vega-Lite, SVG (light and dark), Vega and PDF, then the manifest."""
+    """Render one chart: Vega-Lite, SVG, Vega and PDF, then the manifest."""
     from wirespeed.steps.outputs import Outputs
 
     try:

@@ -3,7 +3,7 @@ readable in greyscale (series differ by dash and point shape too).
 
 Colours are *tokens*: the light theme's values of the site's CSS variables. The browser swaps each
 token for the page's current CSS variable (assets/js/charts.js), so a live chart follows the light or
-dark theme; `themed(spec, "dark")` does the same swap for the static dark fallback. PDFs keep light.
+dark theme. The static drawing (SVG, PDF) stays light; the site shows it inverted under the dark theme.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ WIDTH, HEIGHT = 560, 300
 NUMBER = ",.6~r"  # d3-format: grouped thousands, up to 6 significant digits, no exponent
 TEXT = 11  # px: the smallest text of any chart (legible on a 390 px phone)
 
-__all__ = ["DASHES", "SHAPES", "PALETTE", "REFERENCE", "WIDTH", "HEIGHT", "NUMBER", "TEXT", "apply_theme", "themed"]
+__all__ = ["DASHES", "SHAPES", "PALETTE", "REFERENCE", "WIDTH", "HEIGHT", "NUMBER", "TEXT", "apply_theme"]
 
 
 def apply_theme(chart: alt.TopLevelMixin) -> alt.TopLevelMixin:
@@ -45,13 +45,3 @@ def apply_theme(chart: alt.TopLevelMixin) -> alt.TopLevelMixin:
     ).configure_title(
         fontSize=14, fontWeight="bold", anchor="start", color=FG, subtitleFontSize=TEXT, subtitleColor=MUTED,
     ).configure_text(fontSize=TEXT, color=FG).configure_view(stroke=None).configure_range(category=PALETTE)
-
-
-def themed(spec: dict[str, Any], theme: str) -> dict[str, Any]:
-    """A copy of a spec with its colour tokens swapped for the theme's values ("light" leaves it as it is)."""
-    if theme == "light":
-        return spec
-    text = json.dumps(spec, ensure_ascii=False)
-    for token, var in TOKENS.items():
-        text = text.replace(f'"{token}"', f'"{DARK[var]}"').replace(f'"{token.upper()}"', f'"{DARK[var]}"')
-    return json.loads(text)
