@@ -168,11 +168,13 @@ def typeset(ast: dict[str, Any], workdir: Path, charts_dir: Path, epoch: str, te
 
 
 def run(slugs: list[str] | None = None, jobs: int | None = None, progress: Callable[[ReportJob, int, int], None] | None = None, out: Path = OUT,
-        data_root: Path = paths.HUGO_DATA, static_root: Path = paths.SITE_STATIC, base_url: str | None = None) -> tuple[list[ReportJob], list[ReportJob], list[str]]:
+        data_root: Path = paths.HUGO_DATA, static_root: Path = paths.SITE_STATIC, base_url: str | None = None,
+        scheduler: str = "pool") -> tuple[list[ReportJob], list[ReportJob], list[str]]:
     """Build every report whose inputs changed, in parallel; returns (built, fresh, errors)."""
     todo, fresh = plan(slugs, data_root, static_root, out, base_url)
     status_root = out.parent / "status"
-    results = runner.execute(todo, build, jobs, progress, done=lambda job, res: setstatus.record(job.slug, "report", res.get("failure"), status_root))
+    results = runner.execute(todo, build, jobs, progress, done=lambda job, res: setstatus.record(job.slug, "report", res.get("failure"), status_root),
+                             scheduler=scheduler)
     runner.record("report", [j.slug for j in fresh], {}, status_root)
     if not slugs:  # a full build: the PDFs of sets no longer published go
         runner.prune(runner.stale(out, {j.out.name for j in todo + fresh} | {j.manifest.name for j in todo + fresh}, dirs=False))
