@@ -126,3 +126,27 @@ def test_an_interrupt_leaves_no_dask_worker_or_kernel_behind(tmp_path, how):
     assert not left, f"left running after the interrupt: {left}"
     with open(w / "build" / ".wirespeed.lock", "w") as lock:  # the build lock is free again: the next step takes it at once
         fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+
+
+def test_jobs_go_to_a_running_scheduler_by_its_address(tmp_path, monkeypatch):
+    from distributed import Client, LocalCluster
+
+    from wirespeed.steps import analysis, cluster
+
+    db, out = _catalog(tmp_path, (SECOND,)), tmp_path / "analysis"
+    with LocalCluster(n_workers=1, threads_per_worker=2, processes=True, dashboard_address=None) as lab:  # a lab's scheduler, two threads a worker
+        monkeypatch.setenv(cluster.ENV, lab.scheduler_address)
+        plan, errors = analysis.run(db, [SECOND], out_root=out, scheduler=cluster.chosen(None))
+        assert not errors, errors
+        assert len(plan.run) == 2 and (out / SECOND / "index.json").is_file()
+        with Client(lab) as c:  # the lab's cluster is still up, its worker too: only the command's client closed
+            assert len(c.scheduler_info()["workers"]) == 1
+
+
+def test_an_unreachable_scheduler_is_one_line(tmp_path, monkeypatch):
+    from wirespeed.steps import analysis, cluster
+
+    monkeypatch.setattr(cluster, "CONNECT_TIMEOUT_S", 2)
+    db, out = _catalog(tmp_path, (SECOND,)), tmp_path / "analysis"
+    with pytest.raises(cluster.SchedulerError, match=r"^scheduler tcp://127\.0\.0\.1:9: cannot connect: "):
+        analysis.run(db, [SECOND], out_root=out, scheduler="tcp://127.0.0.1:9")

@@ -97,6 +97,12 @@ def _notebook_runs(output: str) -> tuple[int, int]:
     return int(m.group(1)), int(m.group(2))
 
 
+def _reports(output: str) -> tuple[int, int]:
+    m = re.search(r"(\d+) reports built, (\d+) up to date", output)
+    assert m, output
+    return int(m.group(1)), int(m.group(2))
+
+
 @pytest.mark.slow
 def test_a_sharded_build_merged_is_byte_identical_to_the_unsharded_build(tmp_path):
     whole = _project(tmp_path / "whole")
@@ -112,6 +118,7 @@ def test_a_sharded_build_merged_is_byte_identical_to_the_unsharded_build(tmp_pat
         record = json.loads((folder / "build" / "shard.json").read_text())
         assert record["shard"] == i and record["of"] == 2 and record["sets"], record
         assert not (folder / "public").exists(), "a shard builds no site"
+        assert re.search(rf"shard {i}/2: [1-9]\d* reports built", proc.stdout), proc.stdout
         built.append(record["sets"])
     sets = sorted(p.name for p in (whole / "data" / "results").iterdir())
     assert sorted(built[0] + built[1]) == sets and not set(built[0]) & set(built[1])
@@ -122,6 +129,8 @@ def test_a_sharded_build_merged_is_byte_identical_to_the_unsharded_build(tmp_pat
     assert f"merged the notebook runs of {len(sets)} result sets from 2 shards" in proc.stdout
     executed, fresh = _notebook_runs(proc.stdout)
     assert executed == failed_runs and fresh == sum(_notebook_runs(unsharded.stdout)) - failed_runs, proc.stdout  # only the failing runs run again
+    reports_built, reports_fresh = _reports(proc.stdout)
+    assert reports_built == 0 and reports_fresh == sum(_reports(unsharded.stdout)), proc.stdout  # every report is a shard's
 
     first, second = tree(whole / "public"), tree(merged / "public")
     assert any(n.startswith("reports/") and n.endswith(".pdf") for n in first) and any(n.endswith(".ipynb") for n in first)

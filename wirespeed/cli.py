@@ -352,7 +352,7 @@ def analyse(slugs: tuple[str, ...], jobs: int | None, include_drafts: bool, db: 
     """
     from rich.progress import Progress
 
-    from wirespeed.steps import analysis
+    from wirespeed.steps import analysis, cluster
     from wirespeed.catalog.store import ingest as do_ingest
 
     scheduler = _executor(scheduler)
@@ -368,7 +368,7 @@ def analyse(slugs: tuple[str, ...], jobs: int | None, include_drafts: bool, db: 
 
         try:
             plan, errors = analysis.run(db, list(slugs) or None, jobs, tick, include_drafts, scheduler=scheduler)
-        except analysis.AnalysisError as exc:
+        except (analysis.AnalysisError, cluster.SchedulerError) as exc:
             raise StepFailed(str(exc)) from None
     for e in errors:
         err.print(e, markup=False)
@@ -431,7 +431,7 @@ def report(slugs: tuple[str, ...], jobs: int | None, base_url: str | None, sched
     """
     from rich.progress import Progress
 
-    from wirespeed.steps import typesetting as rep
+    from wirespeed.steps import cluster, typesetting as rep
 
     scheduler = _executor(scheduler)
     if rep.which_tex() is None:
@@ -448,7 +448,7 @@ def report(slugs: tuple[str, ...], jobs: int | None, base_url: str | None, sched
         try:
             built, fresh, errors = rep.run(list(slugs) or None, jobs, lambda j, d, t: progress.update(task, total=t, completed=d, description=j.slug),
                                            base_url=base_url, scheduler=scheduler)
-        except rep.ReportError as exc:
+        except (rep.ReportError, cluster.SchedulerError) as exc:
             raise StepFailed(str(exc)) from None
     if not slugs:  # a full build: the trend report across the archive too
         from wirespeed.steps import trend_report
@@ -486,8 +486,8 @@ def _invoke_step(ctx: click.Context, command: click.Command, **given) -> int:
                    "Default: the HUGO_BASEURL environment variable, else baseURL in config.toml.")
 @click.option("--force", is_flag=True, help="Ask every step even when nothing the build reads has changed.")
 @click.option("--shard", "shard_spec", metavar="I/N", default=None,
-              help="Build only shard I of N: validate, ingest and the notebooks of the sets whose slug hashes to shard I, "
-                   "recorded in build/shard.json for `wirespeed merge` (no site, no reports).")
+              help="Build only shard I of N: validate, ingest, then the notebooks, site data and PDF reports of the sets whose "
+                   "slug hashes to shard I, recorded in build/shard.json for `wirespeed merge` (no site).")
 @_scheduler_option
 @click.pass_context
 def build(ctx: click.Context, base_url: str | None, force: bool, shard_spec: str | None, scheduler: str | None) -> None:
@@ -509,7 +509,7 @@ def build(ctx: click.Context, base_url: str | None, force: bool, shard_spec: str
     t0 = time.perf_counter()
     scheduler = _executor(scheduler)
     if shard_spec is not None:
-        _build_shard(ctx, shard_spec, scheduler)
+        _build_shard(ctx, shard_spec, scheduler, base_url)
         out.print(f"shard {shard_spec} built in {time.perf_counter() - t0:.1f} s", markup=False)
         return
     with interrupts.signals_exit(), interrupts.build_lock(paths.BUILD):
@@ -549,12 +549,21 @@ def build(ctx: click.Context, base_url: str | None, force: bool, shard_spec: str
     out.print(f"built in {time.perf_counter() - t0:.1f} s", markup=False)
 
 
-def _build_shard(ctx: click.Context, spec: str, scheduler: str) -> None:
-    """`wirespeed build --shard I/N`: validate and ingest the archive, run the notebooks of shard I's sets, record the shard."""
+def _build_shard(ctx: click.Context, spec: str, scheduler: str, base_url: str | None) -> None:
+    """`wirespeed build --shard I/N`: validate and ingest the archive; the notebooks, site data and reports of shard I's sets; record the shard."""
     import duckdb
 
-    from wirespeed.steps import buildstamp, shards
-    from wirespeed.system import interrupts
+    from wirespeed.steps import buildstamp, cluster, shards, typesetting
+    from wirespeed.steps.sitedata import SiteError
+    from wirespeed.system import hugo, interrupts
+
+    if base_url is not None:
+        try:
+            base_url = hugo.base_url(base_url)
+        except hugo.HugoError as exc:
+            raise click.BadParameter(str(exc), param_hint="--base-url") from None
+    if typesetting.which_tex() is None:
+        raise StepFailed("xelatex is not installed: run make (it installs TeX Live from Debian's packages)")
 
     try:
         shard = shards.parse(spec)
@@ -577,6 +586,13 @@ def _build_shard(ctx: click.Context, spec: str, scheduler: str) -> None:
         code = _invoke_step(ctx, analyse, slugs=tuple(mine), scheduler=scheduler) if mine else 0
         if code not in (0, EXIT_LEFT_OUT):
             raise StepFailed(f"wirespeed analyse failed as a whole (exit status {code}): the shard cannot be built")
+        try:
+            built, lines = shards.reports(paths.CATALOG, mine, published, base_url, None, scheduler)
+        except (typesetting.ReportError, SiteError, cluster.SchedulerError, OSError) as exc:
+            raise StepFailed(f"the shard's site data and reports: {exc}") from None
+        for line in lines:
+            err.print(line, markup=False)
+        out.print(f"shard {shard}: {built} reports built → {paths.REPORTS}/", markup=False)
         shards.record(paths.BUILD, shard, mine)
 
 

@@ -6,7 +6,9 @@ The scheduler is named by `--scheduler` on `wirespeed build`, `analyse` and `rep
 WIRESPEED_SCHEDULER environment variable: `pool` (the default), `local` (a LocalCluster of one
 single-threaded worker process per job slot), or `tcp://HOST:PORT` (a running scheduler). A lab's
 workers must see the project folder at the same path as the command (a shared file system) and run the
-same wirespeed: a job reads its inputs and writes its outputs there, as a pool worker does.
+same wirespeed: a job reads its inputs and writes its outputs there, as a pool worker does. A worker process
+runs one job at a time whatever its thread count (a job changes the process's working folder and keeps one warm
+kernel), so start a lab's workers with one thread each (`dask worker --nthreads 1 …`) and as many as there are cores.
 
 A cluster is started only when there is a job to run: a build with everything fresh never starts one.
 Each Dask worker keeps its warm notebook kernel (kernels.py) from one job to the next, as a pool worker
@@ -20,12 +22,22 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
 ENV = "WIRESPEED_SCHEDULER"
 POOL = "pool"
+CONNECT_TIMEOUT_S = 20  # to reach a lab's scheduler
 LOCAL = "local"
+
+
+_ONE_AT_A_TIME = threading.Lock()  # in a Dask worker process: its jobs, one after the other
+
+
+def _serial(job: Any, work: Callable[[Any, str], dict[str, Any]], root: str) -> dict[str, Any]:
+    with _ONE_AT_A_TIME:
+        return work(job, root)
 
 
 class SchedulerError(ValueError):
@@ -56,7 +68,7 @@ def client(address: str, workers: int) -> Iterator[Any]:
             dask_client = stack.enter_context(Client(cluster))
         else:
             try:
-                dask_client = stack.enter_context(Client(address, timeout="20s"))
+                dask_client = stack.enter_context(Client(address, timeout=f"{CONNECT_TIMEOUT_S}s"))
             except OSError as exc:
                 raise SchedulerError(f"scheduler {address}: cannot connect: {exc}") from None
         dask_client.register_plugin(KernelPlugin(), name=KernelPlugin.name)
@@ -70,7 +82,7 @@ def run(todo: list[Any], work: Callable[[Any, str], dict[str, Any]], root: str, 
 
     with client(address, workers) as dask_client:
         keys = [f"wirespeed-{job.slug}-{job.name}-{job.key[:16]}" for job in todo]
-        futures = dask_client.map(work, todo, root=root, key=keys, pure=False, retries=0)
+        futures = dask_client.map(_serial, todo, work=work, root=root, key=keys, pure=False, retries=0)
         jobs = dict(zip((f.key for f in futures), todo))
         try:
             for fut in as_completed(futures):

@@ -1,6 +1,8 @@
 """Sharded builds: the archive's result sets split into N shards by a stable hash of their slugs, each
-shard's per-set jobs (the notebook runs) built on its own machine (`wirespeed build --shard I/N`, e.g.
-a GitHub Actions matrix), then merged into one build (`wirespeed merge DIR…`).
+shard's per-set jobs (the notebook runs, then the sets' site data and PDF reports) built on its own
+machine (`wirespeed build --shard I/N`, e.g. a GitHub Actions matrix), then merged into one build
+(`wirespeed merge DIR…`). A shard exports its own sets' site data as the whole build would: with every
+other published set taken as on the site, so that a report's inputs, and its key, are the same.
 
 A shard is a cache the merge fills its build folder from: it copies each shard's per-set outputs, with
 the manifests that hold their keys, into build/, and then runs the whole build once. Every job whose
@@ -19,7 +21,7 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from wirespeed.steps import paths
+from wirespeed.steps import paths, sitedata, typesetting
 from wirespeed.system import atomic
 
 RECORD = "shard.json"  # in a shard's build folder: which shard it is and its sets
@@ -65,6 +67,18 @@ def record(build: Path, shard: Shard, slugs: list[str]) -> None:
     atomic.write_text(build / RECORD, json.dumps({"shard": shard.index, "of": shard.of, "sets": sorted(slugs)}, indent=1) + "\n")
 
 
+def reports(db: Path, slugs: list[str], published: list[str], base_url: str | None, jobs: int | None,
+            scheduler: str) -> tuple[int, list[str]]:
+    """A shard's sets' site data (build/hugo-data, build/site-static: for the reports only, not merged) and their PDF
+    reports; returns (reports built, one line per set left out)."""
+    lines: list[str] = []
+    exported = sitedata.export(db, refused=lines, items=[], only=set(slugs))
+    if not exported:
+        return 0, lines
+    built, _fresh, errors = typesetting.run(exported, jobs, base_url=base_url, scheduler=scheduler, on_site=published)
+    return len(built) - len(errors), lines + errors
+
+
 def _read(folder: Path) -> tuple[Shard, list[str]]:
     try:
         data = json.loads((folder / RECORD).read_text(encoding="utf-8"))
@@ -91,8 +105,8 @@ def _copy_dir(src: Path, dest: Path) -> None:
 
 
 def merge(folders: list[Path], build: Path = paths.BUILD) -> list[str]:
-    """Copy the per-set outputs of the shards' build folders into `build` (the notebook runs of each shard's
-    sets); returns the sets copied. Every shard 1 … N must be given, once."""
+    """Copy the per-set outputs of the shards' build folders into `build` (each shard's sets' notebook runs and PDF
+    reports with their manifests); returns the sets copied. Every shard 1 … N must be given, once."""
     found: dict[int, tuple[Path, list[str]]] = {}
     of = None
     for folder in folders:
@@ -113,4 +127,10 @@ def merge(folders: list[Path], build: Path = paths.BUILD) -> list[str]:
             if src.is_dir() and not src.is_symlink():
                 _copy_dir(src, build / paths.ANALYSIS.relative_to(paths.BUILD) / slug)
                 copied.append(slug)
+            reports = folder / paths.REPORTS.relative_to(paths.BUILD)
+            pdf, manifest = reports / f"{slug}.pdf", reports / f"{slug}.manifest.json"
+            if all(p.is_file() and not p.is_symlink() for p in (pdf, manifest)):  # the manifest last: it says the PDF is complete
+                dest = build / paths.REPORTS.relative_to(paths.BUILD)
+                atomic.write_bytes(dest / pdf.name, pdf.read_bytes())
+                atomic.write_bytes(dest / manifest.name, manifest.read_bytes())
     return sorted(copied)
