@@ -4,14 +4,16 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
 
 import workdir
-from conftest import ROOT, run_cli
+from conftest import ROOT, WIRESPEED, run_cli
 from test_reproducible import tree
 
 SERIES = 3  # of the measured trend series, besides every other example: the trend pages have a series to show
@@ -139,3 +141,14 @@ def test_a_sharded_build_merged_is_byte_identical_to_the_unsharded_build(tmp_pat
     assert not only, f"files in only one build: {only[:10]}"
     differ = sorted(n for n in first if first[n] != second[n])
     assert not differ, f"{len(differ)} files differ between the sharded and the unsharded build, e.g. public/{differ[0]}: {differ[:10]}"
+
+    # A build with nothing out of date starts no Dask cluster: given a scheduler no one listens at, a no-op build and a
+    # forced one (every step asked, every job fresh) never try to reach it.
+    nowhere = {**os.environ, "WIRESPEED_SCHEDULER": "tcp://127.0.0.1:9"}
+    noop = subprocess.run([*WIRESPEED, "build"], cwd=merged, env=nowhere, capture_output=True, text=True, timeout=600)
+    assert noop.returncode == unsharded.returncode and "up to date: nothing the build reads has changed" in noop.stdout, noop.stderr
+    if failed_runs == 0:  # a failed notebook runs again in every build
+        forced = subprocess.run([*WIRESPEED, "build", "--force"], cwd=merged, env=nowhere, capture_output=True, text=True, timeout=1200)
+        assert forced.returncode == unsharded.returncode and "cannot connect" not in forced.stderr, forced.stderr
+        assert _notebook_runs(forced.stdout)[0] == 0 and _reports(forced.stdout)[0] == 0, forced.stdout
+        assert tree(merged / "public") == first

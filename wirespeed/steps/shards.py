@@ -72,6 +72,8 @@ def reports(db: Path, slugs: list[str], published: list[str], base_url: str | No
     """A shard's sets' site data (build/hugo-data, build/site-static: for the reports only, not merged) and their PDF
     reports; returns (reports built, one line per set left out)."""
     lines: list[str] = []
+    if not slugs:
+        return 0, lines
     exported = sitedata.export(db, refused=lines, items=[], only=set(slugs))
     if not exported:
         return 0, lines
