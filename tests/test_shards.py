@@ -152,3 +152,13 @@ def test_a_sharded_build_merged_is_byte_identical_to_the_unsharded_build(tmp_pat
         assert forced.returncode == unsharded.returncode and "cannot connect" not in forced.stderr, forced.stderr
         assert _notebook_runs(forced.stdout)[0] == 0 and _reports(forced.stdout)[0] == 0, forced.stdout
         assert tree(merged / "public") == first
+
+
+def test_the_shard_and_merge_commands_refuse_in_one_line(tmp_path):
+    w = workdir.make(tmp_path, examples=False)
+    proc = workdir.wirespeed(w, "build", "--shard", "3/2")
+    assert proc.returncode == 2 and "shard '3/2': expected I/N with 1 <= I <= N" in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
+    _shard_folder(tmp_path / "shards", 1, 2, [])
+    proc = workdir.wirespeed(w, "merge", str(tmp_path / "shards" / "shard1"))
+    assert proc.returncode == 2 and "shard 2/2 missing: give every shard's build folder" in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
+    assert not (w / "public").exists()
