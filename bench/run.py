@@ -8,7 +8,7 @@ from pathlib import Path
 
 HERE = Path(__file__).parent
 # The site twice: Hugo over 1,000 synthetic sets, and the whole pipeline over the 8 examples (the goals for them).
-RUNS = [("ingest", []), ("analysis", []), ("reports", []), ("site", ["--sets", "1000"]), ("site", ["--sets", "8", "--mode", "pipeline"]), ("capture", [])]
+RUNS = [("ingest", []), ("analysis", []), ("executor", []), ("reports", []), ("site", ["--sets", "1000"]), ("site", ["--sets", "8", "--mode", "pipeline"]), ("capture", [])]
 
 for name, args in RUNS:
     sys.argv = [str(HERE / f"{name}.py"), *args]

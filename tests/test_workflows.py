@@ -19,7 +19,7 @@ WORKFLOWS = ROOT / ".github" / "workflows"
 SCRIPTS = ROOT / ".github" / "scripts"
 ACTIONLINT = ROOT / ".tools" / "bin" / "actionlint"
 FILES = sorted(WORKFLOWS.glob("*.yml"))
-NAMES = {"ci.yml", "validate-pr.yml", "publish.yml"}
+NAMES = {"ci.yml", "validate-pr.yml", "publish.yml", "sharded-build.yml"}
 PINNED = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_./-]+@[0-9a-f]{40}$")
 USES_LINE = re.compile(r"^\s*(?:-\s+)?uses:\s*(\S+)(.*)$")
 VERSION_COMMENT = re.compile(r"^\s+#\s*v\d+(?:\.\d+){0,2}\s*$")
@@ -39,7 +39,7 @@ def checkouts(workflow: dict) -> list[dict]:
     return [s for _, _, s in steps(workflow) if s.get("uses", "").startswith("actions/checkout@")]
 
 
-def test_the_three_workflows_exist():
+def test_the_four_workflows_exist():
     assert {p.name for p in FILES} == NAMES
 
 

@@ -46,6 +46,23 @@ def _build_step(fn):
     return wrapper
 
 
+def _scheduler_option(fn):
+    """--scheduler (or $WIRESPEED_SCHEDULER): where the per-set jobs run (wirespeed/steps/cluster.py)."""
+    return click.option("--scheduler", metavar="pool|local|ADDRESS", default=None,
+                        help="Where the per-set jobs run: pool (this machine's worker pool, the default), local (a Dask "
+                             "LocalCluster, started only when a job is out of date) or a Dask scheduler's address, "
+                             "tcp://HOST:PORT, whose workers share the project folder. Default: $WIRESPEED_SCHEDULER, else pool.")(fn)
+
+
+def _executor(given: str | None) -> str:
+    from wirespeed.steps import cluster
+
+    try:
+        return cluster.chosen(given)
+    except cluster.SchedulerError as exc:
+        raise click.BadParameter(str(exc), param_hint="--scheduler") from None
+
+
 def _folders(paths: tuple[str, ...]) -> list[Path]:
     from wirespeed.catalog.store import result_folders
 
@@ -325,8 +342,9 @@ def import_(format_name: str, files: tuple[Path, ...], slug: str, dry_run: bool,
 @click.option("-j", "--jobs", type=int, default=None, help="Notebooks run at once (default: one per core).")
 @click.option("--include-drafts", is_flag=True, help="Also analyse draft and embargoed result sets.")
 @click.option("--db", type=click.Path(path_type=Path), default=paths.CATALOG, show_default=True, help="Catalog file.")
+@_scheduler_option
 @_build_step
-def analyse(slugs: tuple[str, ...], jobs: int | None, include_drafts: bool, db: Path) -> None:
+def analyse(slugs: tuple[str, ...], jobs: int | None, include_drafts: bool, db: Path, scheduler: str | None) -> None:
     """Execute the notebooks for every published result set (or SLUGS) whose inputs changed.
 
     Writes build/analysis/<slug>/<notebook>/: the executed notebook (.ipynb and standalone .html),
@@ -334,9 +352,10 @@ def analyse(slugs: tuple[str, ...], jobs: int | None, include_drafts: bool, db: 
     """
     from rich.progress import Progress
 
-    from wirespeed.steps import analysis
+    from wirespeed.steps import analysis, cluster
     from wirespeed.catalog.store import ingest as do_ingest
 
+    scheduler = _executor(scheduler)
     reports = do_ingest(_folders(()), db)
     bad = [r for r in reports if r.action == "rejected"]
     for r in bad:
@@ -348,8 +367,8 @@ def analyse(slugs: tuple[str, ...], jobs: int | None, include_drafts: bool, db: 
             progress.update(task, total=total, completed=done, description=f"{job.slug}/{job.name}")
 
         try:
-            plan, errors = analysis.run(db, list(slugs) or None, jobs, tick, include_drafts)
-        except analysis.AnalysisError as exc:
+            plan, errors = analysis.run(db, list(slugs) or None, jobs, tick, include_drafts, scheduler=scheduler)
+        except (analysis.AnalysisError, cluster.SchedulerError) as exc:
             raise StepFailed(str(exc)) from None
     for e in errors:
         err.print(e, markup=False)
@@ -402,8 +421,9 @@ def site(db: Path, destination: Path, data_only: bool, base_url: str | None) -> 
 @click.option("--base-url", metavar="URL", default=None,
               help="Address the site is served at, printed in full on each title page (web page, data). "
                    "Default: the HUGO_BASEURL environment variable, else baseURL in config.toml.")
+@_scheduler_option
 @_build_step
-def report(slugs: tuple[str, ...], jobs: int | None, base_url: str | None) -> None:
+def report(slugs: tuple[str, ...], jobs: int | None, base_url: str | None, scheduler: str | None) -> None:
     """Build the PDF test report of every published result set (or SLUGS) whose inputs changed → build/reports/.
 
     Needs the exported site data (wirespeed site --data-only). A result set's report comes from the
@@ -411,7 +431,9 @@ def report(slugs: tuple[str, ...], jobs: int | None, base_url: str | None) -> No
     """
     from rich.progress import Progress
 
-    from wirespeed.steps import typesetting as rep
+    from wirespeed.steps import cluster, typesetting as rep
+
+    scheduler = _executor(scheduler)
     if rep.which_tex() is None:
         raise StepFailed("xelatex is not installed: run make (it installs TeX Live from Debian's packages)")
     if base_url is not None:
@@ -425,8 +447,8 @@ def report(slugs: tuple[str, ...], jobs: int | None, base_url: str | None) -> No
         task = progress.add_task("reports", total=None)
         try:
             built, fresh, errors = rep.run(list(slugs) or None, jobs, lambda j, d, t: progress.update(task, total=t, completed=d, description=j.slug),
-                                           base_url=base_url)
-        except rep.ReportError as exc:
+                                           base_url=base_url, scheduler=scheduler)
+        except (rep.ReportError, cluster.SchedulerError) as exc:
             raise StepFailed(str(exc)) from None
     if not slugs:  # a full build: the trend report across the archive too
         from wirespeed.steps import trend_report
@@ -463,8 +485,12 @@ def _invoke_step(ctx: click.Context, command: click.Command, **given) -> int:
               help="Address the site is served at (Hugo's --baseURL and the reports' title pages). "
                    "Default: the HUGO_BASEURL environment variable, else baseURL in config.toml.")
 @click.option("--force", is_flag=True, help="Ask every step even when nothing the build reads has changed.")
+@click.option("--shard", "shard_spec", metavar="I/N", default=None,
+              help="Build only shard I of N: validate, ingest, then the notebooks, site data and PDF reports of the sets whose "
+                   "slug hashes to shard I, recorded in build/shard.json for `wirespeed merge` (no site).")
+@_scheduler_option
 @click.pass_context
-def build(ctx: click.Context, base_url: str | None, force: bool) -> None:
+def build(ctx: click.Context, base_url: str | None, force: bool, shard_spec: str | None, scheduler: str | None) -> None:
     """The whole pipeline in one process, as `make` runs it: validate, ingest, analyse, site data, reports, site.
 
     A result set (or an article citing it) that fails a step is left out and named at the end, and the
@@ -481,6 +507,11 @@ def build(ctx: click.Context, base_url: str | None, force: bool) -> None:
 
     root = Path(".")
     t0 = time.perf_counter()
+    scheduler = _executor(scheduler)
+    if shard_spec is not None:
+        _build_shard(ctx, shard_spec, scheduler, base_url)
+        out.print(f"shard {shard_spec} built in {time.perf_counter() - t0:.1f} s", markup=False)
+        return
     with interrupts.signals_exit(), interrupts.build_lock(paths.BUILD):
         same, stamp, recorded = buildstamp.up_to_date(root, base_url)
         if same and not force:
@@ -494,8 +525,8 @@ def build(ctx: click.Context, base_url: str | None, force: bool) -> None:
             return
         buildstamp.clear(root)
         interrupts.sweep(paths.BUILD, (Path("public"),))
-        steps = [("validate", validate, {}), ("ingest", ingest, {}), ("analyse", analyse, {}), ("site --data-only", site, {"data_only": True}),
-                 ("report", report, {"base_url": base_url}), ("site", site, {"base_url": base_url}), ("summary", summary, {})]
+        steps = [("validate", validate, {}), ("ingest", ingest, {}), ("analyse", analyse, {"scheduler": scheduler}), ("site --data-only", site, {"data_only": True}),
+                 ("report", report, {"base_url": base_url, "scheduler": scheduler}), ("site", site, {"base_url": base_url}), ("summary", summary, {})]
         failed, left_out_steps = [], []
         for name, command, given in steps:
             t = time.perf_counter()
@@ -516,6 +547,77 @@ def build(ctx: click.Context, base_url: str | None, force: bool) -> None:
         found = leftout.REPORT.read_text(encoding="utf-8").splitlines()
         buildstamp.save(root, stamp, {"left_out": found, "left_out_steps": left_out_steps})
     out.print(f"built in {time.perf_counter() - t0:.1f} s", markup=False)
+
+
+def _build_shard(ctx: click.Context, spec: str, scheduler: str, base_url: str | None) -> None:
+    """`wirespeed build --shard I/N`: validate and ingest the archive; the notebooks, site data and reports of shard I's sets; record the shard."""
+    import duckdb
+
+    from wirespeed.steps import buildstamp, cluster, shards, typesetting
+    from wirespeed.steps.sitedata import SiteError
+    from wirespeed.system import hugo, interrupts
+
+    if base_url is not None:
+        try:
+            base_url = hugo.base_url(base_url)
+        except hugo.HugoError as exc:
+            raise click.BadParameter(str(exc), param_hint="--base-url") from None
+    if typesetting.which_tex() is None:
+        raise StepFailed("xelatex is not installed: run make (it installs TeX Live from Debian's packages)")
+
+    try:
+        shard = shards.parse(spec)
+    except shards.ShardError as exc:
+        raise click.BadParameter(str(exc), param_hint="--shard") from None
+    with interrupts.signals_exit(), interrupts.build_lock(paths.BUILD):
+        buildstamp.clear(Path("."))  # this build folder holds one shard, not a complete build
+        (paths.BUILD / shards.RECORD).unlink(missing_ok=True)
+        for name, command in (("validate", validate), ("ingest", ingest)):
+            code = _invoke_step(ctx, command)
+            if code not in (0, EXIT_LEFT_OUT):
+                raise StepFailed(f"wirespeed {name} failed as a whole (exit status {code}): the shard cannot be built")
+        con = duckdb.connect(str(paths.CATALOG), read_only=True)
+        try:
+            published = [s for (s,) in con.execute("SELECT slug FROM published_sets ORDER BY slug").fetchall()]
+        finally:
+            con.close()
+        mine = shards.select(published, shard)
+        out.print(f"shard {shard}: {len(mine)} of {len(published)} result sets", markup=False)
+        code = _invoke_step(ctx, analyse, slugs=tuple(mine), scheduler=scheduler) if mine else 0
+        if code not in (0, EXIT_LEFT_OUT):
+            raise StepFailed(f"wirespeed analyse failed as a whole (exit status {code}): the shard cannot be built")
+        try:
+            built, lines = shards.reports(paths.CATALOG, mine, published, base_url, None, scheduler)
+        except (typesetting.ReportError, SiteError, cluster.SchedulerError, OSError) as exc:
+            raise StepFailed(f"the shard's site data and reports: {exc}") from None
+        for line in lines:
+            err.print(line, markup=False)
+        out.print(f"shard {shard}: {built} reports built → {paths.REPORTS}/", markup=False)
+        shards.record(paths.BUILD, shard, mine)
+
+
+@cli.command()
+@click.argument("folders", nargs=-1, required=True, type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--base-url", metavar="URL", default=None,
+              help="Address the site is served at (as for wirespeed build). Default: HUGO_BASEURL, else baseURL in config.toml.")
+@_scheduler_option
+@click.pass_context
+def merge(ctx: click.Context, folders: tuple[Path, ...], base_url: str | None, scheduler: str | None) -> None:
+    """Merge the build folders of shards 1…N (each made by `wirespeed build --shard I/N`) into build/, then build the
+    whole site once: every notebook run a shard made is reused when its inputs are unchanged, anything else runs
+    here, and Hugo and Pagefind run once over the merged data — the same site as an unsharded build."""
+    _in_project()
+    from wirespeed.steps import buildstamp, shards
+    from wirespeed.system import interrupts
+
+    with interrupts.signals_exit(), interrupts.build_lock(paths.BUILD):
+        try:
+            copied = shards.merge(list(folders), paths.BUILD)
+        except shards.ShardError as exc:
+            raise click.UsageError(str(exc)) from None
+        buildstamp.clear(Path("."))  # the merged outputs are checked by every step's own manifests
+        out.print(f"merged the notebook runs of {len(copied)} result sets from {len(folders)} shards", markup=False)
+        ctx.invoke(build, base_url=base_url, force=True, shard_spec=None, scheduler=scheduler)
 
 
 @cli.command()

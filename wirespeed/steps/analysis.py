@@ -242,11 +242,11 @@ def write_index(slug: str, out_root: Path = OUT_ROOT) -> dict[str, Any]:
 
 
 def run(catalog: Path, slugs: list[str] | None = None, jobs: int | None = None, progress: Callable[[Job, int, int], None] | None = None,
-        include_drafts: bool = False, out_root: Path = OUT_ROOT, notebooks_dir: Path = NOTEBOOKS) -> tuple[Plan, list[str]]:
-    """Execute what the plan says; returns the plan and the errors (empty when all ran)."""
+        include_drafts: bool = False, out_root: Path = OUT_ROOT, notebooks_dir: Path = NOTEBOOKS, scheduler: str = "pool") -> tuple[Plan, list[str]]:
+    """Execute what the plan says (on the pool or a Dask cluster: runner.execute); returns the plan and the errors (empty when all ran)."""
     p = plan(catalog, slugs, notebooks_dir=notebooks_dir, out_root=out_root, include_drafts=include_drafts)
     runner.prune(p.stale_dirs)
-    results = runner.execute(p.run, _execute, jobs, progress)
+    results = runner.execute(p.run, _execute, jobs, progress, scheduler=scheduler)
     errors = runner.errors(results)
     failed: dict[str, dict[str, str]] = {}
     for job, res in results:

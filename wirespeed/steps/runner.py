@@ -77,24 +77,35 @@ def split(jobs: Iterable[Job]) -> tuple[list[Job], list[Job]]:
 
 
 def execute(todo: list[Job], work: Callable[[Any, str], dict[str, Any]], jobs: int | None = None,
-            progress: Callable[[Any, int, int], None] | None = None, done: Callable[[Any, dict[str, Any]], None] | None = None) -> list[tuple[Any, dict[str, Any]]]:
-    """Run `work(job, root)` for each job in worker processes (one per core by default). A worker
-    returns {"ok": True} or {"ok": False, "failure": {...}, "error": one line}; `done` sees each
-    result as it comes, `progress` counts them. Returns (job, result) in the order they finished."""
+            progress: Callable[[Any, int, int], None] | None = None, done: Callable[[Any, dict[str, Any]], None] | None = None,
+            scheduler: str = "pool") -> list[tuple[Any, dict[str, Any]]]:
+    """Run `work(job, root)` for each job in worker processes (one per core by default): this machine's
+    pool, or a Dask cluster when `scheduler` is `local` or an address (cluster.py). A worker returns
+    {"ok": True} or {"ok": False, "failure": {...}, "error": one line}; `done` sees each result as it
+    comes, `progress` counts them. Returns (job, result) in the order they finished. Nothing is
+    started when there is nothing to run."""
     results: list[tuple[Any, dict[str, Any]]] = []
     if not todo:
         return results
     root = str(Path.cwd())
     workers = max(1, min(jobs or os.cpu_count() or 1, len(todo)))
+
+    def each(job: Any, res: dict[str, Any]) -> None:
+        results.append((job, res))
+        if done:
+            done(job, res)
+        if progress:
+            progress(job, len(results), len(todo))
+
+    if scheduler != "pool":
+        from wirespeed.steps import cluster
+
+        cluster.run(todo, work, root, scheduler, workers, each)
+        return results
     with interrupts.worker_pool(workers) as pool:  # workers die with this process
         futures = {pool.submit(work, job, root): job for job in todo}
-        for i, fut in enumerate(as_completed(futures), 1):
-            job, res = futures[fut], fut.result()
-            results.append((job, res))
-            if done:
-                done(job, res)
-            if progress:
-                progress(job, i, len(todo))
+        for fut in as_completed(futures):
+            each(futures[fut], fut.result())
     return results
 
 

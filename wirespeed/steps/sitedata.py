@@ -291,7 +291,7 @@ def meta_path(con: duckdb.DuckDBPyConnection, slug: str) -> str:
 
 def export(catalog: Path, analysis_root: Path = paths.ANALYSIS, data_root: Path = HUGO_DATA, static_root: Path = SITE_STATIC,
            refused: list[str] | None = None, leave_out: tuple[str, ...] = ("analyse",), exclude: dict[str, dict[str, str]] | None = None,
-           items: list[str] | None = None) -> list[str]:
+           items: list[str] | None = None, only: set[str] | None = None) -> list[str]:
     """Write the site data and files of every published result set; returns the slugs exported.
 
     A set with a file that may not be published (wirespeed.resultset.publish) is left out whole; its one-line
@@ -300,7 +300,10 @@ def export(catalog: Path, analysis_root: Path = paths.ANALYSIS, data_root: Path 
     log) or that `exclude` names (slug → the failure to record for its site step, e.g. the Hugo build
     failing with it). The others are exported. A comparison with a set that is not exported is left out
     of the declaring set (one line in `items`), which is still published: the export is redone until
-    no exported set compares with one that is not."""
+    no exported set compares with one that is not.
+
+    `only` (a shard's sets, wirespeed/steps/shards.py): export only these, with every other published set taken
+    as on the site, as in the whole build they would be."""
     exclude = exclude or {}
     status_root = analysis_root.parent / "status"
     con = duckdb.connect(str(catalog), read_only=True)
@@ -311,8 +314,8 @@ def export(catalog: Path, analysis_root: Path = paths.ANALYSIS, data_root: Path 
         while True:
             lines: list[str] = []
             slugs, unavailable = _export_all(con, candidates, allowed, analysis_root, data_root, static_root, lines, leave_out, exclude,
-                                             failed, strict=refused is None)
-            if set(slugs) == allowed:
+                                             failed, strict=refused is None, only=only)
+            if set(slugs) == (allowed if only is None else allowed & only):
                 break
             allowed = set(slugs)  # a set failed its export: redo the others, whose comparisons may name it
         if refused is not None:
@@ -327,7 +330,7 @@ def export(catalog: Path, analysis_root: Path = paths.ANALYSIS, data_root: Path 
 
 def _export_all(con: duckdb.DuckDBPyConnection, candidates: list[str], allowed: set[str], analysis_root: Path, data_root: Path, static_root: Path,
                 refused: list[str], leave_out: tuple[str, ...], exclude: dict[str, dict[str, str]], failed: dict[str, str],
-                strict: bool = False) -> tuple[list[str], dict[str, dict[str, str]]]:
+                strict: bool = False, only: set[str] | None = None) -> tuple[list[str], dict[str, dict[str, str]]]:
     """One export of every candidate into temporary folders swapped in at the end; the slugs exported and their
     unavailable items. `strict`: the first set left out raises SiteError and nothing is swapped in."""
     status_root = analysis_root.parent / "status"
@@ -342,6 +345,8 @@ def _export_all(con: duckdb.DuckDBPyConnection, candidates: list[str], allowed: 
         names = con.execute("SELECT dut_vendor, dut_model, published, slug FROM published_sets").fetchall()
         shown = {"vendor": display_names([(v, p, s) for v, _m, p, s in names if v]), "device": display_names([(m, p, s) for _v, m, p, s in names if m])}
         for slug in candidates:
+            if only is not None and slug not in only:
+                continue
             if slug in exclude:
                 setstatus.record(slug, "site", exclude[slug], status_root)
                 refused.append(setstatus.line(slug, "site", exclude[slug]))

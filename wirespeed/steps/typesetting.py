@@ -77,12 +77,14 @@ def _tool_versions() -> dict[str, str]:
 
 
 def plan(slugs: list[str] | None, data_root: Path = paths.HUGO_DATA, static_root: Path = paths.SITE_STATIC, out: Path = OUT,
-         base_url: str | None = None) -> tuple[list[ReportJob], list[ReportJob]]:
-    """Which reports need building (inputs changed) and which are fresh."""
+         base_url: str | None = None, on_site: list[str] | None = None) -> tuple[list[ReportJob], list[ReportJob]]:
+    """Which reports need building (inputs changed) and which are fresh. `on_site`: the sets the site shows
+    (default: those exported; a shard exports only its own, wirespeed/steps/shards.py)."""
     sets_dir = data_root / "wirespeed" / "sets"
-    available = sorted(p.stem for p in sets_dir.glob("*.json")) if sets_dir.is_dir() else []
-    wanted = slugs or available
-    missing = [s for s in wanted if s not in available]
+    exported = sorted(p.stem for p in sets_dir.glob("*.json")) if sets_dir.is_dir() else []
+    available = exported if on_site is None else sorted(set(on_site) | set(exported))
+    wanted = slugs or exported
+    missing = [s for s in wanted if s not in exported]
     if missing:
         raise ReportError(f"no exported site data for {', '.join(missing)} (is it published? run wirespeed site --data-only)")
     tools = _tool_versions()
@@ -168,11 +170,13 @@ def typeset(ast: dict[str, Any], workdir: Path, charts_dir: Path, epoch: str, te
 
 
 def run(slugs: list[str] | None = None, jobs: int | None = None, progress: Callable[[ReportJob, int, int], None] | None = None, out: Path = OUT,
-        data_root: Path = paths.HUGO_DATA, static_root: Path = paths.SITE_STATIC, base_url: str | None = None) -> tuple[list[ReportJob], list[ReportJob], list[str]]:
+        data_root: Path = paths.HUGO_DATA, static_root: Path = paths.SITE_STATIC, base_url: str | None = None,
+        scheduler: str = "pool", on_site: list[str] | None = None) -> tuple[list[ReportJob], list[ReportJob], list[str]]:
     """Build every report whose inputs changed, in parallel; returns (built, fresh, errors)."""
-    todo, fresh = plan(slugs, data_root, static_root, out, base_url)
+    todo, fresh = plan(slugs, data_root, static_root, out, base_url, on_site)
     status_root = out.parent / "status"
-    results = runner.execute(todo, build, jobs, progress, done=lambda job, res: setstatus.record(job.slug, "report", res.get("failure"), status_root))
+    results = runner.execute(todo, build, jobs, progress, done=lambda job, res: setstatus.record(job.slug, "report", res.get("failure"), status_root),
+                             scheduler=scheduler)
     runner.record("report", [j.slug for j in fresh], {}, status_root)
     if not slugs:  # a full build: the PDFs of sets no longer published go
         runner.prune(runner.stale(out, {j.out.name for j in todo + fresh} | {j.manifest.name for j in todo + fresh}, dirs=False))
