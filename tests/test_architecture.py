@@ -332,3 +332,17 @@ def test_test_bed_rows_are_worded_once_for_the_web_and_the_pdf():
     for r in rows:
         for word in (f"{r['label']} {r['text']}" + (f" ({r['note']})" if r["note"] else "")).split():
             assert f'"{word}"' in printed, word
+
+
+def test_a_step_that_draws_charts_keys_on_every_registered_chart_type():
+    """Chart types are found by entry point (registry("charts")), never imported by name: the code part of a chart's
+    cache key still covers each of them, so a change to the trend chart's code redraws the trend charts."""
+    from importlib.metadata import entry_points
+
+    from wirespeed.system.codehash import code_closure
+
+    closure = code_closure("import wirespeed.steps.outputs")
+    registered = {ep.module for ep in entry_points(group="wirespeed.charts")}
+    assert "wirespeed.presentation.charts.trend" in registered
+    assert registered <= set(closure), sorted(registered - set(closure))
+    assert "wirespeed.presentation.charts.trend" not in code_closure("import wirespeed.engine.units")

@@ -1,13 +1,17 @@
 """Which wirespeed modules a piece of code uses, transitively, and the hash of each: the code part of a cache key.
 
 An import counts wherever it is written (a function's late import too), except under `if TYPE_CHECKING:`, which
-only names types for annotations and never runs (as the layers contract in pyproject.toml counts imports)."""
+only names types for annotations and never runs (as the layers contract in pyproject.toml counts imports). So does
+a module found by an extension point: code that calls `registry("charts")` uses every module registered under the
+entry-point group wirespeed.charts, a plugin's too (a change to a chart type redraws its charts)."""
 
 from __future__ import annotations
 
 import ast
 import hashlib
 import importlib.util
+from functools import lru_cache
+from importlib.metadata import entry_points
 from pathlib import Path
 
 
@@ -36,8 +40,24 @@ def _run_nodes(tree: ast.AST):
         todo.extend(ast.iter_child_nodes(node))
 
 
+@lru_cache(maxsize=None)
+def _registered(group: str) -> frozenset[str]:
+    """The modules of the entry points of group wirespeed.<group>."""
+    return frozenset(ep.module for ep in entry_points(group=f"wirespeed.{group}"))
+
+
+def _registry_call(node: ast.AST) -> str | None:
+    """The group of a `registry("group")` call (wirespeed.extensions.registry), else None."""
+    if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
+        f = node.func
+        if (isinstance(f, ast.Name) and f.id == "registry") or (isinstance(f, ast.Attribute) and f.attr == "registry"):
+            return node.args[0].value
+    return None
+
+
 def _imports(source: str, package: str | None = None) -> set[str]:
     names: set[str] = set()
+    plugins: set[str] = set()
     try:
         tree = ast.parse(source)
     except SyntaxError:
@@ -52,7 +72,9 @@ def _imports(source: str, package: str | None = None) -> set[str]:
                 base = ".".join(parts[: len(parts) - node.level + 1] + ([node.module] if node.module else []))
             names.add(base)
             names.update(f"{base}.{a.name}" for a in node.names)
-    return {n for n in names if n == "wirespeed" or n.startswith("wirespeed.")}
+        elif (group := _registry_call(node)) is not None:
+            plugins |= _registered(group)
+    return {n for n in names if n == "wirespeed" or n.startswith("wirespeed.")} | plugins
 
 
 def code_closure(source: str) -> dict[str, str]:

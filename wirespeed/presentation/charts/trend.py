@@ -13,7 +13,7 @@ from typing import Any
 
 import altair as alt
 
-from wirespeed.presentation.charts.theme import HEIGHT, MUTED, NUMBER, PALETTE, REFERENCE, TEXT, WIDTH
+from wirespeed.presentation.charts.theme import BG, HEIGHT, MUTED, NUMBER, PALETTE, REFERENCE, TEXT, WIDTH
 
 KINDS = {"regression": (PALETTE[1], "triangle-down"), "progression": (PALETTE[2], "triangle-up")}
 
@@ -22,6 +22,12 @@ def _x(defn: dict[str, Any], field: str = "x", title: Any = alt.Undefined) -> al
     n = max([d["x"] for d in defn["data"]] or [1])
     axis = alt.Axis(format="d", values=defn.get("ticks") or alt.Undefined, tickMinStep=1) if title is not alt.Undefined else alt.Undefined
     return alt.X(f"{field}:Q", title=title, scale=alt.Scale(domain=[0.5, n + 0.5], nice=False, zero=False), axis=axis)
+
+
+def _label(data: alt.Data, place: dict[str, Any], **encoding: Any) -> list[alt.Chart]:
+    """A text label drawn twice: over a halo of the background's colour, so it stays legible where it crosses a line or a point."""
+    return [alt.Chart(data).mark_text(align="left", fontSize=TEXT, color=REFERENCE, **place, **halo).encode(**encoding)
+            for halo in ({"stroke": BG, "strokeWidth": 4, "strokeJoin": "round"}, {})]
 
 
 def trend(defn: dict[str, Any]) -> alt.LayerChart:
@@ -47,12 +53,11 @@ def trend(defn: dict[str, Any]) -> alt.LayerChart:
             color=alt.Color("kind:N", title="", scale=alt.Scale(domain=kinds, range=[KINDS[k][0] for k in kinds])),
             shape=alt.Shape("kind:N", title="", scale=alt.Scale(domain=kinds, range=[KINDS[k][1] for k in kinds])),
             tooltip=[alt.Tooltip("label:N", title="Change")]))
-        layers.append(alt.Chart(data).mark_text(align="left", dx=9, dy=-10, fontSize=TEXT, color=REFERENCE).encode(
-            x=_x(defn), y=alt.Y("value:Q"), text="label:N"))
+        layers += _label(data, {"dx": 9, "dy": -10}, x=_x(defn), y=alt.Y("value:Q"), text="label:N")
     for b in defn.get("boundaries", []):
         data = alt.Data(values=[b])
         layers.append(alt.Chart(data).mark_rule(color=REFERENCE, strokeDash=[5, 4], strokeWidth=1.5).encode(
             x=_x(defn), tooltip=[alt.Tooltip("label:N", title="")]))
-        layers.append(alt.Chart(data).mark_text(align="left", dx=3, y=8, fontSize=TEXT, color=REFERENCE).encode(x=_x(defn), text="label:N"))
+        layers += _label(data, {"dx": 3, "y": 8}, x=_x(defn), text="label:N")
     title = alt.Title(defn["title"], subtitle=defn.get("subtitle", ""))
     return alt.layer(*layers).properties(width=defn.get("width", WIDTH), height=defn.get("height", HEIGHT), title=title)
