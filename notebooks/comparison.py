@@ -74,7 +74,7 @@ ORDER BY comparison, r.test_id, r.row_id, f.metric
 """, {"slug": slug})
 compared = con.table("compared")
 print(f"{len(compared)} figures of {len(run.summary['meta'].get('comparisons', []))} comparisons")
-compared.limit(10)
+compared.limit(10).show(max_width=250)
 
 # %% [markdown]
 # ## Every number in the comparison tables is the catalog's
@@ -141,7 +141,7 @@ for comparison in run.summary["meta"].get("comparisons", []):
             engine[(comparison["id"], t)] = {"improvement": improvement(times[first], times[t])}
 checked = run.agree_rows(here, engine, "failover improvement")
 if checked:
-    display(improvements)
+    improvements.show(max_width=250)
 else:
     print("no failover comparison in this set")
 

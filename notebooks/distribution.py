@@ -67,7 +67,7 @@ SELECT test_id, coalesce(CAST(frame_size AS VARCHAR), imix, '') AS frame, load_p
 FROM histograms WHERE slug = $slug
 ORDER BY test_id, frame, load_pct, variant, bucket_low_us
 """, {"slug": slug})
-con.table("buckets").limit(10)
+con.table("buckets").limit(10).show(max_width=250)
 
 # %% [markdown]
 # ## Percentiles, bounded by the bucket edges
@@ -110,7 +110,7 @@ for test_id, frame, load, variant, pct, low_us, high_us in percentiles.fetchall(
     here[(*key, pct)] = {"at least": low_us * scale[key], "below": high_us * scale[key]}
 checked = run.agree_rows(here, engine, "latency percentiles")
 print(f"{checked} percentiles of {len(by_histogram)} histograms bounded here, each equal to the engine's table")
-percentiles
+percentiles.show(max_width=250)
 
 # %% [markdown]
 # ## The tables and charts the site shows

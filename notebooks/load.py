@@ -71,7 +71,7 @@ ORDER BY test_id, frame_size, imix, load_pct, row_id
 """, {"slug": slug})
 under_load = con.table("under_load")
 print(f"{len(under_load)} rows measured at more than one load")
-under_load.limit(12)
+under_load.limit(12).show(max_width=250)
 
 # %% [markdown]
 # Where the source also published the offered rate, the engine recomputed it from the load and the

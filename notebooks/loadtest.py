@@ -79,7 +79,7 @@ ORDER BY s.test_id, frame, s.direction, s.variant, s.port, s.t_s
 """, {"slug": slug})
 ramp_samples = con.table("ramp_samples")
 print(f"{len(ramp_samples)} samples in ramps")
-ramp_samples.limit(8)
+ramp_samples.limit(8).show(max_width=250)
 
 # %% [markdown]
 # ## Loss onset and the highest rate without loss
@@ -117,7 +117,7 @@ engine = {(r.test_id, r.frame, r.points[0]["direction"], r.points[0]["variant"],
 checked = run.agree_rows(here, engine, "ramp summary")
 if checked:
     print(f"{checked} ramps summarised here, each equal to the engine's summary")
-    display(ramp_summary)
+    ramp_summary.show(max_width=250)
 else:
     print("no ramp in this set: its samples are intervals of another kind of run, charted over time below")
 # %% [markdown]

@@ -79,7 +79,7 @@ for test in run.tests:
                                    "forwarding entries": group_table_entries(test["receivers"], test["multicast_groups"]) if test.get("multicast_groups") else None}
 checked = run.agree_rows(here, engine, "multicast replication")
 print(f"{checked} rows split per receiver here, each equal to the engine's table")
-per_receiver
+per_receiver.show(max_width=250)
 
 # %% [markdown]
 # ## The table the site shows

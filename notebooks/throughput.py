@@ -35,6 +35,8 @@ catalog = "build/wirespeed.duckdb"
 output_dir = "build/analysis/scratch/throughput"
 
 # %%
+from statistics import mean
+
 from IPython.display import display
 
 from wirespeed.presentation.charts.definitions import latency_chart, throughput_chart
@@ -87,7 +89,7 @@ ORDER BY r.row_id
 """, {"slug": slug})
 measured = con.table("measured")
 print(f"{len(measured)} measurement rows with a frame size and a link")
-measured.select("row_id, test_id, frame, media, payload_bps, topology, ports, direction, throughput, throughput_l1, throughput_l2, tx, rx, duration").limit(8)
+measured.select("row_id, test_id, frame, media, payload_bps, topology, ports, direction, throughput, throughput_l1, throughput_l2, tx, rx, duration").limit(8).show(max_width=250)
 
 # %% [markdown]
 # ## Line rate: the most frames the links can carry (RFC 2544 §20 and Appendix A)
@@ -139,7 +141,7 @@ checked = run.agree(line_rate, {"frame_bytes": "catalog_frame_bytes", "wire_bits
 no_line = con.sql("SELECT count(*) FROM line_rate WHERE line_rate_fps IS NULL").fetchall()[0][0]
 print(f"line rate: {checked} rows computed here, each equal to the catalog's" +
       (f"; {no_line} without a line rate (the port speed is a label, not a rate)" if no_line else ""))
-line_rate.select("test_id, frame, frame_bytes, wire_bits, streams, line_rate_fps, catalog_line_rate_fps, max_theoretical_fps").limit(8)
+line_rate.select("test_id, frame, frame_bytes, wire_bits, streams, line_rate_fps, catalog_line_rate_fps, max_theoretical_fps").limit(8).show(max_width=250)
 
 # %% [markdown]
 # ## Throughput in frames/s, bit/s and percent of line rate (RFC 2544 §26.1, RFC 2889 §5)
@@ -181,7 +183,7 @@ checked = run.agree(rates, {"throughput_fps": "catalog_throughput_fps", "through
                             "pct_max_theoretical": "catalog_pct_max_theoretical"}, "throughput")
 with_tp = con.sql("SELECT count(*) FROM rates WHERE throughput_fps IS NOT NULL").fetchall()[0][0]
 print(f"throughput: {checked} rows computed here ({with_tp} with a throughput), each equal to the catalog's")
-rates.filter("throughput_fps IS NOT NULL").select("test_id, frame, throughput_fps, throughput_l1_bps, throughput_l2_bps, pct_line_rate, catalog_pct_line_rate").limit(8)
+rates.filter("throughput_fps IS NOT NULL").select("test_id, frame, throughput_fps, throughput_l1_bps, throughput_l2_bps, pct_line_rate, catalog_pct_line_rate").limit(8).show(max_width=250)
 
 # %% [markdown]
 # ## Frame loss and forwarding rate (RFC 2544 §26.3, RFC 2889 §5.1)
@@ -220,7 +222,7 @@ counted = con.sql("SELECT count(*) FROM loss WHERE loss_pct IS NOT NULL").fetcha
 print(f"loss: {checked} rows computed here, each equal to the catalog's" +
       (f"; {counted} with frame counts" if counted else "; no row of this set counts frames sent and received"))
 if counted:
-    display(loss.filter("loss_pct IS NOT NULL").select("test_id, frame, tx, rx, lost_frames, loss_pct, forwarding_rate_fps").limit(8))
+    loss.filter("loss_pct IS NOT NULL").select("test_id, frame, tx, rx, lost_frames, loss_pct, forwarding_rate_fps").limit(8).show(max_width=250)
 
 # %% [markdown]
 # ## One table and chart per test
@@ -261,23 +263,58 @@ if chart is not None:
 # %% [markdown]
 # ## RFC 2544 throughput from trials (result sets that carry per-trial frame counts)
 #
-# RFC 2544 §26.1 defines throughput as the highest offered rate at which no frame is lost (or no more
-# than the loss tolerance the methodology states); RFC 2544 §24 reports the mean over the trials. Per
-# trial: the highest offered rate whose loss (tx − rx) × 100 ÷ tx stayed within the tolerance; then
-# the mean, the lowest and the highest over the trials. The catalog's table `trial_throughput`
+# RFC 2544 §26.1 defines throughput as the highest offered rate at which the device lost no frame
+# (or no more than the loss tolerance the set's methodology states). A set that publishes each
+# trial's frames sent and received at each offered rate lets it be recomputed:
+#
+#     loss of a trial at a rate = (tx − rx) × 100 ÷ tx                        (RFC 2544 §26.3)
+#     throughput of a trial     = the highest offered rate whose worst loss ≤ the tolerance
+#     throughput                = the mean over the trials, with their lowest and highest (RFC 2544 §24)
+#
+# The offered rate is the one published, else the offered load × the line rate. Trials that never
+# lost a frame and never reached the line rate only bound the throughput from below (latency trials
+# at fixed loads, for instance): they give no throughput. The catalog's table `trial_throughput`
 # holds the engine's result (`wirespeed/engine/rfc2544.py`).
 
 # %%
-trial_sql = """
-SELECT test_id, coalesce(CAST(frame_size AS VARCHAR), imix) AS frame, direction, variant, trials,
-       throughput_fps, min_fps, max_fps, line_rate_fps
-FROM trial_throughput WHERE slug = $slug ORDER BY rowid
-"""
-trials = con.sql(trial_sql, params={"slug": slug})
-if len(trials):
-    display(trials)
+con.execute("""
+CREATE TEMP TABLE trials AS
+SELECT m.test_id, coalesce(CAST(m.frame_size AS VARCHAR), m.imix) AS frame, coalesce(m.direction, t.direction) AS direction, m.variant, m.trial,
+       t.payload_bps / d.wire_bits * d.streams AS line_rate_fps,
+       coalesce(m.offered_rate_fps, m.load_pct / 100 * line_rate_fps) AS offered_fps,
+       trunc(m.tx_frames) AS tx, trunc(m.rx_frames) AS rx, (tx - rx) * 100 / tx AS loss_pct,
+       coalesce(CAST(t.methodology ->> 'loss_tolerance_pct' AS DOUBLE), 0) AS tolerance_pct
+FROM measurements m
+JOIN tests t USING (slug, test_id)
+LEFT JOIN derived d USING (slug, row_id)
+WHERE m.slug = $slug AND m.trial IS NOT NULL AND m.tx_frames >= 1 AND m.rx_frames IS NOT NULL
+  AND coalesce(m.offered_rate_fps, m.load_pct / 100 * line_rate_fps) IS NOT NULL
+""", {"slug": slug})
+per_trial = con.sql("""
+WITH g AS (  -- per group of trials: did any lose frames, did any reach the line rate
+  SELECT *, bool_or(loss_pct > tolerance_pct) OVER w AS lossy,
+            max(offered_fps) OVER w >= first(line_rate_fps) OVER w * (1 - 0.001::DOUBLE) AS reached_line_rate
+  FROM trials WINDOW w AS (PARTITION BY test_id, frame, direction, variant)
+), worst AS (  -- the worst loss at each offered rate of each trial
+  SELECT test_id, frame, direction, variant, trial, offered_fps, max(loss_pct) AS worst_loss_pct, any_value(tolerance_pct) AS tolerance_pct
+  FROM g WHERE lossy OR reached_line_rate GROUP BY ALL
+)
+SELECT test_id, frame, direction, variant, trial, max(offered_fps) FILTER (WHERE worst_loss_pct <= tolerance_pct) AS throughput_fps
+FROM worst GROUP BY ALL ORDER BY ALL
+""")
+here = {}
+for test_id, frame, direction, variant, trial, fps in per_trial.fetchall():
+    here.setdefault((test_id, frame, direction, variant), []).append(fps)
+here = {key: ({"throughput_fps": mean(v), "min_fps": min(v), "max_fps": max(v), "trials": len(v)} if None not in v else
+              {"throughput_fps": None, "min_fps": None, "max_fps": None, "trials": 0}) for key, v in here.items()}
+engine = {(t["test_id"], str(t["frame_size"] or t["imix"]), t["direction"], t["variant"]): {k: t[k] for k in ("throughput_fps", "min_fps", "max_fps", "trials")}
+          for t in run.summary["trial_throughput"]}
+checked = run.agree_rows(here, engine, "RFC 2544 throughput from trials")
+if checked:
+    print(f"{checked} throughputs searched from trials here, each equal to the catalog's")
+    con.sql("SELECT * EXCLUDE (slug) FROM trial_throughput WHERE slug = $slug ORDER BY rowid", params={"slug": slug}).show(max_width=250)
 else:
-    print("no test of this set carries per-trial frame counts at several offered rates")
+    print("no test of this set carries per-trial frame counts that search for a throughput")
 
 # %%
 table = run.out.table(trial_throughput_table(run.summary))
@@ -296,7 +333,7 @@ if table is not None:
 con.sql("""
 SELECT metric, count(*) AS figures, count(*) FILTER (WHERE agree) AS agree, count(*) FILTER (WHERE NOT agree) AS disagree
 FROM agreements WHERE slug = $slug GROUP BY metric ORDER BY metric
-""", params={"slug": slug})
+""", params={"slug": slug}).show(max_width=250)
 
 # %%
 bad = [a for a in run.summary["agreements"] if not a["agree"]]
