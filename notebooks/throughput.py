@@ -68,7 +68,7 @@ SELECT r.row_id, r.test_id, coalesce(CAST(r.frame_size AS VARCHAR), r.imix) AS f
        coalesce(CAST(t.meta ->> 'encapsulation_bytes' AS INTEGER), 0) AS encapsulation_bytes,
        t.topology, t.ports, t.receivers, coalesce(r.direction, t.direction) AS direction,
        coalesce(CAST(t.meta ->> 'port_speed_nominal' AS BOOLEAN), false) AS nominal_speed,
-       list_contains(t.rfc, 'loadtest-ramp') OR (t.methodology ->> 'search') = 'ramp' AS running_stream,
+       coalesce(list_contains(t.rfc, 'loadtest-ramp') OR (t.methodology ->> 'search') = 'ramp', false) AS running_stream,
        s.forwarding_cap_pps,
        max(c.value) FILTER (WHERE c.metric = 'throughput') AS throughput,
        max(c.value) FILTER (WHERE c.metric = 'throughput_l1') AS throughput_l1,
@@ -92,7 +92,7 @@ print(f"{len(measured)} measurement rows with a frame size and a link")
 measured.select("row_id, test_id, frame, media, payload_bps, topology, ports, direction, throughput, throughput_l1, throughput_l2, tx, rx, duration").limit(8).show(max_width=250)
 
 # %% [markdown]
-# ## Line rate: the most frames the links can carry (RFC 2544 §20 and Appendix A)
+# ## Line rate: the most frames the links can carry (RFC 2544 §20 and Appendix B; RFC 5180 Appendix A)
 #
 # On Ethernet every frame costs its own bytes plus 20 more on the wire: a 7-byte preamble, a 1-byte
 # start-of-frame delimiter and a 12-byte inter-frame gap. Frame sizes follow RFC 2544: a "64-byte
@@ -105,6 +105,9 @@ measured.select("row_id, test_id, frame, media, payload_bps, topology, ports, di
 #     bits on the wire = (frame bytes + 20) × 8                          (Ethernet)
 #                      = (frame bytes + encapsulation bytes) × 8         (POS)
 #     line rate of one port, frames/s = payload bit/s ÷ bits on the wire
+#
+# (RFC 5180 Appendix A.1 writes the Ethernet case as line rate ÷ (8 × (X + 20)) and lists its values
+# from 10 Mbit/s to 10 Gbit/s; RFC 2544 Appendix B lists them for 10 Mbit/s Ethernet.)
 #
 # A test's line rate adds up the port-directions that receive at once: every port in a full mesh or a
 # bidirectional test, half of them in unidirectional pairs, and each receiver of a multicast test
@@ -129,7 +132,7 @@ WITH f AS (
 )
 SELECT row_id, test_id, frame, frame_bytes, catalog.frame_bytes AS catalog_frame_bytes, wire_bits, catalog.wire_bits AS catalog_wire_bits,
        streams, catalog.streams AS catalog_streams, line_rate_fps, catalog.line_rate_fps AS catalog_line_rate_fps,
-       CASE WHEN forwarding_cap_pps > 0 THEN least(line_rate_fps, forwarding_cap_pps) ELSE line_rate_fps END AS max_theoretical_fps,
+       CASE WHEN forwarding_cap_pps > 0 AND line_rate_fps IS NOT NULL THEN least(line_rate_fps, forwarding_cap_pps) ELSE line_rate_fps END AS max_theoretical_fps,
        catalog.max_theoretical_fps AS catalog_max_theoretical_fps,
        line_rate_fps * wire_bits AS line_rate_l1_bps, catalog.line_rate_l1_bps AS catalog_line_rate_l1_bps
 FROM l ORDER BY row_id
@@ -307,7 +310,7 @@ for test_id, frame, direction, variant, trial, fps in per_trial.fetchall():
     here.setdefault((test_id, frame, direction, variant), []).append(fps)
 here = {key: ({"throughput_fps": mean(v), "min_fps": min(v), "max_fps": max(v), "trials": len(v)} if None not in v else
               {"throughput_fps": None, "min_fps": None, "max_fps": None, "trials": 0}) for key, v in here.items()}
-engine = {(t["test_id"], str(t["frame_size"] or t["imix"]), t["direction"], t["variant"]): {k: t[k] for k in ("throughput_fps", "min_fps", "max_fps", "trials")}
+engine = {(t["test_id"], str(t["frame_size"]) if t["frame_size"] is not None else t["imix"], t["direction"], t["variant"]): {k: t[k] for k in ("throughput_fps", "min_fps", "max_fps", "trials")}
           for t in run.summary["trial_throughput"]}
 checked = run.agree_rows(here, engine, "RFC 2544 throughput from trials")
 if checked:
