@@ -116,7 +116,7 @@ engine = {(r.test_id, r.frame, r.points[0]["direction"], r.points[0]["variant"],
           for r in ramps(samples, THRESHOLD_PCT, ramp_tests(run.summary["meta"]))}
 checked = run.agree_rows(here, engine, "ramp summary")
 if checked:
-    print(f"{checked} ramps summarised here, each equal to the engine's summary")
+    print(f"{checked} ramp{'s' if checked > 1 else ''} summarised here, each equal to the engine's summary")
     ramp_summary.show(max_width=250)
 else:
     print("no ramp in this set: its samples are intervals of another kind of run, charted over time below")

@@ -99,7 +99,7 @@ def test_a_notebook_formula_unlike_the_engines_stops_the_ramp_notebook(tmp_path)
     md, code, shown = _cells(out / RAMP / "loadtest" / "loadtest.ipynb")
     assert any("CREATE TEMP TABLE ramp_summary AS" in c for c in code)
     assert any("loss onset = the first lossy sample after the last sample that was not" in m for m in md)
-    assert "1 ramps summarised here, each equal to the engine's summary" in shown
+    assert "1 ramp summarised here, each equal to the engine's summary" in shown
     # the highest rate without loss read from what was sent instead of what was received: the engine disagrees
     shutil.rmtree(out)
     bad = _notebooks(tmp_path, "loadtest", ("max(rx) FILTER (WHERE NOT lossy)", "max(tx) FILTER (WHERE NOT lossy)"))
