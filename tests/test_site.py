@@ -96,6 +96,9 @@ def all_live(page, w, path: str, timeout_s: float = 120) -> int:
     return n
 
 
+QUIET_MS, QUIET_STEP_MS = 200, 50  # a page has settled when no request was in flight for this long (checked every step)
+
+
 class Watched:
     """A page with its console errors, page errors, failed requests and off-host requests recorded."""
 
@@ -112,10 +115,30 @@ class Watched:
                      if r.failure != "net::ERR_ABORTED" else None)
         self.page.on("request", lambda r: self.problems.append(f"off-host: {r.url}") if urlparse(r.url).scheme in ("http", "https") and urlparse(r.url).netloc != host else None)
         self.page.on("response", lambda r: self.problems.append(f"HTTP {r.status}: {r.url}") if r.status >= 400 else None)
+        self.inflight: set = set()  # requests started and not yet finished or failed
+        self.started = 0
+        self.page.on("request", self._started)
+        self.page.on("requestfinished", lambda r: self.inflight.discard(r))
+        self.page.on("requestfailed", lambda r: self.inflight.discard(r))
         self.base = base
 
-    def goto(self, path: str):
-        self.page.goto(self.base + path, wait_until="networkidle")
+    def _started(self, request) -> None:
+        self.inflight.add(request)
+        self.started += 1
+
+    def goto(self, path: str, quiet_ms: int = QUIET_MS):
+        """Open a page and wait until it has loaded and no request has been in flight for `quiet_ms` (Playwright's
+        networkidle waits a fixed 500 ms after the last one, on every page)."""
+        self.inflight.clear()
+        self.page.goto(self.base + path, wait_until="load")
+        settled, deadline = 0, time.monotonic() + 30
+        while settled < quiet_ms:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{path}: requests still in flight after 30 s: {sorted(r.url for r in self.inflight)[:5]}")
+            before = self.started
+            self.page.wait_for_timeout(QUIET_STEP_MS)  # Playwright delivers the page's events while it waits
+            settled = 0 if self.inflight or self.started != before else settled + QUIET_STEP_MS
+        self.page.evaluate("() => document.fonts.ready.then(() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r))))")
         return self.page
 
     def close(self):
