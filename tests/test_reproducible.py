@@ -151,3 +151,20 @@ def test_executed_notebook_is_normalised():
     ids = [c["id"] for c in out["cells"]]
     assert ids == [c["id"] for c in stable_notebook(nb, "nb", {})["cells"]] and len(set(ids)) == 2
     assert all(re.fullmatch(r"[A-Za-z0-9_-]{1,64}", i) for i in ids)
+
+
+def test_a_cells_printing_is_one_output_however_the_kernel_split_it():
+    """The kernel sends a cell's printing in as many messages as its flush timer cuts it into; the stable notebook
+    holds what was printed, not how it was cut (two runs of one notebook differed only in this)."""
+    def cell(*outputs):
+        return {"metadata": {"papermill": {"status": "completed"}}, "cells": [{"cell_type": "code", "source": "", "metadata": {}, "outputs": list(outputs)}]}
+
+    whole = cell({"output_type": "stream", "name": "stdout", "text": ["loss: 14 rows\n", "\n", "latency: 7 rows\n"]})
+    cut = cell({"output_type": "stream", "name": "stdout", "text": "loss: 14 rows"},
+               {"output_type": "stream", "name": "stdout", "text": ["\n", "\n", "laten"]}, {"output_type": "stream", "name": "stdout", "text": "cy: 7 rows\n"})
+    assert stable_notebook(cut, "nb", {}) == stable_notebook(whole, "nb", {})
+    assert stable_notebook(cut, "nb", {})["cells"][0]["outputs"] == [{"output_type": "stream", "name": "stdout", "text": ["loss: 14 rows\n", "\n", "latency: 7 rows\n"]}]
+    apart = cell({"output_type": "stream", "name": "stdout", "text": "a\n"}, {"output_type": "stream", "name": "stderr", "text": "w\n"},
+                 {"output_type": "execute_result", "data": {"text/plain": "1"}, "metadata": {}, "execution_count": 1},
+                 {"output_type": "stream", "name": "stdout", "text": "b\n"})
+    assert [o.get("name") for o in stable_notebook(apart, "nb", {})["cells"][0]["outputs"]] == ["stdout", "stderr", None, "stdout"]

@@ -42,7 +42,9 @@ def stable_notebook(nb: dict[str, Any], name: str, replace: dict[str, str]) -> d
 
     Cell ids become `cell_id(name, index)`; papermill's clocks and durations, the kernel's execution
     timestamps and papermill's input/output paths are dropped; every string of `replace` (the
-    temporary output folder) is replaced by its final value, in sources, outputs and metadata.
+    temporary output folder) is replaced by its final value, in sources, outputs and metadata. A cell's
+    consecutive stream outputs of one name (stdout, stderr) become one, in lines: how the kernel split
+    its printing into messages depends on timing, what it printed does not.
     """
     text = json.dumps(nb, ensure_ascii=False)
     for old, new in replace.items():
@@ -58,8 +60,31 @@ def stable_notebook(nb: dict[str, Any], name: str, replace: dict[str, str]) -> d
             meta.get("papermill", {}).pop(field, None)
         if meta.get("papermill") == {}:
             del meta["papermill"]
+        if "outputs" in cell:
+            cell["outputs"] = _joined_streams(cell["outputs"])
         for output in cell.get("outputs", []):
             plain = output.get("data", {}).get("text/plain")
             if plain is not None:  # default reprs print a memory address: "<module.Class at 0x7f…>"
                 output["data"]["text/plain"] = _ADDRESS.sub(">", plain) if isinstance(plain, str) else [_ADDRESS.sub(">", x) for x in plain]
     return nb
+
+
+def _text(value: str | list[str]) -> str:
+    return value if isinstance(value, str) else "".join(value)
+
+
+def _joined_streams(outputs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Outputs with each run of consecutive stream outputs of one name joined into one, its text as lines."""
+    out: list[dict[str, Any]] = []
+    for output in outputs:
+        if output.get("output_type") == "stream":
+            prev = out[-1] if out else None
+            if prev is not None and prev.get("output_type") == "stream" and prev.get("name") == output.get("name"):
+                prev["text"] = _text(prev["text"]) + _text(output.get("text", ""))
+                continue
+            output = {**output, "text": _text(output.get("text", ""))}
+        out.append(output)
+    for output in out:
+        if output.get("output_type") == "stream":
+            output["text"] = output["text"].splitlines(keepends=True)
+    return out
