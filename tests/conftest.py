@@ -82,6 +82,18 @@ def catalog(tmp_path_factory):
     con.close()
 
 
+def catalog_of(tmp_path: Path, *slugs: str) -> Path:
+    """A catalog (tmp_path/c.duckdb) ingested from copies of the named example sets."""
+    from wirespeed.catalog.store import ingest, result_folders
+
+    archive = tmp_path / "results"
+    for slug in slugs:
+        shutil.copytree(ARCHIVE / slug, archive / slug)
+    db = tmp_path / "c.duckdb"
+    ingest(result_folders(archive), db)
+    return db
+
+
 @pytest.fixture
 def archive_copy(tmp_path: Path) -> Path:
     """A writable copy of the example archive."""

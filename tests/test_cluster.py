@@ -14,13 +14,14 @@ import psutil
 import pytest
 
 from conftest import WIRESPEED
-from test_warm_kernels import FIRST, PROBE, SECOND, _catalog, _files, _stdout
+from conftest import catalog_of
+from test_warm_kernels import FIRST, PROBE, SECOND, _files, _stdout
 
 
 def test_a_sets_outputs_on_a_dask_cluster_equal_the_pools(tmp_path):
     from wirespeed.steps import analysis
 
-    db, out = _catalog(tmp_path, (SECOND,)), tmp_path / "analysis"
+    db, out = catalog_of(tmp_path, SECOND), tmp_path / "analysis"
     _, errors = analysis.run(db, [SECOND], jobs=1, out_root=out)
     assert not errors, errors
     pool = _files(out / SECOND)
@@ -38,7 +39,7 @@ def test_a_sets_outputs_on_a_dask_cluster_equal_the_pools(tmp_path):
 def test_a_dask_worker_reuses_its_warm_kernel_and_ends_it(tmp_path):
     from wirespeed.steps import analysis
 
-    db, out, nbs = _catalog(tmp_path, (FIRST, SECOND)), tmp_path / "analysis", tmp_path / "notebooks"
+    db, out, nbs = catalog_of(tmp_path, FIRST, SECOND), tmp_path / "analysis", tmp_path / "notebooks"
     nbs.mkdir()
     (nbs / "probe.py").write_text(PROBE, encoding="utf-8")
     plan, errors = analysis.run(db, jobs=1, out_root=out, notebooks_dir=nbs, scheduler="local")
@@ -60,7 +61,7 @@ def test_nothing_to_run_starts_no_cluster(tmp_path, monkeypatch):
 
     from wirespeed.steps import analysis
 
-    db, out = _catalog(tmp_path, (SECOND,)), tmp_path / "analysis"
+    db, out = catalog_of(tmp_path, SECOND), tmp_path / "analysis"
     _, errors = analysis.run(db, [SECOND], jobs=1, out_root=out)
     assert not errors, errors
 
@@ -133,7 +134,7 @@ def test_jobs_go_to_a_running_scheduler_by_its_address(tmp_path, monkeypatch):
 
     from wirespeed.steps import analysis, cluster
 
-    db, out = _catalog(tmp_path, (SECOND,)), tmp_path / "analysis"
+    db, out = catalog_of(tmp_path, SECOND), tmp_path / "analysis"
     with LocalCluster(n_workers=1, threads_per_worker=2, processes=True, dashboard_address=None) as lab:  # a lab's scheduler, two threads a worker
         monkeypatch.setenv(cluster.ENV, lab.scheduler_address)
         plan, errors = analysis.run(db, [SECOND], out_root=out, scheduler=cluster.chosen(None))
@@ -147,6 +148,6 @@ def test_an_unreachable_scheduler_is_one_line(tmp_path, monkeypatch):
     from wirespeed.steps import analysis, cluster
 
     monkeypatch.setattr(cluster, "CONNECT_TIMEOUT_S", 2)
-    db, out = _catalog(tmp_path, (SECOND,)), tmp_path / "analysis"
+    db, out = catalog_of(tmp_path, SECOND), tmp_path / "analysis"
     with pytest.raises(cluster.SchedulerError, match=r"^scheduler tcp://127\.0\.0\.1:9: cannot connect: "):
         analysis.run(db, [SECOND], out_root=out, scheduler="tcp://127.0.0.1:9")

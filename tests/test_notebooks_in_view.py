@@ -13,20 +13,9 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from conftest import ARCHIVE, ROOT
+from conftest import ROOT, catalog_of
 
 NEXUS, RAMP = "cisco-nexus-9516-128x100g-2015", "linux-netns-ipv4-ramp-2026-11"
-
-
-def _catalog(tmp_path: Path, *slugs: str) -> Path:
-    from wirespeed.catalog.store import ingest, result_folders
-
-    archive = tmp_path / "results"
-    for slug in slugs:
-        shutil.copytree(ARCHIVE / slug, archive / slug)
-    db = tmp_path / "c.duckdb"
-    ingest(result_folders(archive), db)
-    return db
 
 
 def _notebooks(tmp_path: Path, name: str, edit: tuple[str, str] | None = None) -> Path:
@@ -56,7 +45,7 @@ def _cells(ipynb: Path) -> tuple[list[str], list[str], str]:
 def test_throughput_notebook_shows_its_sql_formulas_and_the_catalogs_figures(tmp_path):
     from wirespeed.steps import analysis
 
-    db, out = _catalog(tmp_path, NEXUS), tmp_path / "analysis"
+    db, out = catalog_of(tmp_path, NEXUS), tmp_path / "analysis"
     _, errors = analysis.run(db, [NEXUS], out_root=out, notebooks_dir=_notebooks(tmp_path, "throughput"))
     assert not errors, errors
     md, code, shown = _cells(out / NEXUS / "throughput" / "throughput.ipynb")
@@ -79,7 +68,7 @@ def test_throughput_notebook_shows_its_sql_formulas_and_the_catalogs_figures(tmp
 def test_a_catalog_figure_one_part_in_2_40_off_stops_the_notebook(tmp_path):
     from wirespeed.steps import analysis
 
-    db, out = _catalog(tmp_path, NEXUS), tmp_path / "analysis"
+    db, out = catalog_of(tmp_path, NEXUS), tmp_path / "analysis"
     con = duckdb.connect(str(db))
     con.execute("UPDATE derived SET line_rate_fps = line_rate_fps * (1 + 2 ** -40) WHERE row_id = 5")  # as if the engine's formula changed
     con.close()
@@ -93,7 +82,7 @@ def test_a_catalog_figure_one_part_in_2_40_off_stops_the_notebook(tmp_path):
 def test_a_notebook_formula_unlike_the_engines_stops_the_ramp_notebook(tmp_path):
     from wirespeed.steps import analysis
 
-    db, out = _catalog(tmp_path, RAMP), tmp_path / "analysis"
+    db, out = catalog_of(tmp_path, RAMP), tmp_path / "analysis"
     _, errors = analysis.run(db, [RAMP], out_root=out, notebooks_dir=_notebooks(tmp_path, "loadtest"))
     assert not errors, errors
     md, code, shown = _cells(out / RAMP / "loadtest" / "loadtest.ipynb")

@@ -9,7 +9,7 @@ import json
 import shutil
 from pathlib import Path
 
-from conftest import ARCHIVE
+from conftest import catalog_of
 
 FIRST, SECOND = "cisco-7600-osm-acl-2001", "keysight-ixnetwork-ve-dpdk-400g-2022"  # runs go in slug order
 
@@ -43,17 +43,6 @@ with open(os.path.join(output_dir, "outputs.json"), "w") as f:
 '''
 
 
-def _catalog(tmp_path: Path, slugs: tuple[str, ...]) -> Path:
-    from wirespeed.catalog.store import ingest, result_folders
-
-    archive = tmp_path / "results"
-    for slug in slugs:
-        shutil.copytree(ARCHIVE / slug, archive / slug)
-    db = tmp_path / "c.duckdb"
-    ingest(result_folders(archive), db)
-    return db
-
-
 def _files(root: Path) -> dict[str, bytes]:
     """Every file the run left for a set, by path (the worker's own log beside the runs left out: it is not an output)."""
     return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file() and not p.name.endswith(".kernel.log")}
@@ -68,7 +57,7 @@ def _stdout(ipynb: Path) -> list[str]:
 def test_outputs_are_the_same_bytes_alone_and_after_another_set(tmp_path):
     from wirespeed.steps import analysis
 
-    db, out = _catalog(tmp_path, (FIRST, SECOND)), tmp_path / "analysis"
+    db, out = catalog_of(tmp_path, FIRST, SECOND), tmp_path / "analysis"
     _, errors = analysis.run(db, [SECOND], jobs=1, out_root=out)  # alone: a new worker, a fresh kernel
     assert not errors, errors
     alone = _files(out / SECOND)
@@ -86,7 +75,7 @@ def test_outputs_are_the_same_bytes_alone_and_after_another_set(tmp_path):
 def test_a_run_sees_nothing_the_previous_run_left(tmp_path):
     from wirespeed.steps import analysis
 
-    db, out, nbs = _catalog(tmp_path, (FIRST, SECOND)), tmp_path / "analysis", tmp_path / "notebooks"
+    db, out, nbs = catalog_of(tmp_path, FIRST, SECOND), tmp_path / "analysis", tmp_path / "notebooks"
     nbs.mkdir()
     (nbs / "probe.py").write_text(PROBE, encoding="utf-8")
     plan, errors = analysis.run(db, jobs=1, out_root=out, notebooks_dir=nbs)
@@ -103,7 +92,7 @@ def test_a_run_sees_nothing_the_previous_run_left(tmp_path):
 def test_a_failed_run_replaces_the_kernel_and_the_next_set_runs(tmp_path):
     from wirespeed.steps import analysis
 
-    db, out, nbs = _catalog(tmp_path, (FIRST, SECOND)), tmp_path / "analysis", tmp_path / "notebooks"
+    db, out, nbs = catalog_of(tmp_path, FIRST, SECOND), tmp_path / "analysis", tmp_path / "notebooks"
     nbs.mkdir()
     breaks = PROBE.replace("# %%\nsecret = slug", f'# %%\nsecret = slug\nif slug == "{FIRST}":\n    raise ValueError("deliberate failure")', 1)
     (nbs / "probe.py").write_text(breaks, encoding="utf-8")
