@@ -185,8 +185,9 @@ def export_set(con: duckdb.DuckDBPyConnection, slug: str, analysis_root: Path, s
             if kind in entry:  # vega: outputs written since issue 14
                 _copy(entry[kind], f"charts/{cid}{ext}")
         charts[cid] = {"id": cid, "title": entry["title"], "caption": entry["caption"], "alt": entry["alt"], "test": entry.get("test"),
-                       "spec": f"{url}/charts/{cid}.vl.json", "svg": f"{url}/charts/{cid}.svg", "pdf": f"{url}/charts/{cid}.pdf"}
-        charts[cid].update({k: f"{url}/charts/{cid}{ext}" for k, ext in (("vega", ".vg.json"),) if k in entry})
+                       "spec": f"{url}/charts/{cid}.vl.json", "svg": f"{url}/charts/{cid}.svg"}  # the PDF drawing is the report's, not published
+        if "vega" in entry:
+            charts[cid]["vega"] = f"{url}/charts/{cid}.vg.json"
         if entry.get("table"):
             charts[cid]["table"] = entry["table"]
         if entry.get("role"):

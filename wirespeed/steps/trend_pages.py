@@ -110,7 +110,7 @@ def series_page(detail: dict[str, Any], sets_url: dict[str, str]) -> tuple[dict[
             "newest_date": max((p["date"] for p in points if p["date"]), default=None),
             "points": rows[:POINTS_SHOWN], "points_total": len(rows), "csv": f"{url}/points.csv",
             "chart": {"id": CHART, "title": defn["title"], "caption": defn["caption"], "alt": defn["alt"],
-                      **{kind: f"{url}/{CHART}{ext}" for kind, ext in CHART_FILES}}}
+                      **{kind: f"{url}/{CHART}{ext}" for kind, ext in CHART_FILES if kind != "pdf"}}}  # the PDF drawing is the trend report's, not published
     return page, defn, csv_text
 
 
