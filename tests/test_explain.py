@@ -162,7 +162,9 @@ def test_the_nexus_9516_bit_rate_is_explained_to_its_source_table_and_notebook_c
     row = recs["rows"][rec["row"]]
     assert (row["file"], row["line"]) == (f"data/results/{NEXUS}/throughput.csv", 2) and (site / row["url"]).is_file()
     page = BeautifulSoup((site / "results" / NEXUS / "explain" / "index.html").read_text(encoding="utf-8"), "html.parser")
-    text = page.find(id=L2).get_text(" ", strip=True)
+    section = page.find(id=L2)
+    where = section.find_parent("section").find("p", class_="explain-where", recursive=False)  # the test's source line, once
+    text = where.get_text(" ", strip=True) + " " + section.get_text(" ", strip=True)
     for part in ("19,047,430,585 frames/s × 64 B × 8", "as published, digit for digit (3 decimals)", "printed in Table 1 of", "Network Test",
                  "the recomputation agrees", "throughput.csv , line 2", "throughput, code cell"):
         assert part in text, (part, text)
@@ -212,8 +214,8 @@ def test_every_report_has_a_figure_index_of_every_figure_of_its_set(site):
 def test_a_derived_table_cell_s_mark_links_to_its_figure_index_entry():
     from wirespeed.steps.shortcodes import _Doc
 
-    cols = [{"key": "frame_size", "label": "Frame size", "unit": "bytes", "group": "", "derived": False},
-            {"key": "throughput_l2", "label": "Throughput (L2)", "unit": "Tbit/s", "group": "", "derived": False}]
+    cols = [{"key": "frame_size", "label": "Frame size", "unit": "bytes", "group": "", "derived": False, "align": "right"},
+            {"key": "throughput_l2", "label": "Throughput (L2)", "unit": "Tbit/s", "group": "", "derived": False, "align": "right"}]
     table = {"id": "t-results", "title": "T", "caption": "c", "test": "t", "columns": cols, "rows": [["64", "9.752"], ["128", "11.07"]],
              "flags": [[None, None], [None, None]], "derived_cells": [[False, False], [False, True]], "figs": [[None, "t/a/64"], [None, "t/a/128"]]}
     doc = _Doc({"slug": "s", "tables": {"t-results": table}}, Path("/nonexistent"), {"t/a/64": "#xp-1", "t/a/128": "#xp-2"})

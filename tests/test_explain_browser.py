@@ -75,7 +75,8 @@ def test_without_javascript_the_figure_opens_its_explanation_page(site, server, 
     assert page.url.endswith("/results/cisco-nexus-9516-128x100g-2015/explain/#l2-unicast/throughput_l2/64/99.999%25")
     target = page.evaluate("document.querySelector(':target') && document.querySelector(':target').id")
     assert target == "l2-unicast/throughput_l2/64/99.999%"
-    text = page.inner_text(":target")
+    # the figure's section, under its test's source line (which document and table printed the test's figures: once a test)
+    text = page.inner_text(":target") + "\n" + page.inner_text(":target >> xpath=../p[@class='explain-where']")
     assert all(part in text for part in WANTED), text
     ctx.close()
 

@@ -78,10 +78,19 @@
       var sec = doc.getElementById(t.id), body = box.querySelector(".xp-body");
       body.textContent = "";
       if (!sec) { body.textContent = "No explanation of this figure was found."; return; }
-      var copy = document.importNode(sec, true);
-      copy.removeAttribute("id");
-      copy.querySelectorAll("[id]").forEach(function (e) { e.removeAttribute("id"); });
-      body.appendChild(copy);
+      var where = sec.parentElement && sec.parentElement.querySelector(":scope > .explain-where");  // the test's source line
+      var base = new URL(t.path, location.href);
+      [where, sec].forEach(function (part) {
+        if (!part) return;
+        var copy = document.importNode(part, true);
+        copy.removeAttribute("id");
+        copy.querySelectorAll("[id]").forEach(function (e) { e.removeAttribute("id"); });
+        copy.querySelectorAll("a[href]").forEach(function (a) {  // the page's links are relative to it, not to this page
+          var u = new URL(a.getAttribute("href"), base);
+          a.setAttribute("href", u.pathname + u.search + u.hash);
+        });
+        body.appendChild(copy);
+      });
       var more = document.createElement("a");
       more.href = t.href;
       more.textContent = "All figures of this set";

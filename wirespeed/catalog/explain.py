@@ -140,13 +140,13 @@ def _rounding(fig: dict[str, Any], row: dict[str, Any], metric: str, machine: bo
         if machine:
             return (f"a machine's number “{cell['text']}”, printed by the number rule (at most {number_style.MACHINE_DIGITS} significant digits, "
                     f"a rate of 1,000/s or more whole): {places}")
-        return f"as published, digit for digit ({places}); it stands for every value that rounds to it"
+        return f"as published, digit for digit ({places})"  # standing for every value that rounds to it, as the page says once
     if metric == "line_rate":
-        return f"derived_decimals (about four significant digits, a rate of 1,000/s or more whole): {places}"
+        return f"a derived figure's rule (about four significant digits, a rate of 1,000/s or more whole): {places}"
     q = qualified.of_derived(row, metric)
     if q.digits is not None:
         return f"no more significant digits than its least precise published input ({q.digits}): {places}"
-    return f"derived_decimals (about four significant digits, a rate of 1,000/s or more whole): {places}"
+    return f"a derived figure's rule (about four significant digits, a rate of 1,000/s or more whole): {places}"
 
 
 def notebook_cells(analysis: Path, index: dict[str, Any]) -> dict[str, dict[str, Any]]:
