@@ -17,6 +17,8 @@ import re
 import shutil
 import sys
 import traceback
+from html import escape
+from urllib.parse import quote
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -24,6 +26,7 @@ from typing import Any, Callable
 from wirespeed.system import atomic
 
 from wirespeed.steps import kernels, kernelstate, paths, runner, status as setstatus
+from wirespeed.steps.outputs import CHART_KEY
 from wirespeed.system.codehash import code_closure
 
 NOTEBOOKS = Path("notebooks")
@@ -138,11 +141,32 @@ def _html_exporter() -> Any:
     return exporter
 
 
+_SVG_SIZE = re.compile(r'<svg\b[^>]*?\bwidth="([0-9.]+)"[^>]*?\bheight="([0-9.]+)"')
+
+
+def _chart_by_reference(output: Any) -> None:
+    """A chart's SVG output shown on the notebook's web page as the set's published drawing (../charts/<id>.svg, the
+    file the set page shows too) instead of a second copy inline; the .ipynb download keeps its own drawing."""
+    cid = output.get("metadata", {}).get("image/svg+xml", {}).get(CHART_KEY)
+    if not cid or "image/svg+xml" not in output.get("data", {}):
+        return
+    alt = output["metadata"]["image/svg+xml"].get("alt", "")
+    size = _SVG_SIZE.search(output["data"]["image/svg+xml"])
+    dims = f' width="{round(float(size[1]))}" height="{round(float(size[2]))}"' if size else ""
+    src = "../charts/" + quote(cid) + ".svg"
+    output["data"] = {"text/html": f'<img src="{escape(src)}" alt="{escape(alt)}"{dims} loading="lazy">'}
+    output["metadata"] = {}
+
+
 def html_export(ipynb: Path) -> str:
     """Standalone HTML of an executed notebook that loads nothing from the internet."""
     import nbformat
 
-    body, _ = _html_exporter().from_notebook_node(nbformat.read(str(ipynb), as_version=4))
+    nb = nbformat.read(str(ipynb), as_version=4)
+    for cell in nb.cells:
+        for output in cell.get("outputs", []):
+            _chart_by_reference(output)
+    body, _ = _html_exporter().from_notebook_node(nb)
     body = _CDN.sub("", body)
     body = re.sub(r"<script[^>]*\bsrc=\"\"[^>]*>\s*</script>", "", body)
     body = re.sub(r"<link[^>]*\bhref=\"custom\.css\"[^>]*>", "", body)  # the template's optional user stylesheet

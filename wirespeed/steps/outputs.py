@@ -99,11 +99,14 @@ class Outputs:
                             "vega": f"charts/{cid}.vg.json", "table": data_table(defn)}
         if defn.get("role"):  # "overview": a small multiple at the top of the set page, not in its test's section
             self.charts[cid]["role"] = defn["role"]
-        return _Svg(svg, f"chart {cid}")
+        return _Svg(svg, cid, defn["alt"])
 
     def finish(self) -> None:
         """Write outputs.json: every table and chart this run produced."""
         atomic.write_text(self.dir / "outputs.json", json.dumps({"slug": self.slug, "tables": self.tables, "charts": self.charts}, indent=1, ensure_ascii=False) + "\n")
+
+
+CHART_KEY = "wirespeed-chart"  # an SVG output's metadata key naming the chart it draws
 
 
 class _Html:
@@ -119,12 +122,16 @@ class _Html:
 
 
 class _Svg:
-    def __init__(self, svg: str, label: str):
+    """A chart's drawing in the notebook. Its output's metadata names the chart, so the notebook's web page shows the
+    published drawing (charts/<id>.svg) by reference instead of a second copy of it (analysis.html_export)."""
+
+    def __init__(self, svg: str, cid: str, alt: str):
         self.svg = svg
-        self.label = label
+        self.cid = cid
+        self.alt = alt
 
     def __repr__(self) -> str:
-        return f"<wirespeed {self.label}>"
+        return f"<wirespeed chart {self.cid}>"
 
-    def _repr_svg_(self) -> str:
-        return self.svg
+    def _repr_svg_(self) -> tuple[str, dict[str, str]]:
+        return self.svg, {CHART_KEY: self.cid, "alt": self.alt}
