@@ -62,7 +62,7 @@ class _Doc:
         self.tables_used.append(tid)
         cols = t["columns"]
         grouped = any(c["group"] for c in cols)
-        aligns = ["AlignLeft" if (i == 0 or c["key"] in ("variant", "component", "direction", "test")) else "AlignRight" for i, c in enumerate(cols)]
+        aligns = ["AlignRight" if c["align"] == "right" else "AlignLeft" for c in cols]  # the table model's, as the web table's
 
         def label(c: dict[str, Any], with_group: bool) -> str:
             text = c["label"] if not with_group or not c["group"] else f"{c['group']} {c['label']}"

@@ -3,8 +3,29 @@ and the site and PDF print them (ResultTable.to_dict is what both read)."""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
+
+# A printed number: an optional qualifier (<, ≥, ~, ±, a sign), digits grouped by commas or (narrow) no-break spaces,
+# decimals, an exponent, a percent sign. A column of nothing else (blanks and dashes aside) is aligned right, by the
+# web table and the PDF alike: the one rule of a column's alignment.
+_NUMBER = re.compile(r"^[<>≤≥~≈±+−-]{0,2}\s?[0-9][0-9,\u00a0\u202f\u2009 ]*(\.[0-9]+)?([eE][+-]?[0-9]+)?\s?%?$")
+_BLANK = {"", "—", "–", "-", "n/a", "N/A"}
+
+
+def alignment(texts: Iterable[str | None]) -> str:
+    """"right" for a column whose printed cells are all numbers (and at least one is), else "left"."""
+    seen = False
+    for text in texts:
+        text = (text or "").strip()
+        if text in _BLANK:
+            continue
+        if not _NUMBER.match(text):
+            return "left"
+        seen = True
+    return "right" if seen else "left"
 
 
 @dataclass
@@ -45,7 +66,7 @@ class ResultTable:
     def to_dict(self) -> dict[str, Any]:
         return {
             "id": self.id, "title": self.title, "caption": self.caption, "test": self.test,
-            "columns": [c.to_dict() for c in self.columns],
+            "columns": [{**c.to_dict(), "align": alignment(r[i].text for r in self.rows)} for i, c in enumerate(self.columns)],
             "rows": [[c.text for c in r] for r in self.rows],
             "values": [[c.value for c in r] for r in self.rows],
             "flags": [[c.flag for c in r] for r in self.rows],
