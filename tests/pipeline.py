@@ -25,13 +25,19 @@ LOCK = WORK / ".pipeline.lock"
 EXTRA_SOURCES = ["CONTRIBUTING.md", "docs"]
 
 
-def _prepare() -> None:
-    if (WORK / "config.toml").exists():
-        return
-    workdir.make(WORK, series=None)  # every set: the trend pages show the whole measured series
+def prepare(w: Path) -> Path:
+    """Fill w with what the session's pipeline builds from: the site's sources, every example set (the trend pages
+    show the whole measured series) and the pages the site mounts from the repository; returns w."""
+    workdir.make(w, series=None)
     for name in EXTRA_SOURCES:
         src = ROOT / name
-        (shutil.copytree if src.is_dir() else shutil.copyfile)(src, WORK / name)
+        (shutil.copytree if src.is_dir() else shutil.copyfile)(src, w / name)
+    return w
+
+
+def _prepare() -> None:
+    if not (WORK / "config.toml").exists():
+        prepare(WORK)
 
 
 @contextlib.contextmanager

@@ -1,4 +1,5 @@
-"""Byte-identical rebuilds: two full builds from clean, in two working folders, give the same public/
+"""Byte-identical rebuilds: two full builds from clean, in two working folders (the session's pipeline build and one
+of its own), give the same public/
 file for file and byte for byte; a report rebuilds only when something it reads changed.
 
 Nothing is left out of the comparison: executed notebooks (cell ids, clocks, temporary paths),
@@ -10,31 +11,17 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, run_cli
+from conftest import run_cli
 from wirespeed.system.reproducible import stable_notebook
 
-# What a build reads from the repository; linked read-only into each working folder.
-LINKED = ["config.toml", "package.json", "package-lock.json", "layouts", "content", "static", "assets", "notebooks", "reports", "node_modules"]
 STEPS = [["ingest"], ["analyse"], ["site", "--data-only"], ["report"], ["site"]]
 SMALL_SET = "keysight-ixnetwork-ve-dpdk-400g-2022"
-
-
-def clean_build(work: Path) -> Path:
-    """A full build from nothing in `work` (the CLI works relative to its current folder); returns public/."""
-    work.mkdir()
-    for name in LINKED:
-        (work / name).symlink_to(ROOT / name)
-    shutil.copytree(ROOT / "data", work / "data", symlinks=False)  # result sets are data the build may refuse as symlinks: copied
-    for step in STEPS:
-        run_cli(*step, cwd=work, check=True)
-    return work / "public"
 
 
 def tree(root: Path) -> dict[str, str]:
@@ -50,10 +37,15 @@ def report_counts(work: Path, *slugs: str) -> tuple[int, int]:
 
 @pytest.fixture(scope="module")
 def two_builds(tmp_path_factory) -> tuple[Path, Path]:
-    base = tmp_path_factory.mktemp("reproducible")
-    first = clean_build(base / "first")
-    second = clean_build(base / "second")
-    return first, second
+    """The session's pipeline build (a clean build the other tests read, never change) and a second clean build from
+    the same sources in a folder of its own, which test_reports_rebuild_only_when_their_own_inputs_change changes."""
+    import pipeline
+
+    pipeline.build("site")
+    second = pipeline.prepare(tmp_path_factory.mktemp("reproducible"))
+    for step in STEPS:
+        run_cli(*step, cwd=second, check=True)
+    return pipeline.PUBLIC, second / "public"
 
 
 @pytest.mark.slow
