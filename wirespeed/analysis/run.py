@@ -23,7 +23,7 @@ from typing import Any, Callable
 
 from wirespeed.system import atomic
 
-from wirespeed.steps import kernels, kernelstate, paths, runner, status as setstatus
+from wirespeed.pipeline import kernels, kernelstate, paths, runner, status as setstatus
 from wirespeed.system.codehash import code_closure
 
 NOTEBOOKS = Path("notebooks")
