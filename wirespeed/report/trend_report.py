@@ -16,9 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from wirespeed.engine import dates
-from wirespeed.report import pandoc_ast as A
 from wirespeed.pipeline import paths, runner, status as setstatus
-from wirespeed.report import links as reportlinks
+from wirespeed.report import links as reportlinks, pandoc_ast as A
 from wirespeed.site import trend_pages
 from wirespeed.system import atomic
 from wirespeed.system.codehash import code_closure

@@ -17,19 +17,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from wirespeed.site import articles
-from wirespeed.pipeline import status as setstatus
-from wirespeed.report import pandoc_ast as A
+from wirespeed.pipeline import paths, runner, status as setstatus
+from wirespeed.report import figures as report_figures, latex, links as reportlinks, pandoc_ast as A
 from wirespeed.report.headlines import headline_blocks
-from wirespeed.pipeline import paths, runner
-from wirespeed.report import figures as report_figures, links as reportlinks
-from wirespeed.site import setdata
+from wirespeed.report.shortcodes import ReportError, _api_version, _Doc, article_blocks, pandoc
 from wirespeed.report.structure import appendix_blocks, full_titles, generated_blocks, headings_into_landscape, metadata, source_date_epoch
 from wirespeed.report.summary import summary_blocks, take_findings
 from wirespeed.report.testbed import basis_blocks, colophon_blocks, testbed_blocks
-from wirespeed.report.shortcodes import ReportError, _api_version, _Doc, article_blocks, pandoc
+from wirespeed.site import articles, setdata
 from wirespeed.system import atomic
-from wirespeed.report import latex
 from wirespeed.system.codehash import code_closure
 
 

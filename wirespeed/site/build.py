@@ -17,8 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from wirespeed.site import articles, data as sitedata
-from wirespeed.pipeline import leftout, paths
-from wirespeed.pipeline import status as setstatus
+from wirespeed.pipeline import leftout, paths, status as setstatus
 from wirespeed.system import hugo
 
 ROUNDS = 32  # sets left out for failing Hugo, at most, before the step gives up
