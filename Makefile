@@ -56,7 +56,7 @@ $(VENV)/.installed: pyproject.toml
 	touch $@
 
 # One step at a time (`make analyse`, `make site`, …): a step that leaves some result sets out names each
-# in one line and exits 1 (wirespeed/steps/status.py, EXIT_LEFT_OUT), which fails make at once; `make`
+# in one line and exits 1 (wirespeed/pipeline/status.py, EXIT_LEFT_OUT), which fails make at once; `make`
 # (`wirespeed build`) goes on past a left-out set and fails only when a step fails as a whole (exit 3).
 validate: python-env
 	@$(WIRESPEED) validate

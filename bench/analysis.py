@@ -28,7 +28,7 @@ with open(os.path.join(output_dir, "outputs.json"), "w") as f:
 '''
 
 os.chdir(ROOT)
-from wirespeed.steps import analysis  # noqa: E402
+from wirespeed.analysis import run as analysis  # noqa: E402
 from wirespeed.catalog.store import ingest, result_folders  # noqa: E402
 
 

@@ -1,4 +1,4 @@
-"""Where the per-set jobs run: the step runner's worker pool against a Dask LocalCluster (wirespeed/steps/cluster.py),
+"""Where the per-set jobs run: the step runner's worker pool against a Dask LocalCluster (wirespeed/pipeline/cluster.py),
 side by side, on the notebook runs of the examples (every run from an empty output folder) and of one set (a small
 build, where a cluster's start costs most). Each figure is the best of `--repeat` alternating rounds; the ratio is
 Dask's time over the pool's (above 1: Dask is slower). The pool stays the default while Dask is slower here.
@@ -20,7 +20,7 @@ from common import ARCHIVE, ROOT, save  # noqa: E402
 
 os.chdir(ROOT)
 from wirespeed.catalog.store import ingest, result_folders  # noqa: E402
-from wirespeed.steps import analysis  # noqa: E402
+from wirespeed.analysis import run as analysis  # noqa: E402
 
 SERIES = "linux-netns-nft-series-"  # the measured trend series: its many small sets are left out unless --sets asks
 ONE = "keysight-ixnetwork-ve-dpdk-400g-2022"

@@ -11,7 +11,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from common import ROOT, save, timer  # noqa: E402
 
 os.chdir(ROOT)
-from wirespeed.steps import typesetting as report  # noqa: E402
+from wirespeed.report import typesetting as report  # noqa: E402
 def main() -> None:
     r: dict = {}
     if hasattr(os, "sched_setaffinity"):

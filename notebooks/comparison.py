@@ -36,7 +36,7 @@ from IPython.display import display
 
 from wirespeed.presentation.charts.definitions import comparison_chart
 from wirespeed.engine.failover import improvement
-from wirespeed.steps.notebook import open_set
+from wirespeed.analysis.notebook import open_set
 from wirespeed.presentation.tables.comparison import comparison_table
 from wirespeed.engine.columns import METRICS
 from wirespeed.engine.units import UNITS

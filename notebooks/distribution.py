@@ -38,7 +38,7 @@ output_dir = "build/analysis/scratch/distribution"
 from IPython.display import display
 
 from wirespeed.presentation.charts.definitions import histogram_chart
-from wirespeed.steps.notebook import open_set
+from wirespeed.analysis.notebook import open_set
 from wirespeed.presentation.tables.latency_percentiles import histogram_table
 from wirespeed.presentation.tables.results import frame_label
 from wirespeed.engine.units import UNITS

@@ -36,7 +36,7 @@ output_dir = "build/analysis/scratch/load"
 from IPython.display import display
 
 from wirespeed.presentation.charts.definitions import load_chart
-from wirespeed.steps.notebook import open_set
+from wirespeed.analysis.notebook import open_set
 from wirespeed.presentation.tables.load import load_table
 from wirespeed.engine.columns import METRICS as COLUMNS
 from wirespeed.engine.units import UNITS

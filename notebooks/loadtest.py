@@ -37,7 +37,7 @@ output_dir = "build/analysis/scratch/loadtest"
 from IPython.display import display
 
 from wirespeed.presentation.charts.definitions import SAMPLE_SERIES, ramp_chart, ramp_latency_chart, samples_chart
-from wirespeed.steps.notebook import open_set
+from wirespeed.analysis.notebook import open_set
 from wirespeed.catalog.view import ramp_tests, ramps
 from wirespeed.presentation.tables.ramp import ramp_table
 from wirespeed.presentation.tables.loss_onset import loss_onset_table

@@ -33,7 +33,7 @@ output_dir = "build/analysis/scratch/multicast"
 # %%
 from IPython.display import display
 
-from wirespeed.steps.notebook import open_set
+from wirespeed.analysis.notebook import open_set
 from wirespeed.presentation.tables.multicast import multicast_table
 from wirespeed.engine.rfc3918 import group_table_entries
 

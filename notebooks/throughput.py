@@ -40,7 +40,7 @@ from statistics import mean
 from IPython.display import display
 
 from wirespeed.presentation.charts.definitions import latency_chart, throughput_chart
-from wirespeed.steps.notebook import open_set
+from wirespeed.analysis.notebook import open_set
 from wirespeed.presentation.overview import overview_chart
 from wirespeed.presentation.charts.summary import summary_chart
 from wirespeed.presentation.tables.trial_throughput import trial_throughput_table

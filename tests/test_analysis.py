@@ -148,7 +148,7 @@ def test_notebook_html_is_standalone(analysed):
 
 
 def test_cache_reruns_only_what_changed(tmp_path: Path):
-    from wirespeed.steps import analysis
+    from wirespeed.analysis import run as analysis
     from wirespeed.catalog.store import ingest, result_folders
 
     archive = tmp_path / "results"
@@ -174,7 +174,7 @@ def test_cache_reruns_only_what_changed(tmp_path: Path):
 
 
 def test_failing_notebook_names_set_notebook_and_cell(tmp_path: Path):
-    from wirespeed.steps import analysis
+    from wirespeed.analysis import run as analysis
     from wirespeed.catalog.store import ingest, result_folders
 
     archive = tmp_path / "results"

@@ -103,7 +103,7 @@ def test_ingest_hash_covers_what_ingest_imports_and_not_the_number_display(tmp_p
 
     modules = store.ingest_code()
     assert "wirespeed.catalog.store" in modules and "wirespeed.engine.derive" in modules and "wirespeed.checks.consistency" in modules
-    above = ("cli", "steps", "sitecheck", "collectors", "presentation")
+    above = ("cli", "shards", "sitecheck", "collectors", "report", "site", "analysis", "pipeline", "presentation")
     assert not [m for m in modules if m.split(".")[1:2] and m.split(".")[1] in above], sorted(modules)
     before = store.engine_hash()
     real = codehash._module_file
@@ -265,7 +265,7 @@ def test_charts_and_headlines_take_their_decimals_from_the_one_rule():
     they ask formatting.derived_decimals (or print the results table's own cells)."""
     fixed = re.compile(r"formatting\.derived\(.*,\s*[1-9]\)")
     files = [*(PACKAGE / "presentation" / "charts").glob("*.py"), PACKAGE / "presentation" / "overview.py",
-             PACKAGE / "presentation" / "headlines.py", PACKAGE / "presentation" / "headlines_report.py"]
+             PACKAGE / "presentation" / "headlines.py", PACKAGE / "report" / "headlines.py"]
     offenders = [f"{p.name}:{n}" for p in files for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1) if fixed.search(line)]
     assert not offenders, offenders
     assert "derived_decimals" in (PACKAGE / "presentation" / "charts" / "definitions.py").read_text(encoding="utf-8")
@@ -281,7 +281,7 @@ def test_methodology_is_merged_once_and_printed_from_the_exported_rows():
     assert "merge (" not in partial and "merge(" not in partial and "$m." not in partial and "$t.methodology_rows" in partial
     from wirespeed.presentation import methodology
     from wirespeed.resultset.methodology import merged
-    from wirespeed.steps import report
+    from wirespeed.report import structure as report
 
     m = merged({"trials": 3, "trial_duration_s": 60, "throughput_load_pct": 100, "search": "binary", "notes": "set"},
                {"trial_duration_s": 30.0, "frame_sizes": [64, 1518], "frame_size_convention": "ethernet-frame"})
@@ -300,14 +300,14 @@ def test_methodology_is_merged_once_and_printed_from_the_exported_rows():
 
 def test_item_lists_are_exported_once_and_printed_by_the_web_and_the_pdf():
     """Which tables and charts a test shows, and the loose ones of a set, come from the site data
-    (steps/sitedata.py); no Hugo template recomputes them from the set's tables and charts."""
+    (site/data.py); no Hugo template recomputes them from the set's tables and charts."""
     layouts = ROOT / "layouts"
     recomputing = sorted(p.relative_to(layouts).as_posix() for p in layouts.rglob("*.html")
                          if re.search(r"range \$\w+, \$\w+ := \$s\.(tables|charts)", p.read_text(encoding="utf-8")))
     assert not recomputing, recomputing
     assert "$s.other_tables" in (layouts / "results" / "result-set.html").read_text(encoding="utf-8")
     assert "$t.tables" in (layouts / "_partials" / "result-test-body.html").read_text(encoding="utf-8")
-    from wirespeed.steps import report
+    from wirespeed.report import structure as report
 
     source = inspect.getsource(report.generated_blocks)
     assert 'd["other_tables"]' in source and 't["tables"]' in source
@@ -317,7 +317,7 @@ def test_test_bed_rows_are_worded_once_for_the_web_and_the_pdf():
     """The test bed's rows come from presentation/testbed.py through the site data; the Hugo partial
     and the PDF appendix print them and word no device, instrument or software row themselves."""
     from wirespeed.presentation import testbed
-    from wirespeed.steps import report_testbed
+    from wirespeed.report import testbed as report_testbed
 
     partial = (ROOT / "layouts" / "_partials" / "result-meta.html").read_text(encoding="utf-8")
     assert "$s.testbed_rows" in partial and "$s.dut" not in partial and "$s.instrument" not in partial
@@ -341,7 +341,7 @@ def test_a_step_that_draws_charts_keys_on_every_registered_chart_type():
 
     from wirespeed.system.codehash import code_closure
 
-    closure = code_closure("import wirespeed.steps.outputs")
+    closure = code_closure("import wirespeed.analysis.outputs")
     registered = {ep.module for ep in entry_points(group="wirespeed.charts")}
     assert "wirespeed.presentation.charts.trend" in registered
     assert registered <= set(closure), sorted(registered - set(closure))

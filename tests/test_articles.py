@@ -9,7 +9,7 @@ import pytest
 
 from conftest import ARCHIVE, ROOT
 from pipeline import BUILD, build
-from wirespeed.steps import articles
+from wirespeed.site import articles
 ARTICLES = sorted((ROOT / "content" / "reviews").glob("*.md"))
 
 

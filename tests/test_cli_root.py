@@ -5,7 +5,7 @@ and writes nothing, and `wirespeed --root DIR` (as git -C) runs there."""
 from __future__ import annotations
 
 from conftest import ROOT, run_cli
-from wirespeed.steps import paths
+from wirespeed.pipeline import paths
 
 
 def test_a_step_beside_the_project_names_it_and_writes_nothing(tmp_path):

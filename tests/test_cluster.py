@@ -1,4 +1,4 @@
-"""The step runner's jobs on a Dask cluster (wirespeed/steps/cluster.py): a set's outputs are the same bytes
+"""The step runner's jobs on a Dask cluster (wirespeed/pipeline/cluster.py): a set's outputs are the same bytes
 as on the worker pool; a Dask worker keeps its warm kernel from one run to the next and ends it; a build with
 nothing to run starts no cluster; Ctrl-C leaves no worker or kernel behind; the scheduler setting."""
 
@@ -19,7 +19,7 @@ from test_warm_kernels import FIRST, PROBE, SECOND, _files, _stdout
 
 
 def test_a_sets_outputs_on_a_dask_cluster_equal_the_pools(tmp_path):
-    from wirespeed.steps import analysis
+    from wirespeed.analysis import run as analysis
 
     db, out = catalog_of(tmp_path, SECOND), tmp_path / "analysis"
     _, errors = analysis.run(db, [SECOND], jobs=1, out_root=out)
@@ -37,7 +37,7 @@ def test_a_sets_outputs_on_a_dask_cluster_equal_the_pools(tmp_path):
 
 
 def test_a_dask_worker_reuses_its_warm_kernel_and_ends_it(tmp_path):
-    from wirespeed.steps import analysis
+    from wirespeed.analysis import run as analysis
 
     db, out, nbs = catalog_of(tmp_path, FIRST, SECOND), tmp_path / "analysis", tmp_path / "notebooks"
     nbs.mkdir()
@@ -59,7 +59,7 @@ def test_a_dask_worker_reuses_its_warm_kernel_and_ends_it(tmp_path):
 def test_nothing_to_run_starts_no_cluster(tmp_path, monkeypatch):
     import distributed
 
-    from wirespeed.steps import analysis
+    from wirespeed.analysis import run as analysis
 
     db, out = catalog_of(tmp_path, SECOND), tmp_path / "analysis"
     _, errors = analysis.run(db, [SECOND], jobs=1, out_root=out)
@@ -75,7 +75,7 @@ def test_nothing_to_run_starts_no_cluster(tmp_path, monkeypatch):
 
 
 def test_the_scheduler_setting(monkeypatch):
-    from wirespeed.steps import cluster
+    from wirespeed.pipeline import cluster
 
     monkeypatch.delenv(cluster.ENV, raising=False)
     assert cluster.chosen(None) == "pool"
@@ -132,7 +132,8 @@ def test_an_interrupt_leaves_no_dask_worker_or_kernel_behind(tmp_path, how):
 def test_jobs_go_to_a_running_scheduler_by_its_address(tmp_path, monkeypatch):
     from distributed import Client, LocalCluster
 
-    from wirespeed.steps import analysis, cluster
+    from wirespeed.analysis import run as analysis
+    from wirespeed.pipeline import cluster
 
     db, out = catalog_of(tmp_path, SECOND), tmp_path / "analysis"
     with LocalCluster(n_workers=1, threads_per_worker=2, processes=True, dashboard_address=None) as lab:  # a lab's scheduler, two threads a worker
@@ -145,7 +146,8 @@ def test_jobs_go_to_a_running_scheduler_by_its_address(tmp_path, monkeypatch):
 
 
 def test_an_unreachable_scheduler_is_one_line(tmp_path, monkeypatch):
-    from wirespeed.steps import analysis, cluster
+    from wirespeed.analysis import run as analysis
+    from wirespeed.pipeline import cluster
 
     monkeypatch.setattr(cluster, "CONNECT_TIMEOUT_S", 2)
     db, out = catalog_of(tmp_path, SECOND), tmp_path / "analysis"

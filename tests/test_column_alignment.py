@@ -1,5 +1,5 @@
 """Issue 25 (one owner per fact): a table column's alignment is decided once, by the table model, from what the
-column prints; the web table (layouts/_partials/result-table.html) and the PDF (steps/shortcodes.py) both read it.
+column prints; the web table (layouts/_partials/result-table.html) and the PDF (report/shortcodes.py) both read it.
 Before, the web looked at the cells and the PDF at the column's key, and they disagreed on 61 of 454 columns."""
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ def test_the_table_model_states_each_column_s_alignment():
 
 
 def test_the_pdf_aligns_the_columns_as_the_model_says():
-    from wirespeed.steps.shortcodes import _Doc
+    from wirespeed.report.shortcodes import _Doc
 
     table = _table().to_dict()
     table["figs"] = [[None] * 3 for _ in table["rows"]]

@@ -44,7 +44,7 @@ def test_the_hand_figures_are_what_the_sources_print():
 
 @pytest.fixture(scope="module")
 def entries():
-    from wirespeed.steps.compare_data import entries as all_entries
+    from wirespeed.site.compare_data import entries as all_entries
 
     with read_catalog() as con:
         return all_entries(con, [NEXUS, CATALYST])
@@ -139,7 +139,7 @@ RAMP = "linux-netns-ipv4-ramp-2026-11"  # measured by wirespeed itself: one tria
 
 
 def test_a_ramp_compares_as_forwarding_rate_over_offered_load():
-    from wirespeed.steps.compare_data import entries as all_entries
+    from wirespeed.site.compare_data import entries as all_entries
 
     with read_catalog() as con:
         ramp = all_entries(con, [RAMP])

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from conftest import ARCHIVE
 from wirespeed.presentation.tables.model import Cell, Column, ResultTable
-from wirespeed.steps.outputs import table_csv
+from wirespeed.analysis.outputs import table_csv
 from wirespeed.resultset import publish
 from wirespeed.system import csvsafe
 

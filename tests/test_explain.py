@@ -16,7 +16,7 @@ from bs4 import BeautifulSoup
 import explained
 import pipeline
 from wirespeed.catalog import explain
-from wirespeed.steps import report_figures
+from wirespeed.report import figures as report_figures
 
 NEXUS = "cisco-nexus-9516-128x100g-2015"
 L2 = "l2-unicast/throughput_l2/64/99.999%"
@@ -212,7 +212,7 @@ def test_every_report_has_a_figure_index_of_every_figure_of_its_set(site):
 
 
 def test_a_derived_table_cell_s_mark_links_to_its_figure_index_entry():
-    from wirespeed.steps.shortcodes import _Doc
+    from wirespeed.report.shortcodes import _Doc
 
     cols = [{"key": "frame_size", "label": "Frame size", "unit": "bytes", "group": "", "derived": False, "align": "right"},
             {"key": "throughput_l2", "label": "Throughput (L2)", "unit": "Tbit/s", "group": "", "derived": False, "align": "right"}]

@@ -19,7 +19,7 @@ SHIFTS = """window.__shifts = []; new PerformanceObserver(l => { for (const e of
 
 def review_dates(site) -> dict[str, str]:  # noqa: F811
     """Review path → the test's date the lists order by: the article's source_date, else its set's date."""
-    from wirespeed.steps import articles
+    from wirespeed.site import articles
 
     out = {}
     data = sets(site)

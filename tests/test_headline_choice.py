@@ -16,7 +16,7 @@ from wirespeed.catalog.view import set_summary
 from wirespeed.presentation.charts.definitions import throughput_chart
 from wirespeed.presentation.headlines import headlines
 from wirespeed.presentation.tables.results import results_tables
-from wirespeed.steps.sitedata import figures, mark_headlines
+from wirespeed.site.data import figures, mark_headlines
 
 TOML = """format_version = 1
 slug = "{slug}"

@@ -136,7 +136,7 @@ def exported():
 
 
 def test_site_page_and_pdf_show_the_exported_cards(exported, cards):
-    from wirespeed.steps.typesetting import pdf_text
+    from wirespeed.report.typesetting import pdf_text
 
     assert set(exported) == set(SETS) | {p.name for p in example_folders(None)}
     for slug in SETS:  # the examples' cards (the trend series' sets are the same shape as the measured examples)

@@ -13,9 +13,9 @@ import pytest
 
 from conftest import ARCHIVE, run_cli
 from wirespeed.engine import dates, qualified
-from wirespeed.steps import sitedata as site
+from wirespeed.site import data as site
 from wirespeed.presentation.tables import results as tables
-from wirespeed.steps.outputs import table_csv
+from wirespeed.analysis.outputs import table_csv
 from wirespeed.catalog.view import set_summary
 
 CATALYST = "cisco-catalyst-6500-vss-2008"
@@ -132,7 +132,7 @@ def test_undated_catalyst_set_is_valid_and_never_gets_an_invented_date(catalog):
 
 def test_report_attribution_names_wirespeed_and_not_the_lab_as_author(catalog):
     import wirespeed
-    from wirespeed.steps import report, reportlinks
+    from wirespeed.report import structure as report, links as reportlinks
     s = set_summary(catalog, CATALYST)
     data = {"slug": CATALYST, "title": s["meta"]["title"], "source": s["meta"]["source"], "dut": s["meta"]["dut"],
             "instrument": s["meta"]["instrument"], "campaign": s["meta"]["campaign"], "tests": s["meta"]["tests"], "tags": [], "licence": s["meta"]["licence"]}

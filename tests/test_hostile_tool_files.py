@@ -121,7 +121,7 @@ def test_a_look_alike_of_an_archived_vendor_is_refused_with_the_name_it_imitates
 def test_the_results_filter_shows_one_spelling_per_group():
     shown = display_names([("Cisco", "2001-01-01", "a"), ("CISCO", "2002-01-01", "b"), ("Cisco", "2015-01-01", "c"), ("Keysight", "2022-01-01", "d")])
     assert shown == {group_key("Cisco"): "Cisco", group_key("Keysight"): "Keysight"}
-    from wirespeed.steps.sitedata import _facets
+    from wirespeed.site.data import _facets
 
     summary = {"meta": {"dut": {"vendor": "CISCO", "model": "7600"}, "tests": [], "source": {"published": "2002-01-01"}}, "rows": []}
     assert _facets(summary, {"vendor": shown, "device": {}})["vendor"] == "Cisco"

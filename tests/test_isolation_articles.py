@@ -16,7 +16,7 @@ def test_a_review_citing_a_failed_set_is_left_out_and_the_rest_publishes(tmp_pat
     for step in (["ingest"], ["analyse"]):
         proc = workdir.wirespeed(w, *step)
         assert proc.returncode == 0, proc.stdout + proc.stderr
-    from wirespeed.steps import status as setstatus
+    from wirespeed.pipeline import status as setstatus
     setstatus.record(FAILED, "analyse", {"what": "notebook throughput", "cause": "injected by the test", "log": "build/logs/x.log"}, w / "build" / "status")
     proc = workdir.wirespeed(w, "site")
     assert proc.returncode == 1, proc.stdout + proc.stderr

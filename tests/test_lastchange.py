@@ -9,7 +9,7 @@ import subprocess
 from pathlib import Path
 
 from wirespeed.resultset.lastchange import iso, last_change
-from wirespeed.steps import reportlinks
+from wirespeed.report import links as reportlinks
 
 A_TIME, B_TIME, OTHER_TIME = 1_700_000_000, 1_750_000_000, 1_790_000_000
 

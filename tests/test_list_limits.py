@@ -60,7 +60,7 @@ def test_a_report_at_the_limits_builds_within_its_budget(tmp_path):
     limits, each item a sentence: the PDF report builds within the report's own time budget (the step
     stops XeLaTeX at WIRESPEED_REPORT_TIMEOUT, default 120 s, and the build fails then)."""
     from wirespeed.presentation import methodology, testbed
-    from wirespeed.steps import typesetting
+    from wirespeed.report import typesetting
 
     pipeline.build("site-data")
     slug = "cisco-7600-osm-acl-2001"

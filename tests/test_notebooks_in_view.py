@@ -1,7 +1,7 @@
 """The analysis notebooks show their work: the DuckDB SQL they run over the catalog, each derived figure
 beside its formula, computed in view and checked against the engine's figure. The check is real: a
 catalog whose stored figure differs from the formula by one part in 2**40, or a notebook whose formula
-differs from the engine's, stops the run with Disagreement (wirespeed/steps/notebook.py) and leaves the
+differs from the engine's, stops the run with Disagreement (wirespeed/analysis/notebook.py) and leaves the
 set out, named with the notebook and the cell."""
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ def _cells(ipynb: Path) -> tuple[list[str], list[str], str]:
 
 
 def test_throughput_notebook_shows_its_sql_formulas_and_the_catalogs_figures(tmp_path):
-    from wirespeed.steps import analysis
+    from wirespeed.analysis import run as analysis
 
     db, out = catalog_of(tmp_path, NEXUS), tmp_path / "analysis"
     _, errors = analysis.run(db, [NEXUS], out_root=out, notebooks_dir=_notebooks(tmp_path, "throughput"))
@@ -66,7 +66,7 @@ def test_throughput_notebook_shows_its_sql_formulas_and_the_catalogs_figures(tmp
 
 
 def test_a_catalog_figure_one_part_in_2_40_off_stops_the_notebook(tmp_path):
-    from wirespeed.steps import analysis
+    from wirespeed.analysis import run as analysis
 
     db, out = catalog_of(tmp_path, NEXUS), tmp_path / "analysis"
     con = duckdb.connect(str(db))
@@ -80,7 +80,7 @@ def test_a_catalog_figure_one_part_in_2_40_off_stops_the_notebook(tmp_path):
 
 
 def test_a_notebook_formula_unlike_the_engines_stops_the_ramp_notebook(tmp_path):
-    from wirespeed.steps import analysis
+    from wirespeed.analysis import run as analysis
 
     db, out = catalog_of(tmp_path, RAMP), tmp_path / "analysis"
     _, errors = analysis.run(db, [RAMP], out_root=out, notebooks_dir=_notebooks(tmp_path, "loadtest"))
@@ -98,7 +98,7 @@ def test_a_notebook_formula_unlike_the_engines_stops_the_ramp_notebook(tmp_path)
 
 
 def test_agree_compares_bit_for_bit_and_names_the_row():
-    from wirespeed.steps.notebook import Analysis, Disagreement
+    from wirespeed.analysis.notebook import Analysis, Disagreement
 
     con = duckdb.connect()
     run = Analysis("some-set", con, {}, None)

@@ -180,7 +180,7 @@ def test_headings_keep_company_and_the_check_sees_stranded_ones(tmp_path):
     body = "".join(f"# Section {k}\n\n" + "A line of filler text for the layout check.\n\n" * (1 + k % 7) for k in range(40))
     md = tmp_path / "s.md"
     md.write_text("---\ntitle: Headings\n---\n\n" + body, encoding="utf-8")
-    from wirespeed.steps.shortcodes import pandoc
+    from wirespeed.report.shortcodes import pandoc
 
     found = {}
     for keep in ("0", None):

@@ -193,7 +193,7 @@ def test_a_site_that_cannot_be_built_fails_make(built):
 def test_bisection_finds_a_set_the_site_fails_with(monkeypatch, culprits, expected):
     """The search the site step runs when Hugo's error names no set: each trial leaves a set of sets out; the site
     fails while a culprit is in. It finds one in about log2(n) trials, and None when the site fails without any."""
-    from wirespeed.steps import sitebuild
+    from wirespeed.site import build as sitebuild
 
     slugs = list("abcdefgh")
     trials = []

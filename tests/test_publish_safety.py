@@ -14,7 +14,8 @@ import duckdb
 import pytest
 
 from conftest import ARCHIVE, run_cli
-from wirespeed.steps import analysis, sitedata as site
+from wirespeed.analysis import run as analysis
+from wirespeed.site import data as site
 from wirespeed.resultset import publish
 from wirespeed.system import csvsafe
 from wirespeed.catalog.store import ingest

@@ -136,7 +136,9 @@ EVIL = r"Evil \input{/etc/passwd} \write18{touch /tmp/wirespeed-pwned} 100% & #1
 
 
 def test_latex_in_result_set_text_is_printed_literally(tmp_path: Path):
-    from wirespeed.steps import analysis, sitedata as site, typesetting as report
+    from wirespeed.analysis import run as analysis
+    from wirespeed.site import data as site
+    from wirespeed.report import typesetting as report
     from wirespeed.catalog.store import ingest, result_folders
 
     archive = tmp_path / "results"
@@ -170,7 +172,7 @@ EXAMPLES = sorted((ROOT / "reports" / "examples").glob("*.md"))
 @pytest.mark.parametrize("example", EXAMPLES, ids=[e.stem for e in EXAMPLES])
 def test_template_example_builds(example: Path, tmp_path: Path):
     """Every feature of the template has an example report, built here."""
-    from wirespeed.steps.shortcodes import pandoc
+    from wirespeed.report.shortcodes import pandoc
 
     out = tmp_path / f"{example.stem}.pdf"
     proc = subprocess.run(["sh", str(ROOT / "reports" / "build-example.sh"), str(example), str(out)], capture_output=True, text=True,

@@ -1,5 +1,5 @@
-"""Issue 13: a PDF table fits its page whatever numbers a set holds (wirespeed.steps.tablefit), and the title page
-gives full URLs, the build date and the version (wirespeed.steps.reportlinks). Fast checks of the rules; the PDFs
+"""Issue 13: a PDF table fits its page whatever numbers a set holds (wirespeed.report.tablefit), and the title page
+gives full URLs, the build date and the version (wirespeed.report.links). Fast checks of the rules; the PDFs
 themselves are checked glyph by glyph in test_pdf_layout.py."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import os
 
 import pytest
 
-from wirespeed.steps import reportlinks, tablefit
+from wirespeed.report import links as reportlinks, tablefit
 
 
 def _pt(f: tablefit.Fit, n: int) -> list[float]:

@@ -13,9 +13,9 @@ import pytest
 
 from conftest import ARCHIVE, ROOT, run_cli
 from pipeline import BUILD
-from wirespeed.system import latex
-from wirespeed.steps import shortcodes, typesetting
-from wirespeed.presentation import pandoc_ast as A
+from wirespeed.report import latex
+from wirespeed.report import shortcodes, typesetting
+from wirespeed.report import pandoc_ast as A
 SET = "cisco-7600-osm-acl-2001"
 TITLE = "Title-0123456789" * 250  # 4,000 characters, no space: the schema's longest text
 CELL = "K" + "eyCell-0123456789" * 15  # 256 characters, one token

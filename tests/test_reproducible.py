@@ -69,7 +69,7 @@ def test_pdf_reports_carry_their_sets_last_change_not_the_clock_nor_the_source_d
 
     import pikepdf
 
-    from wirespeed.steps import reportlinks
+    from wirespeed.report import links as reportlinks
 
     work = two_builds[0].parent
     data = json.loads((work / "build" / "hugo-data" / "wirespeed" / "sets" / f"{SMALL_SET}.json").read_text())
@@ -133,13 +133,13 @@ def test_executed_notebook_is_normalised():
           "cells": [{"id": "23d06bd3", "cell_type": "markdown", "metadata": {}, "source": "# T"},
                     {"id": "b0f7d497", "cell_type": "code", "source": 'output_dir = "build/a/.nb.x1y2"', "execution_count": 1,
                      "metadata": {"execution": {"iopub.execute_input": "2026-11-23T02:33:18Z"}, "papermill": {"duration": 0.1, "status": "completed"}, "tags": ["injected-parameters"]},
-                     "outputs": [{"output_type": "execute_result", "data": {"text/plain": ["<wirespeed.steps.outputs._Html at 0x7f3928ce6c50>"]}}]}]}
+                     "outputs": [{"output_type": "execute_result", "data": {"text/plain": ["<wirespeed.analysis.outputs._Html at 0x7f3928ce6c50>"]}}]}]}
     out = stable_notebook(nb, "nb", {"build/a/.nb.x1y2": "build/a/nb"})
     text = json.dumps(out)
     assert "x1y2" not in text and "2026" not in text and "0x7f" not in text and "duration" not in text
     assert out["metadata"]["papermill"] == {"parameters": {"output_dir": "build/a/nb"}, "version": "2.7.0"}
     assert out["cells"][1]["source"] == 'output_dir = "build/a/nb"' and out["cells"][1]["metadata"] == {"tags": ["injected-parameters"]}
-    assert out["cells"][1]["outputs"][0]["data"]["text/plain"] == ["<wirespeed.steps.outputs._Html>"]
+    assert out["cells"][1]["outputs"][0]["data"]["text/plain"] == ["<wirespeed.analysis.outputs._Html>"]
     ids = [c["id"] for c in out["cells"]]
     assert ids == [c["id"] for c in stable_notebook(nb, "nb", {})["cells"]] and len(set(ids)) == 2
     assert all(re.fullmatch(r"[A-Za-z0-9_-]{1,64}", i) for i in ids)

@@ -8,7 +8,7 @@ import re
 from conftest import ROOT
 from wirespeed.resultset import limits, pdffile
 from wirespeed.resultset.attachments import TYPES
-from wirespeed.steps import status
+from wirespeed.pipeline import status
 from wirespeed.system import csvsafe
 
 DOC = (ROOT / "docs" / "security.md").read_text(encoding="utf-8")

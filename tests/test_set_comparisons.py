@@ -14,8 +14,8 @@ import pytest
 from conftest import ARCHIVE, ROOT, run_cli
 from wirespeed.engine import compare
 from wirespeed.catalog.load import load
-from wirespeed.steps import set_comparisons
-from wirespeed.steps.compare_data import entries
+from wirespeed.site import set_comparisons
+from wirespeed.site.compare_data import entries
 
 NEXUS, CATALYST = "cisco-nexus-9516-128x100g-2015", "cisco-catalyst-6500-vss-2008"
 DECLARED = '''sets = ["cisco-nexus-9516-128x100g-2015"]

@@ -10,7 +10,7 @@ import json
 import pytest
 
 from pipeline import BUILD, build
-from wirespeed.steps import setdata
+from wirespeed.site import setdata
 
 
 @pytest.fixture(scope="module")

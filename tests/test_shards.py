@@ -1,4 +1,4 @@
-"""Sharded builds (wirespeed/steps/shards.py): `wirespeed build --shard I/N` runs the notebooks of shard I's sets,
+"""Sharded builds (wirespeed/shards.py): `wirespeed build --shard I/N` runs the notebooks of shard I's sets,
 `wirespeed merge` combines the shards into one build, and the merged site is byte for byte the unsharded one."""
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ SERIES = 3  # of the measured trend series, besides every other example: the tre
 
 
 def test_a_shard_spec_is_i_of_n():
-    from wirespeed.steps import shards
+    from wirespeed import shards
 
     assert shards.parse("2/4") == shards.Shard(2, 4) and str(shards.parse(" 1 / 1 ")) == "1/1"
     for bad in ("0/2", "3/2", "2", "a/b", "1/0", "-1/2"):
@@ -29,7 +29,7 @@ def test_a_shard_spec_is_i_of_n():
 
 
 def test_every_set_is_in_exactly_one_shard_and_stays_there():
-    from wirespeed.steps import shards
+    from wirespeed import shards
 
     slugs = sorted(p.name for p in (ROOT / "data" / "results").iterdir() if p.is_dir())
     for n in (1, 2, 3, 7):
@@ -41,7 +41,7 @@ def test_every_set_is_in_exactly_one_shard_and_stays_there():
 
 
 def _shard_folder(root: Path, index: int, of: int, sets: list[str]) -> Path:
-    from wirespeed.steps import shards
+    from wirespeed import shards
 
     build = root / f"shard{index}"
     for slug in sets:
@@ -52,7 +52,7 @@ def _shard_folder(root: Path, index: int, of: int, sets: list[str]) -> Path:
 
 
 def test_merge_needs_every_shard_once(tmp_path):
-    from wirespeed.steps import shards
+    from wirespeed import shards
 
     slugs = ["alpha-2020", "beta-2021", "gamma-2022", "delta-2023", "epsilon-2024"]
     one, two = (_shard_folder(tmp_path, i, 2, shards.select(slugs, shards.Shard(i, 2))) for i in (1, 2))
@@ -70,7 +70,7 @@ def test_merge_needs_every_shard_once(tmp_path):
 
 
 def test_merge_copies_each_shards_sets_and_no_links(tmp_path):
-    from wirespeed.steps import shards
+    from wirespeed import shards
 
     slugs = ["alpha-2020", "beta-2021", "gamma-2022", "delta-2023"]
     folders = [_shard_folder(tmp_path, i, 2, shards.select(slugs, shards.Shard(i, 2))) for i in (1, 2)]

@@ -18,7 +18,7 @@ from conftest import ARCHIVE, WIRESPEED
 
 
 def _job(tmp_path: Path, components: dict):
-    from wirespeed.steps import runner
+    from wirespeed.pipeline import runner
 
     @dataclass
     class FileJob(runner.Job):
@@ -36,7 +36,7 @@ def _job(tmp_path: Path, components: dict):
 
 
 def test_why_names_the_changed_component_and_its_entries(tmp_path: Path):
-    from wirespeed.steps import runner
+    from wirespeed.pipeline import runner
 
     before = {"data": "a", "charts": {"c1": "x", "c2": "y"}, "tools": {"pandoc": "3.1", "xelatex": "X"}, "build": "s1", "article": None}
     job = _job(tmp_path, before)

@@ -13,7 +13,7 @@ import pytest
 from trend_sets import write_series
 from wirespeed.catalog import archive, store, trend
 from wirespeed.presentation.charts import compile_chart
-from wirespeed.steps import trend_pages
+from wirespeed.site import trend_pages
 
 
 @pytest.fixture(scope="module")

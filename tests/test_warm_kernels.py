@@ -1,4 +1,4 @@
-"""Warm kernels (wirespeed/steps/kernels.py): the notebook runs of one worker share one kernel, reset
+"""Warm kernels (wirespeed/pipeline/kernels.py): the notebook runs of one worker share one kernel, reset
 before each run. A set's executed outputs are the same bytes whether its notebooks ran alone, in a
 fresh kernel, or after another set's in a warm one; a run sees nothing an earlier run left (names,
 working folder, environment, sys.path); a failed run's kernel is replaced and the next set still runs."""
@@ -55,7 +55,7 @@ def _stdout(ipynb: Path) -> list[str]:
 
 
 def test_outputs_are_the_same_bytes_alone_and_after_another_set(tmp_path):
-    from wirespeed.steps import analysis
+    from wirespeed.analysis import run as analysis
 
     db, out = catalog_of(tmp_path, FIRST, SECOND), tmp_path / "analysis"
     _, errors = analysis.run(db, [SECOND], jobs=1, out_root=out)  # alone: a new worker, a fresh kernel
@@ -73,7 +73,7 @@ def test_outputs_are_the_same_bytes_alone_and_after_another_set(tmp_path):
 
 
 def test_a_run_sees_nothing_the_previous_run_left(tmp_path):
-    from wirespeed.steps import analysis
+    from wirespeed.analysis import run as analysis
 
     db, out, nbs = catalog_of(tmp_path, FIRST, SECOND), tmp_path / "analysis", tmp_path / "notebooks"
     nbs.mkdir()
@@ -90,7 +90,7 @@ def test_a_run_sees_nothing_the_previous_run_left(tmp_path):
 
 
 def test_a_failed_run_replaces_the_kernel_and_the_next_set_runs(tmp_path):
-    from wirespeed.steps import analysis
+    from wirespeed.analysis import run as analysis
 
     db, out, nbs = catalog_of(tmp_path, FIRST, SECOND), tmp_path / "analysis", tmp_path / "notebooks"
     nbs.mkdir()

@@ -12,8 +12,8 @@ from rich.console import Console
 from rich.table import Table
 
 from wirespeed import __version__
-from wirespeed.steps import paths
-from wirespeed.steps.status import EXIT_LEFT_OUT, EXIT_STEP_FAILED
+from wirespeed.pipeline import paths
+from wirespeed.pipeline.status import EXIT_LEFT_OUT, EXIT_STEP_FAILED
 ARCHIVE = Path("data/results")
 _CATALOG = paths.CATALOG  # the default catalog (a command's own `paths` argument hides the module)
 _WIDTH = None if sys.stdout.isatty() else 1000  # files and pipes get whole lines
@@ -47,7 +47,7 @@ def _build_step(fn):
 
 
 def _scheduler_option(fn):
-    """--scheduler (or $WIRESPEED_SCHEDULER): where the per-set jobs run (wirespeed/steps/cluster.py)."""
+    """--scheduler (or $WIRESPEED_SCHEDULER): where the per-set jobs run (wirespeed/pipeline/cluster.py)."""
     return click.option("--scheduler", metavar="pool|local|ADDRESS", default=None,
                         help="Where the per-set jobs run: pool (this machine's worker pool, the default), local (a Dask "
                              "LocalCluster, started only when a job is out of date) or a Dask scheduler's address, "
@@ -55,7 +55,7 @@ def _scheduler_option(fn):
 
 
 def _executor(given: str | None) -> str:
-    from wirespeed.steps import cluster
+    from wirespeed.pipeline import cluster
 
     try:
         return cluster.chosen(given)
@@ -189,11 +189,11 @@ def summary(slugs: tuple[str, ...], markdown: bool, left_out: bool, db: Path) ->
     """One line per result set in the catalog: tests, rows, how many published figures the engine reproduces, and whether every build step succeeded."""
     if db == paths.CATALOG:  # the default: the project's own catalog
         _in_project()
-    from wirespeed.steps import status as setstatus
+    from wirespeed.pipeline import status as setstatus
     from wirespeed.catalog.store import connect
 
     if left_out:
-        from wirespeed.steps import leftout
+        from wirespeed.pipeline import leftout
 
         if slugs or markdown:
             raise click.UsageError("--left-out takes no SLUGS and no --markdown: it reports the whole build")
@@ -207,7 +207,7 @@ def summary(slugs: tuple[str, ...], markdown: bool, left_out: bool, db: Path) ->
             err.print(f"  {line}", markup=False)
         sys.exit(EXIT_LEFT_OUT)
     if markdown:
-        from wirespeed.steps.pullrequest import markdown as to_markdown
+        from wirespeed.site.pullrequest import markdown as to_markdown
 
         if not slugs:
             raise click.UsageError("--markdown needs the SLUGS of the result sets to summarise")
@@ -246,7 +246,7 @@ def summary(slugs: tuple[str, ...], markdown: bool, left_out: bool, db: Path) ->
 @click.option("--articles", "root", type=click.Path(path_type=Path), default=Path("content/reviews"), show_default=True, help="Folder of the review articles.")
 def cited(slugs: tuple[str, ...], root: Path) -> None:
     """The articles that cite these result sets (their report, front matter resultsets, shortcodes), one line each; exits 1 when one does."""
-    from wirespeed.steps import articles
+    from wirespeed.site import articles
 
     try:
         found = articles.citing(set(slugs), root)
@@ -352,7 +352,8 @@ def analyse(slugs: tuple[str, ...], jobs: int | None, include_drafts: bool, db: 
     """
     from rich.progress import Progress
 
-    from wirespeed.steps import analysis, cluster
+    from wirespeed.analysis import run as analysis
+    from wirespeed.pipeline import cluster
     from wirespeed.catalog.store import ingest as do_ingest
 
     scheduler = _executor(scheduler)
@@ -392,8 +393,8 @@ def site(db: Path, destination: Path, data_only: bool, base_url: str | None) -> 
     (a GitHub Pages project site: --base-url https://OWNER.github.io/REPO/).
     """
     from wirespeed.system import hugo
-    from wirespeed.steps import sitebuild
-    from wirespeed.steps.sitedata import SiteError
+    from wirespeed.site import build as sitebuild
+    from wirespeed.site.data import SiteError
 
     if base_url is not None:
         if data_only:
@@ -431,7 +432,8 @@ def report(slugs: tuple[str, ...], jobs: int | None, base_url: str | None, sched
     """
     from rich.progress import Progress
 
-    from wirespeed.steps import cluster, typesetting as rep
+    from wirespeed.pipeline import cluster
+    from wirespeed.report import typesetting as rep
 
     scheduler = _executor(scheduler)
     if rep.which_tex() is None:
@@ -451,7 +453,7 @@ def report(slugs: tuple[str, ...], jobs: int | None, base_url: str | None, sched
         except (rep.ReportError, cluster.SchedulerError) as exc:
             raise StepFailed(str(exc)) from None
     if not slugs:  # a full build: the trend report across the archive too
-        from wirespeed.steps import trend_report
+        from wirespeed.report import trend_report
 
         done, error = trend_report.run(base_url)
         if error:
@@ -502,7 +504,7 @@ def build(ctx: click.Context, base_url: str | None, force: bool, shard_spec: str
     _in_project()
     import time
 
-    from wirespeed.steps import buildstamp
+    from wirespeed.pipeline import buildstamp
     from wirespeed.system import interrupts
 
     root = Path(".")
@@ -541,7 +543,7 @@ def build(ctx: click.Context, base_url: str | None, force: bool, shard_spec: str
             for line in failed:
                 err.print(f"  {line}", markup=False)
             raise SystemExit(EXIT_STEP_FAILED)
-        from wirespeed.steps import leftout
+        from wirespeed.pipeline import leftout
 
         _invoke_step(ctx, summary, left_out=True)  # writes leftout.REPORT, the lines a no-op repeats
         found = leftout.REPORT.read_text(encoding="utf-8").splitlines()
@@ -553,8 +555,10 @@ def _build_shard(ctx: click.Context, spec: str, scheduler: str, base_url: str | 
     """`wirespeed build --shard I/N`: validate and ingest the archive; the notebooks, site data and reports of shard I's sets; record the shard."""
     import duckdb
 
-    from wirespeed.steps import buildstamp, cluster, shards, typesetting
-    from wirespeed.steps.sitedata import SiteError
+    from wirespeed.pipeline import buildstamp, cluster
+    from wirespeed import shards
+    from wirespeed.report import typesetting
+    from wirespeed.site.data import SiteError
     from wirespeed.system import hugo, interrupts
 
     if base_url is not None:
@@ -607,7 +611,8 @@ def merge(ctx: click.Context, folders: tuple[Path, ...], base_url: str | None, s
     whole site once: every notebook run a shard made is reused when its inputs are unchanged, anything else runs
     here, and Hugo and Pagefind run once over the merged data — the same site as an unsharded build."""
     _in_project()
-    from wirespeed.steps import buildstamp, shards
+    from wirespeed.pipeline import buildstamp
+    from wirespeed import shards
     from wirespeed.system import interrupts
 
     with interrupts.signals_exit(), interrupts.build_lock(paths.BUILD):
@@ -697,7 +702,9 @@ def why(slug: str, notebook: str | None, db: Path) -> None:
     inputs changed. NOTEBOOK (a notebook's name, or `report`) narrows it to one."""
     if db == paths.CATALOG:  # the default: the project's own catalog
         _in_project()
-    from wirespeed.steps import analysis, articles, typesetting
+    from wirespeed.analysis import run as analysis
+    from wirespeed.site import articles
+    from wirespeed.report import typesetting
     from wirespeed.catalog.store import ingest as do_ingest
 
     do_ingest(_folders(()), db)

@@ -1,6 +1,6 @@
 // The compare page's figures: the chosen sets' rows aligned by test kind and frame size (or load), one
 // normalisation and one rate, a heat-shaded table with ratios to the best (×N) and an overlaid chart.
-// The figures come normalised from compare/data.json (wirespeed/steps/compare_data.py, the engine's
+// The figures come normalised from compare/data.json (wirespeed/site/compare_data.py, the engine's
 // arithmetic); this file only selects, picks one unit by magnitude, prints in the project's number style
 // and ranks — the same steps as wirespeed/engine/compare.py `select` and `table`, which the browser test
 // holds it to. State lives in the address: ?sets=a,b&kind=…&metric=…&norm=…&rate=…&x=…&frames=64,128

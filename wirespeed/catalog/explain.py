@@ -1,6 +1,6 @@
 """Explanation records: for every figure a set prints, where it comes from and how it was computed and rounded.
 
-One record per figure id (the ids of wirespeed.steps.sitedata.figure_id), built from the catalog alone: the
+One record per figure id (the ids of wirespeed.site.data.figure_id), built from the catalog alone: the
 value before rounding and the rule that rounded it, the formula with its inputs filled in (in canonical
 units, evaluated left to right, so that anyone can recompute it), the input row with its file and line, the
 qualifier and where it came from, what the source printed and whether the recomputation agrees, and the

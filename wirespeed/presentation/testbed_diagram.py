@@ -1,7 +1,7 @@
 """The test-bed diagram of a result set as Graphviz DOT source, from what the set declares: the instrument
 (product, modules, software), the device under test (count, model, chassis, components, software) and, per
 group of tests that share them, the links between the two (ports, port speed, traffic pattern, direction).
-Pure: steps/sitedata.py renders it with Graphviz once, as the SVG the web page shows and the PDF the report
+Pure: site/data.py renders it with Graphviz once, as the SVG the web page shows and the PDF the report
 prints, so both draw the same diagram."""
 
 from __future__ import annotations

@@ -162,7 +162,7 @@ class Site:
         for rel in self.svgs:
             yield from self.svg_texts(rel)
         for pdf in self.pdfs.values():
-            explaining = False  # the figure index (steps/report_figures.py) prints values before rounding on purpose
+            explaining = False  # the figure index (report/figures.py) prints values before rounding on purpose
             for i, page in enumerate(pdf.pages, 1):
                 for j, line in enumerate(page.splitlines(), 1):
                     if FIGURE_INDEX.match(line) or (explaining and AFTER_FIGURE_INDEX.match(line)):

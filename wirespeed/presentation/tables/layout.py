@@ -3,8 +3,8 @@ whole; split by metric into parts that each start with the key columns (a table 
 transposed, its columns becoming rows (a table of one to three rows and many columns).
 
 Exported with each table (site data `layout`) and read by the Hugo partial result-table.html and the PDF
-report (steps/shortcodes.py); the PDF may still print a part in pieces when even that part is too wide for
-its page (steps/tablefit.column_parts), never in a smaller type than 7 pt.
+report (report/shortcodes.py); the PDF may still print a part in pieces when even that part is too wide for
+its page (report/tablefit.column_parts), never in a smaller type than 7 pt.
 """
 
 from __future__ import annotations

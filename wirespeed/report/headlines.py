@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from wirespeed.presentation import pandoc_ast as A
+from wirespeed.report import pandoc_ast as A
 
 TITLE = "Headline figures"
 

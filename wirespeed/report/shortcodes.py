@@ -11,8 +11,9 @@ from pathlib import Path
 from typing import Any
 
 from wirespeed.presentation.tables.layout import layout as table_layout
-from wirespeed.steps import articles, tablefit
-from wirespeed.presentation import pandoc_ast as A
+from wirespeed.site import articles
+from wirespeed.report import tablefit
+from wirespeed.report import pandoc_ast as A
 
 
 READER = "markdown-raw_tex-raw_attribute-raw_html-tex_math_dollars-tex_math_single_backslash-citations"
@@ -49,7 +50,7 @@ class _Doc:
     def __init__(self, data: dict[str, Any], charts_dir: Path, entries: dict[str, str] | None = None):
         self.data = data
         self.charts_dir = charts_dir
-        self.entries = entries or {}  # figure id → its entry in the figure index (steps/report_figures.py), e.g. "#xp-12"
+        self.entries = entries or {}  # figure id → its entry in the figure index (report/figures.py), e.g. "#xp-12"
         self.tables_used: list[str] = []
         self.table_parts: dict[str, list[list[int]]] = {}  # the columns of each printed part of a table
         self.charts_used: list[str] = []
@@ -173,7 +174,7 @@ class _Doc:
         text = f["text"] + ("\u00a0" + f["unit"] if f["unit"] else "")
         if fid not in self.figures_used:
             self.figures_used.append(fid)
-        # the figure links to its entry in the figure index (steps/report_figures.py), which explains it
+        # the figure links to its entry in the figure index (report/figures.py), which explains it
         if fid not in self.entries:
             return [{"t": "Str", "c": text}]
         return [{"t": "Link", "c": [A.NO_ATTR, [{"t": "Str", "c": text}], [self.entries[fid], ""]]}]

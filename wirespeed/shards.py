@@ -21,7 +21,9 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from wirespeed.steps import paths, sitedata, typesetting
+from wirespeed.pipeline import paths
+from wirespeed.site import data as sitedata
+from wirespeed.report import typesetting
 from wirespeed.system import atomic
 
 RECORD = "shard.json"  # in a shard's build folder: which shard it is and its sets

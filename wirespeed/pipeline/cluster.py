@@ -59,7 +59,7 @@ def client(address: str, workers: int) -> Iterator[Any]:
     scheduler at `address`; closed (with the local cluster) on every exit path."""
     from distributed import Client, LocalCluster
 
-    from wirespeed.steps.daskworker import KernelPlugin
+    from wirespeed.pipeline.daskworker import KernelPlugin
 
     with contextlib.ExitStack() as stack:
         if address == LOCAL:

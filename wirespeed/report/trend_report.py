@@ -1,7 +1,7 @@
 """The PDF trend report (build/trends/trends.pdf, published as /trends/trends.pdf): every regression and
 progression across the archive, newest first, then per device each series' chart, its changes and what it
-could not have detected, printed from the same exported trend data as the trend pages (steps/trends.py) and
-typeset by the report pipeline (steps/typesetting.py: one template, the same filters). Rebuilt only when the
+could not have detected, printed from the same exported trend data as the trend pages (site/trend_pages.py) and
+typeset by the report pipeline (report/typesetting.py: one template, the same filters). Rebuilt only when the
 trend data, the chart PDFs, the template, the code, the tools or the build stamp change; its date is the
 newest result set's in any series, never the clock.
 """
@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from wirespeed.engine import dates
-from wirespeed.presentation import pandoc_ast as A
-from wirespeed.steps import paths, reportlinks, runner, status as setstatus
-from wirespeed.steps import trend_pages
+from wirespeed.pipeline import paths, runner, status as setstatus
+from wirespeed.report import links as reportlinks, pandoc_ast as A
+from wirespeed.site import trend_pages
 from wirespeed.system import atomic
 from wirespeed.system.codehash import code_closure
 
@@ -52,7 +52,7 @@ def _series(data_root: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
 
 def plan(data_root: Path = paths.HUGO_DATA, static_root: Path = paths.SITE_STATIC, out: Path = OUT, base_url: str | None = None) -> TrendReportJob | None:
     """The trend report's job (None when there is no trend series to report)."""
-    from wirespeed.steps.typesetting import TEMPLATE_ROOT, _tool_versions, _tree_hash
+    from wirespeed.report.typesetting import TEMPLATE_ROOT, _tool_versions, _tree_hash
 
     index_file = data_root / "wirespeed" / "trends" / "index.json"
     if not index_file.is_file() or not json.loads(index_file.read_text(encoding="utf-8"))["devices"]:
@@ -63,7 +63,7 @@ def plan(data_root: Path = paths.HUGO_DATA, static_root: Path = paths.SITE_STATI
         files[f"{p['id']}.json"] = data_root / "wirespeed" / "trends" / "series" / f"{p['id']}.json"
         files[f"{p['id']}.pdf"] = static_root / "trends" / p["id"] / f"{trend_pages.CHART}.pdf"
     components = {"data": {name: hashlib.sha256(f.read_bytes()).hexdigest() for name, f in sorted(files.items())},
-                  "template": _tree_hash(TEMPLATE_ROOT), "code": code_closure("import wirespeed.steps.trend_report"), "tools": _tool_versions(),
+                  "template": _tree_hash(TEMPLATE_ROOT), "code": code_closure("import wirespeed.report.trend_report"), "tools": _tool_versions(),
                   "build": reportlinks.stamp(base_url)}
     return TrendReportJob(runner.digest(components), components, data_root, static_root, out)
 
@@ -139,9 +139,9 @@ def metadata(index: dict[str, Any], pages: list[dict[str, Any]], build: dict[str
 
 def build(job: TrendReportJob) -> dict[str, Any]:
     """Typeset the trend report, written atomically; a failure is one line with its log."""
-    from wirespeed.steps.shortcodes import ReportError, _api_version
-    from wirespeed.steps.typesetting import typeset
-    from wirespeed.system import latex
+    from wirespeed.report.shortcodes import ReportError, _api_version
+    from wirespeed.report.typesetting import typeset
+    from wirespeed.report import latex
 
     try:
         index, pages = _series(job.data_root)

@@ -14,6 +14,6 @@ class KernelPlugin(WorkerPlugin):
     name = "wirespeed-kernels"
 
     def teardown(self, worker: Any) -> None:  # noqa: ARG002 - the plugin protocol's signature
-        from wirespeed.steps import kernels
+        from wirespeed.pipeline import kernels
 
         kernels.discard()

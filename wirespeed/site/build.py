@@ -16,8 +16,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from wirespeed.steps import articles, leftout, paths, sitedata
-from wirespeed.steps import status as setstatus
+from wirespeed.site import articles, data as sitedata
+from wirespeed.pipeline import leftout, paths, status as setstatus
 from wirespeed.system import hugo
 
 ROUNDS = 32  # sets left out for failing Hugo, at most, before the step gives up

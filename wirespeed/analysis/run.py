@@ -25,8 +25,8 @@ from typing import Any, Callable
 
 from wirespeed.system import atomic
 
-from wirespeed.steps import kernels, kernelstate, paths, runner, status as setstatus
-from wirespeed.steps.outputs import CHART_KEY
+from wirespeed.pipeline import kernels, kernelstate, paths, runner, status as setstatus
+from wirespeed.analysis.outputs import CHART_KEY
 from wirespeed.system.codehash import code_closure
 
 NOTEBOOKS = Path("notebooks")

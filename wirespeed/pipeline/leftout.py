@@ -14,7 +14,7 @@ import json
 import os
 from pathlib import Path
 
-from wirespeed.steps import paths, status as setstatus
+from wirespeed.pipeline import paths, status as setstatus
 from wirespeed.system import atomic
 
 ITEMS = paths.BUILD / "left-out-items.json"  # articles and comparisons left out, written by `wirespeed site`

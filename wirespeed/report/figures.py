@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import Any
 
 from wirespeed.catalog.explain import anchor
-from wirespeed.presentation import pandoc_ast as A
-from wirespeed.steps.reportlinks import is_full
-from wirespeed.steps.shortcodes import ReportError
+from wirespeed.report import pandoc_ast as A
+from wirespeed.report.links import is_full
+from wirespeed.report.shortcodes import ReportError
 
 CHECK = {"agrees": "the recomputation agrees", "erratum": "an erratum the set records", "differs": "the recomputation differs"}
 

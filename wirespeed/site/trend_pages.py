@@ -22,7 +22,7 @@ from wirespeed.catalog import trend as catalog_trend
 from wirespeed.engine.columns import METRICS
 from wirespeed.engine import dates
 from wirespeed.presentation import trend_chart, trend_text
-from wirespeed.steps import paths, runner
+from wirespeed.pipeline import paths, runner
 from wirespeed.system import atomic, csvsafe
 from wirespeed.system.codehash import code_closure
 
@@ -61,7 +61,7 @@ def _tools() -> dict[str, str]:
 
 def render(job: ChartJob) -> dict[str, Any]:
     """Render one chart: Vega-Lite, SVG, Vega and PDF, then the manifest."""
-    from wirespeed.steps.outputs import Outputs
+    from wirespeed.analysis.outputs import Outputs
 
     try:
         shutil.rmtree(job.out / "charts", ignore_errors=True)
@@ -124,7 +124,7 @@ def export(con: duckdb.DuckDBPyConnection, exported: list[str], data_root: Path,
     built by the site-data step); charts are rendered into `out` where stale. Returns one line per chart that failed."""
     sets_url = {s: f"results/{s}" for s in exported}
     pages, charts = [], []
-    code = code_closure("import wirespeed.presentation.trend_chart\nimport wirespeed.steps.outputs")
+    code = code_closure("import wirespeed.presentation.trend_chart\nimport wirespeed.analysis.outputs")
     tools = _tools()
     for row in catalog_trend.series_list(con):
         detail = catalog_trend.series_detail(con, row["series"])

@@ -8,8 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from wirespeed.presentation import pandoc_ast as A
-from wirespeed.steps import tablefit
+from wirespeed.report import pandoc_ast as A
+from wirespeed.report import tablefit
 
 
 def _table(caption: str, head: list[str], rows: list[list[str]], short: str) -> dict[str, Any]:
@@ -100,7 +100,7 @@ def colophon_blocks(links: list[tuple[str, str]]) -> list[dict[str, Any]]:
     """The colophon: where the report and its data live online, and what built it (never on the cover)."""
     if not links:
         return []
-    from wirespeed.steps.reportlinks import meta
+    from wirespeed.report.links import meta
 
     items = [[A.inlines(label), [[{"t": "Plain", "c": meta(text)["c"]}]]] for label, text in links]
     keep = {"t": "RawBlock", "c": ["latex", f"\\Needspace{{{2 * len(links) + 5}\\baselineskip}}"]}  # a few lines: on one page, never split

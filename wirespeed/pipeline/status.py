@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from wirespeed.steps import paths
+from wirespeed.pipeline import paths
 from wirespeed.system import atomic
 
 STATUS_ROOT = paths.STATUS

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from wirespeed.steps import status as setstatus
+from wirespeed.pipeline import status as setstatus
 def _cell(text: object) -> str:
     """Text safe in a Markdown table cell: one line, pipes and markup escaped."""
     s = " ".join(str(text).split())
@@ -17,7 +17,7 @@ def _cell(text: object) -> str:
 
 def _headlines(con, slug: str, most: int = 6) -> list[tuple[str, str]]:
     """(label, value) of a set's headline figures; its first published figures when it has none."""
-    from wirespeed.steps.sitedata import figures, mark_headlines
+    from wirespeed.site.data import figures, mark_headlines
     from wirespeed.catalog.view import set_summary
 
     summary = set_summary(con, slug)

@@ -23,7 +23,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from wirespeed.steps import paths
+from wirespeed.pipeline import paths
 
 STAMP = paths.BUILD / "build-stamp.json"
 FORMAT = 1

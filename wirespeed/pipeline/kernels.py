@@ -23,8 +23,8 @@ from wirespeed.system import interrupts
 ENGINE = "wirespeed-warm"
 START_TIMEOUT_S = 60
 RESET_TIMEOUT_S = 60
-_SNAPSHOT = "__import__('wirespeed.steps.kernelstate', fromlist=['snapshot']).snapshot()"
-_RESTORE = "__import__('wirespeed.steps.kernelstate', fromlist=['restore']).restore()"
+_SNAPSHOT = "__import__('wirespeed.pipeline.kernelstate', fromlist=['snapshot']).snapshot()"
+_RESTORE = "__import__('wirespeed.pipeline.kernelstate', fromlist=['restore']).restore()"
 
 
 class KernelError(RuntimeError):

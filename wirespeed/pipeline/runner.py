@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from wirespeed.steps import status as setstatus
+from wirespeed.pipeline import status as setstatus
 from wirespeed.system import interrupts
 
 
@@ -98,7 +98,7 @@ def execute(todo: list[Job], work: Callable[[Any, str], dict[str, Any]], jobs: i
             progress(job, len(results), len(todo))
 
     if scheduler != "pool":
-        from wirespeed.steps import cluster
+        from wirespeed.pipeline import cluster
 
         cluster.run(todo, work, root, scheduler, workers, each)
         return results

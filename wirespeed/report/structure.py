@@ -1,7 +1,7 @@
 """PDF test reports, their structure and prose: the generated structure of a result set without an
 article (summary, one section per test, methodology), the appendix (test bed, checked figures, links),
 the title-page metadata and the report's date. The shortcodes of an article become Pandoc nodes in
-`steps/shortcodes.py`; `steps/typesetting.py` plans, builds and typesets the PDFs.
+`report/shortcodes.py`; `report/typesetting.py` plans, builds and typesets the PDFs.
 """
 
 from __future__ import annotations
@@ -9,11 +9,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from wirespeed.engine import dates
-from wirespeed.steps import articles, reportlinks, tablefit
-from wirespeed.presentation import pandoc_ast as A
+from wirespeed.site import articles
+from wirespeed.report import links as reportlinks, tablefit
+from wirespeed.report import pandoc_ast as A
 
 if TYPE_CHECKING:
-    from wirespeed.steps.shortcodes import _Doc
+    from wirespeed.report.shortcodes import _Doc
 
 TITLE_PAGE_CHARS = 110  # longer titles are shortened on the title page (printed in full at the start of the text)
 HEADER_CHARS = 92  # the running header line: title on the left, the date on the right, never overlapping
@@ -23,7 +24,7 @@ PRODUCT_CHARS = 90
 def generated_blocks(doc: _Doc) -> list[dict[str, Any]]:
     """The default structure for a result set without an article: summary, one section per test, methodology."""
     d = doc.data
-    blocks: list[dict[str, Any]] = [A.header(1, "Tests")]  # the summary opens the report (steps/report_summary.py)
+    blocks: list[dict[str, Any]] = [A.header(1, "Tests")]  # the summary opens the report (report/summary.py)
     for t in d["tests"]:
         if not t["tables"] and not t["charts"]:
             continue
@@ -82,7 +83,7 @@ def methodology_blocks(d: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def appendix_blocks(d: dict[str, Any]) -> list[dict[str, Any]]:
-    """Appendices every report ends with (after the test bed and statistical basis, steps/report_testbed.py): figures checked; provenance."""
+    """Appendices every report ends with (after the test bed and statistical basis, report/testbed.py): figures checked; provenance."""
     cons = d["consistency"]
     blocks = [A.header(1, "Published figures recomputed", classes=["appendix"])]
     blocks.append(A.para(f"The wirespeed engine recomputed {cons['checked']} derived figures that the source also prints (bit rates from frame rates and sizes, "

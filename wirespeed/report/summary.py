@@ -1,12 +1,12 @@
 """The executive summary that opens a PDF report on the page after its cover, as a lab's report does: the summary
-in words, the headline figures (the site data's cards, presentation/headlines_report.py), the key findings (the
+in words, the headline figures (the site data's cards, report/headlines.py), the key findings (the
 article's findings box, moved here), and the set's summary chart across its tests; the contents follow it."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from wirespeed.presentation import pandoc_ast as A
+from wirespeed.report import pandoc_ast as A
 
 TITLE = "Executive summary"
 HERE = {"t": "RawBlock", "c": ["latex", "{\\makeatletter\\def\\fps@figure{H}\\makeatother"]}

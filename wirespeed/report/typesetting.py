@@ -17,15 +17,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from wirespeed.steps import articles, status as setstatus
-from wirespeed.presentation import pandoc_ast as A
-from wirespeed.presentation.headlines_report import headline_blocks
-from wirespeed.steps import paths, report_figures, reportlinks, runner, setdata
-from wirespeed.steps.report import appendix_blocks, full_titles, generated_blocks, headings_into_landscape, metadata, source_date_epoch
-from wirespeed.steps.report_summary import summary_blocks, take_findings
-from wirespeed.steps.report_testbed import basis_blocks, colophon_blocks, testbed_blocks
-from wirespeed.steps.shortcodes import ReportError, _api_version, _Doc, article_blocks, pandoc
-from wirespeed.system import atomic, latex
+from wirespeed.pipeline import paths, runner, status as setstatus
+from wirespeed.report import figures as report_figures, latex, links as reportlinks, pandoc_ast as A
+from wirespeed.report.headlines import headline_blocks
+from wirespeed.report.shortcodes import ReportError, _api_version, _Doc, article_blocks, pandoc
+from wirespeed.report.structure import appendix_blocks, full_titles, generated_blocks, headings_into_landscape, metadata, source_date_epoch
+from wirespeed.report.summary import summary_blocks, take_findings
+from wirespeed.report.testbed import basis_blocks, colophon_blocks, testbed_blocks
+from wirespeed.site import articles, setdata
+from wirespeed.system import atomic
 from wirespeed.system.codehash import code_closure
 
 
@@ -79,7 +79,7 @@ def _tool_versions() -> dict[str, str]:
 def plan(slugs: list[str] | None, data_root: Path = paths.HUGO_DATA, static_root: Path = paths.SITE_STATIC, out: Path = OUT,
          base_url: str | None = None, on_site: list[str] | None = None) -> tuple[list[ReportJob], list[ReportJob]]:
     """Which reports need building (inputs changed) and which are fresh. `on_site`: the sets the site shows
-    (default: those exported; a shard exports only its own, wirespeed/steps/shards.py)."""
+    (default: those exported; a shard exports only its own, wirespeed/shards.py)."""
     sets_dir = data_root / "wirespeed" / "sets"
     exported = sorted(p.stem for p in sets_dir.glob("*.json")) if sets_dir.is_dir() else []
     available = exported if on_site is None else sorted(set(on_site) | set(exported))
@@ -89,7 +89,7 @@ def plan(slugs: list[str] | None, data_root: Path = paths.HUGO_DATA, static_root
         raise ReportError(f"no exported site data for {', '.join(missing)} (is it published? run wirespeed site --data-only)")
     tools = _tool_versions()
     template = _tree_hash(TEMPLATE_ROOT)
-    code = code_closure("import wirespeed.steps.typesetting")
+    code = code_closure("import wirespeed.report.typesetting")
     jobs = []
     for slug in wanted:
         data_file = sets_dir / f"{slug}.json"

@@ -82,7 +82,7 @@ def colophon(d: dict[str, Any], build: dict[str, Any] | None = None) -> list[tup
 
 def meta(text: str) -> dict[str, Any]:
     """Pandoc MetaInlines of a title-page line; each http(s) URL a link (\\url, which breaks at '/' on a narrow page)."""
-    from wirespeed.presentation import pandoc_ast as A
+    from wirespeed.report import pandoc_ast as A
 
     out: list[dict[str, Any]] = []
     for node in A.inlines(text):

@@ -15,10 +15,10 @@ import duckdb
 import wirespeed
 from wirespeed.resultset import publish
 from wirespeed.system import atomic
-from wirespeed.steps import setdata
+from wirespeed.site import setdata
 from wirespeed.engine import dates, qualified
 from wirespeed.engine import number_style
-from wirespeed.steps import paths, status as setstatus
+from wirespeed.pipeline import paths, status as setstatus
 from wirespeed.engine.columns import METRICS
 from wirespeed.catalog.headline_choice import throughput_headline
 from wirespeed.catalog.view import samples, set_summary
@@ -35,9 +35,9 @@ from wirespeed.presentation import downloads as dl
 from wirespeed.presentation import preview
 from wirespeed.presentation.headlines import headlines
 from wirespeed.presentation.tables.layout import layout as table_layout
-from wirespeed.steps import compare_data, diagrams, notebook_pages, set_comparisons
+from wirespeed.site import compare_data, diagrams, notebook_pages, set_comparisons
 from wirespeed.presentation.testbed_diagram import alt as diagram_alt
-from wirespeed.steps import trend_pages
+from wirespeed.site import trend_pages
 from wirespeed.catalog import archive, explain
 
 HUGO_DATA = paths.HUGO_DATA
@@ -297,13 +297,13 @@ def export(catalog: Path, analysis_root: Path = paths.ANALYSIS, data_root: Path 
 
     A set with a file that may not be published (wirespeed.resultset.publish) is left out whole; its one-line
     reason is appended to `refused` (raised as SiteError when no list is given). So is a set whose
-    step in `leave_out` failed (wirespeed.steps.status), whose export fails (its traceback kept in a
+    step in `leave_out` failed (wirespeed.pipeline.status), whose export fails (its traceback kept in a
     log) or that `exclude` names (slug → the failure to record for its site step, e.g. the Hugo build
     failing with it). The others are exported. A comparison with a set that is not exported is left out
     of the declaring set (one line in `items`), which is still published: the export is redone until
     no exported set compares with one that is not.
 
-    `only` (a shard's sets, wirespeed/steps/shards.py): export only these, with every other published set taken
+    `only` (a shard's sets, wirespeed/shards.py): export only these, with every other published set taken
     as on the site, as in the whole build they would be."""
     exclude = exclude or {}
     status_root = analysis_root.parent / "status"
@@ -370,7 +370,7 @@ def _export_all(con: duckdb.DuckDBPyConnection, candidates: list[str], allowed: 
                 continue
             except Exception as exc:  # noqa: BLE001 - one set's export fails alone; the others are still published
                 cause = str(exc) if isinstance(exc, SiteError) else f"{type(exc).__name__}: {exc}"
-                failure = {"what": "exporting its site data (wirespeed/steps/sitedata.py)", "cause": cause,
+                failure = {"what": "exporting its site data (wirespeed/site/data.py)", "cause": cause,
                            "log": str(setstatus.write_log(slug, "site", "export", traceback.format_exc(), analysis_root.parent / "logs"))}
                 setstatus.record(slug, "site", failure, status_root)
                 refused.append(failed.setdefault(slug, setstatus.line(slug, "site", failure)))
@@ -380,7 +380,7 @@ def _export_all(con: duckdb.DuckDBPyConnection, candidates: list[str], allowed: 
             try:
                 setdata.check(data, f"site data of {slug}")
             except setdata.SetDataError as exc:
-                failure = {"what": "exporting its site data (wirespeed/steps/setdata.py: the site data's schema)", "cause": str(exc),
+                failure = {"what": "exporting its site data (wirespeed/site/setdata.py: the site data's schema)", "cause": str(exc),
                            "log": str(setstatus.write_log(slug, "site", "export", str(exc), analysis_root.parent / "logs"))}
                 setstatus.record(slug, "site", failure, status_root)
                 refused.append(failed.setdefault(slug, setstatus.line(slug, "site", failure)))

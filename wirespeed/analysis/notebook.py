@@ -9,7 +9,7 @@ from typing import Any
 import duckdb
 
 from wirespeed.catalog import view as summary_mod
-from wirespeed.steps.outputs import Outputs
+from wirespeed.analysis.outputs import Outputs
 
 
 class Disagreement(AssertionError):

@@ -11,10 +11,10 @@ from typing import Any
 import duckdb
 
 from wirespeed.engine import compare
-from wirespeed.steps.outputs import Outputs
+from wirespeed.analysis.outputs import Outputs
 from wirespeed.presentation.tables.cross_set import chart_definition, result_table
 from wirespeed.resultset.crossrefs import test_ref
-from wirespeed.steps.compare_data import set_entries
+from wirespeed.site.compare_data import set_entries
 
 
 class ComparisonError(RuntimeError):

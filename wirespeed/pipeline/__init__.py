@@ -1,0 +1,1 @@
+"""The build's machinery every product runs on: the build folder's paths, each set's status, the step runner and its workers (with their warm notebook kernels), the whole build's stamp and what it left out."""

@@ -1,1 +1,0 @@
-"""The build steps (analysis, site data, reports, site): each a declared step that writes atomically."""
