@@ -152,7 +152,7 @@ def build(ctx: click.Context, base_url: str | None, force: bool, shard_spec: str
     """
     in_project()
     from wirespeed.steps import buildstamp
-    from wirespeed.steps import leftout
+    from wirespeed.steps import catalog_summary
     from wirespeed.system import interrupts
 
     root = Path(".")
@@ -189,8 +189,8 @@ def build(ctx: click.Context, base_url: str | None, force: bool, shard_spec: str
             for line in failed:
                 err.print(f"  {line}", markup=False)
             raise SystemExit(EXIT_STEP_FAILED)
-        invoke_step(ctx, summary, left_out=True)  # writes leftout.REPORT, the lines a no-op repeats
-        found = leftout.REPORT.read_text(encoding="utf-8").splitlines()
+        invoke_step(ctx, summary, left_out=True)  # writes the left-out report, the lines a no-op repeats
+        found = catalog_summary.last_left_out()
         buildstamp.save(root, stamp, {"left_out": found, "left_out_steps": left_out_steps})
     out.print(f"built in {time.perf_counter() - t0:.1f} s", markup=False)
 

@@ -8,7 +8,6 @@ import click
 
 from wirespeed.cli.common import EXIT_LEFT_OUT, StepFailed, in_project, invoke_step, out
 from wirespeed.cli.pipeline import build
-from wirespeed.steps import paths
 
 
 @click.command()
@@ -23,22 +22,25 @@ def serve(ctx: click.Context, port: int, bind: str, built: bool, no_build: bool)
     second or two), drafts shown and marked, on a free port. Runs `wirespeed build` first (at once when
     nothing changed), so the result sets' pages, charts and reports are current; Ctrl-C stops."""
     in_project()
+    from wirespeed.steps import site_preview
     from wirespeed.system import hugo
 
     if not no_build:
         code = invoke_step(ctx, build)
         if code not in (0, EXIT_LEFT_OUT):
             raise StepFailed("the site could not be built, so there is nothing to serve (see the messages above)")
+    try:
+        if built:
+            public = site_preview.built_site()
+        else:
+            extra = site_preview.live_config()
+    except site_preview.NothingToServe as exc:
+        raise StepFailed(str(exc)) from None
     if built:
         from wirespeed.system import rangeserver
 
-        if not (Path("public") / "index.html").is_file():
-            raise StepFailed("public/ holds no built site: run wirespeed build first")
-        rangeserver.serve("public", bind, port, lambda line: out.print(line, markup=False))
+        rangeserver.serve(str(public), bind, port, lambda line: out.print(line, markup=False))
         return
-    if not (paths.HUGO_DATA / "wirespeed").is_dir():
-        raise StepFailed(f"{paths.HUGO_DATA}/ is missing: run wirespeed build first")
-    extra = ["--config", f"config.toml,{paths.HUGO_LEFT_OUT.resolve()}"] if paths.HUGO_LEFT_OUT.is_file() else []
     port = port or hugo.free_port(bind)
     out.print(f"serving the site at http://{bind}:{port}/ with live reload, drafts shown and marked (Ctrl-C stops; "
               "the search index and the built site are wirespeed serve --built)", markup=False)

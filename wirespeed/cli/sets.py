@@ -112,33 +112,28 @@ def summary(slugs: tuple[str, ...], markdown: bool, left_out: bool, db: Path) ->
     """One line per result set in the catalog: tests, rows, how many published figures the engine reproduces, and whether every build step succeeded."""
     if db == paths.CATALOG:  # the default: the project's own catalog
         in_project()
-    if left_out:
-        from wirespeed.steps import leftout
+    from wirespeed.steps import catalog_summary
 
+    if left_out:
         if slugs or markdown:
             raise click.UsageError("--left-out takes no SLUGS and no --markdown: it reports the whole build")
-        found = leftout.lines(ARCHIVE, db, db.parent / "status", db.parent / leftout.ITEMS.name)
-        leftout.announce(found, db.parent / leftout.REPORT.name)
+        found = catalog_summary.left_out(ARCHIVE, db)
         if not found:
             out.print("every result set and article is on the site", markup=False)
             return
         print_left_out(found)
         sys.exit(EXIT_LEFT_OUT)
     if markdown:
-        from wirespeed.steps.pullrequest import markdown as to_markdown
-
         if not slugs:
             raise click.UsageError("--markdown needs the SLUGS of the result sets to summarise")
-        text, bad = to_markdown(list(slugs), ARCHIVE, db, db.parent / "status")
+        text, bad = catalog_summary.markdown(list(slugs), ARCHIVE, db)
         click.echo(text, nl=False)
         if bad:
             sys.exit(1)
         return
     if slugs:
         raise click.UsageError("SLUGS go with --markdown; without it every set in the catalog is listed")
-    from wirespeed.steps.catalog_summary import summary as catalog_summary
-
-    table, failures = catalog_summary(db)
+    table, failures = catalog_summary.summary(db)
     out.print(table)
     for line in failures:
         err.print(line, markup=False)
