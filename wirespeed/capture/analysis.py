@@ -107,8 +107,3 @@ def read_pair(tx_path: str | os.PathLike, rx_path: str | os.PathLike, chunk_byte
 def analyse_pair(tx_path: str | os.PathLike, rx_path: str | os.PathLike, clock_offset: int | str | None = None,
                  chunk_bytes: int = CHUNK_BYTES, by_size: bool = True) -> Analysis:
     return pair_of(*read_pair(tx_path, rx_path, chunk_bytes), clock_offset, by_size)
-
-
-def analyse_signature(path: str | os.PathLike, clock_offset: int | str | None = None, chunk_bytes: int = CHUNK_BYTES,
-                      by_size: bool = True) -> Analysis:
-    return signature_of(read_frames(path, None, chunk_bytes), clock_offset, by_size)

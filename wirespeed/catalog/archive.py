@@ -28,6 +28,7 @@ from urllib.parse import quote
 
 import duckdb
 
+from wirespeed.catalog.tally import published
 from wirespeed.catalog.trend import device_id
 from wirespeed.system import atomic
 
@@ -122,3 +123,13 @@ def export(con: duckdb.DuckDBPyConnection, dest: Path, slugs: list[str]) -> list
         if tmp.exists():
             shutil.rmtree(tmp, ignore_errors=True)
     return files
+
+
+def export_published(db: Path, dest: Path) -> tuple[list[str], list[str]]:
+    """`wirespeed archive`: the archive of every published set of the catalog at db into dest; (its files, the sets)."""
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        slugs = published(con)
+        return export(con, dest, slugs), slugs
+    finally:
+        con.close()

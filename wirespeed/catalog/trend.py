@@ -24,7 +24,6 @@ from wirespeed.engine import trend, versions
 TESTBED = ("instrument", "port speed", "ports", "topology", "test bed")
 """What a point's test bed is, in the order changes are named: a change of any forces a boundary."""
 
-VALUED = ("exact", "approx")
 
 
 @dataclass(frozen=True)

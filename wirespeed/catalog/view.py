@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import duckdb
 
+from wirespeed.catalog.store import connect
 from wirespeed.engine.ramp import DEFAULT_THRESHOLD_PCT, RampSummary, running_stream, summarise
 from wirespeed.resultset.methodology import merged
 
@@ -49,6 +51,15 @@ def set_summary(con: duckdb.DuckDBPyConnection, slug: str) -> dict[str, Any]:
     trials = _dicts(con.execute("SELECT * EXCLUDE (slug) FROM trial_throughput WHERE slug = ? ORDER BY rowid", [slug]))  # as inserted (sorted)
     return {"slug": slug, "meta": meta, "tests": tests, "rows": rows, "agreements": agreements, "findings": findings,
             "rejects": rejects, "trial_throughput": trials}
+
+
+def read_summary(db: Path, slug: str) -> dict[str, Any]:
+    """`wirespeed show`: set_summary of one result set of the catalog at db (UnknownSet when it holds none)."""
+    con = connect(db)
+    try:
+        return set_summary(con, slug)
+    finally:
+        con.close()
 
 
 def samples(con: duckdb.DuckDBPyConnection, slug: str) -> list[dict[str, Any]]:

@@ -80,7 +80,3 @@ def _peek(p: subprocess.Popen) -> str:
         line = p.stderr.readline()
         p._ws_seen = getattr(p, "_ws_seen", "") + line  # type: ignore[attr-defined]
     return getattr(p, "_ws_seen", "")
-
-
-def have_tcpdump() -> bool:
-    return shutil.which("tcpdump") is not None

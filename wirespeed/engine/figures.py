@@ -86,17 +86,7 @@ class Figure:
         return Figure(self.text, self.value * factor, self.decimals - shift, self.qualifier, high)
 
 
-def interval_scale(iv: tuple[float, float], factor: float) -> tuple[float, float]:
-    lo, hi = iv[0] * factor, iv[1] * factor
-    return (lo, hi) if lo <= hi else (hi, lo)
-
-
 def overlaps(a: tuple[float, float], b: tuple[float, float], rel: float = 1e-12) -> bool:
     """Whether two intervals share a point (with a hair of float slack)."""
     slack = rel * max(abs(x) for x in (*a, *b) if math.isfinite(x)) if any(math.isfinite(x) for x in (*a, *b)) else 0
     return a[0] <= b[1] + slack and b[0] <= a[1] + slack
-
-
-def round_half_even(value: float, decimals: int) -> Decimal:
-    """Round a float to `decimals` places the way a publication would print it."""
-    return Decimal(repr(value)).quantize(Decimal(1).scaleb(-decimals))

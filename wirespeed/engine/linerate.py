@@ -19,7 +19,6 @@ FCS_BYTES = 4
 VLAN_TAG_BYTES = 4
 ETHERNET_MIN_FRAME = 64
 ETHERNET_MAX_FRAME = 1518
-JUMBO_MAX_FRAME = 9216
 
 MIN_PORT_BPS = 1e6  # the slowest port speed accepted (1M)
 MAX_PORT_BPS = 1.6e12  # the fastest (1.6 Tbit/s Ethernet, IEEE 802.3dj)
@@ -120,8 +119,3 @@ def l1_bps(fps: float, frame: float, link: Link, encapsulation_bytes: int = 0) -
 def l2_bps(fps: float, frame: float) -> float:
     """Layer-2 bit rate: the frame bytes only (FCS included, preamble and gap not)."""
     return fps * frame * 8
-
-
-def fps_from_l1(bps: float, frame: float, link: Link, encapsulation_bytes: int = 0) -> float:
-    """Frames per second from a layer-1 bit rate."""
-    return bps / wire_bits(frame, link, encapsulation_bytes)

@@ -1,11 +1,6 @@
-"""RFC 3918 multicast benchmarks: aggregated forwarding, replication, group capacity."""
+"""RFC 3918 multicast benchmarks: the group table a device keeps and the group capacity."""
 
 from __future__ import annotations
-
-
-def replicated_frames(frames_per_group_per_receiver: float, receivers: int) -> float:
-    """Frames delivered when every receiver gets a copy (the aggregate a 1→N test counts)."""
-    return frames_per_group_per_receiver * receivers
 
 
 def group_table_entries(receivers: int, groups: int) -> int:

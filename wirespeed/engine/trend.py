@@ -118,12 +118,6 @@ def _bits(groups: list[list[AvgStdevStats]], max_value: float, unit: float) -> f
     return gl.bits
 
 
-def _scale(points: Sequence[Point]) -> tuple[float, float]:
-    """(max_value, unit) as classify sets them for these points."""
-    top = max(t for p in points for t in p.trials)
-    return top, top / (2.0 ** (SBPS + 1.0) - 1.0)
-
-
 def break_even(n_before: int, n_after: int, noise: float, worse: int, max_ratio: float = 10.0) -> float | None:
     """The smallest relative change (sign: worse, -1 a fall, +1 a rise) jumpavg splits off between a group of
     n_before trials and one of n_after trials whose trials vary by `noise` (relative stdev), for a typical

@@ -65,8 +65,3 @@ def split_column(name: str) -> tuple[str, Unit] | None:
     if not sep or not metric or unit not in UNITS:
         return None
     return metric, UNITS[unit]
-
-
-def to_canonical(value: Decimal, unit: Unit) -> Decimal:
-    """Convert a value in `unit` to the canonical unit of its dimension."""
-    return value * unit.factor

@@ -174,10 +174,6 @@ def base_keys(spec: dict, test_id: str) -> dict[str, Any]:
     return keys
 
 
-def as_decimal(x: float) -> Decimal:
-    return Decimal(repr(x))
-
-
 def json_head_has(head: bytes, *keys: str) -> bool:
     """True when the head of a JSON file starts an object and names every one of `keys` (for sniff)."""
     text = head.lstrip(b"\xef\xbb\xbf \t\r\n")

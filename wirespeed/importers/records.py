@@ -53,15 +53,6 @@ def duplicate_problems(records: list[Record], file: str, rule: str, what: str = 
     return out
 
 
-def table_row(recs: list[Record], problems: list[Problem], file: str, ln: int, keys: dict[str, Any],
-              values: dict[str, tuple[float | None, str]], expected: str, rule: str) -> None:
-    """A table row read from line `ln` becomes a record, unless it holds no value at all (one line saying so)."""
-    if all(v is None for v, _ in values.values()):
-        problems.append(Problem(file, ln, "", f"no value in this row: expected {expected}", rule))
-    else:
-        recs.append(Record("measurements", f"line {ln}", ln, keys, values))
-
-
 def table_end(recs: list[Record], problems: list[Problem], file: str, view: str, rule: str) -> None:
     """After a table's last row: its duplicated rows, or that it had none."""
     problems += duplicate_problems(recs, file, rule, "row")

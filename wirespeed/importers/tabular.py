@@ -129,32 +129,6 @@ def csv_rows(text: str) -> list[tuple[int, list[str]]]:
     return out
 
 
-def fixed_width_rows(text: str) -> list[tuple[int, list[str]]]:
-    """(line number, cells) of a fixed-width text table: the header line is the one above a rule of
-    dashes, whose runs give the column extents (so names with single spaces and slashes survive)."""
-    lines = lines(text).split("\n")
-    for i, ln in enumerate(lines):
-        if i and re.fullmatch(r"\s*-{3,}(\s+-{3,})+\s*", ln):
-            spans = [(m.start(), m.end()) for m in re.finditer(r"-+", ln)]
-            break
-    else:
-        return []
-
-    def cut(s: str) -> list[str]:
-        cells = []
-        for n, (a, _b) in enumerate(spans):
-            end = spans[n + 1][0] if n + 1 < len(spans) else len(s)
-            cells.append(s[a:end].strip())
-        return cells
-
-    out = [(i, cut(lines[i - 1]))]
-    for j in range(i + 1, len(lines)):
-        if lines[j].strip() and not re.fullmatch(r"[\s=-]*", lines[j]):
-            out.append((j + 1, cut(lines[j])))
-            _too_many(len(out) - 1)
-    return out
-
-
 def preamble(text: str, upto: int) -> dict[str, str]:
     """'Key: value' or 'Key,value' lines before line `upto` (report title, date, software version)."""
     meta = {}
@@ -163,27 +137,6 @@ def preamble(text: str, upto: int) -> dict[str, str]:
         if sep and k.strip() and v.strip():
             meta[k.strip().strip('"').lower()] = v.strip().strip('"').strip(",").strip()
     return meta
-
-
-def match_header(header: list[str], columns: dict[tuple[str, str | None], tuple[str, str]], file: str, line: int, rule: str):
-    """Map header cells to (target, unit) through `columns` {(base name, header unit): (target, unit)}.
-
-    A header unit the spec does not list for that name is refused (it would be read in the wrong
-    unit). Returns ({index: (target, unit)}, problems); unknown names are left out (not read)."""
-    from wirespeed.problems import Problem
-
-    out, problems = {}, []
-    known_bases = {b for b, _ in columns}
-    for i, name in enumerate(header):
-        base, unit = header_base(name), header_unit(name)
-        spec = columns.get((base, unit)) or (columns.get((base, None)) if unit is None else None)
-        if spec is None and base in known_bases:
-            units = sorted({u or "none" for b, u in columns if b == base})
-            problems.append(Problem(file, line, name, f"unit {unit or 'none'!r} in the header: expected one of {', '.join(units)}", rule))
-            continue
-        if spec is not None:
-            out[i] = spec
-    return out, problems
 
 
 def is_summary(cells: list[str]) -> bool:

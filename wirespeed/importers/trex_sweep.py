@@ -141,20 +141,6 @@ def parse(data: bytes, file: str, mapping: dict) -> tuple[list[Record], list[Pro
     return recs, problems
 
 
-def _key_summary(recs: list[Record]) -> dict:
-    out: dict[str, list] = {"frame_sizes": [], "loads_pct": [], "trials": 0}
-    for r in recs:
-        fs, lp = r.keys.get("frame_size"), r.keys.get("load_pct")
-        if fs is not None and fs not in out["frame_sizes"]:
-            out["frame_sizes"].append(fs)
-        if lp is not None and float(lp.value) not in out["loads_pct"]:
-            out["loads_pct"].append(float(lp.value))
-        out["trials"] = max(out["trials"], r.keys.get("trial", 0))
-    out["frame_sizes"].sort()
-    out["loads_pct"].sort()
-    return out
-
-
 def mapping_beside(name: str) -> tuple[dict | None, list[Problem], str]:
     """The mapping TOML beside a sweep at import time (`sweep.mapping.toml` for `sweep.json`)."""
     from pathlib import Path

@@ -26,10 +26,6 @@ def digest(components: dict[str, Any]) -> str:
     return hashlib.sha256(json.dumps(components, sort_keys=True).encode()).hexdigest()
 
 
-def file_hash(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
 @dataclass
 class Job(ABC):
     """One unit of a step: a result set's notebook run, a result set's report. Steps subclass it

@@ -21,7 +21,6 @@ PCAP_MAGIC = {  # first four bytes -> (struct byte order, fractions per second)
 }
 MAX_CAPTURED = 262_144  # tcpdump's MAXIMUM_SNAPLEN
 PCAPNG_SHB = 0x0A0D0D0A
-BYTE_ORDER_MAGIC = 0x1A2B3C4D
 
 
 def pcap_problem(data: bytes) -> str | None:

@@ -19,9 +19,6 @@ HEAD = 65536  # the bytes the check reads: importers' sniff head, and the first 
 MIN_RECORDS, RECORDS_FOR_CHECK = 3, 20  # wiretap/erf.h: MIN_RECORDS_FOR_ERF_CHECK, RECORDS_FOR_ERF_CHECK
 
 ETHERNET_TYPES = (2, 11, 16, 20)  # ETH, COLOR_ETH, DSM_COLOR_ETH, COLOR_HASH_ETH: a 2-byte pad before the frame
-IP_TYPES = (22, 23)  # IPV4, IPV6: the IP packet alone
-SKIPPED_TYPES = (27, 48)  # META (provenance records), PAD: no frame
-LOSS_COUNTER_TYPES = (2,)  # the types whose lctr counts records lost before this one (the colour types reuse it)
 NAMES = {1: "HDLC_POS", 2: "ETH", 3: "ATM", 4: "AAL5", 5: "MC_HDLC", 6: "MC_RAW", 7: "MC_ATM", 8: "MC_RAW_CHANNEL",
          9: "MC_AAL5", 10: "COLOR_HDLC_POS", 11: "COLOR_ETH", 12: "MC_AAL2", 13: "IP_COUNTER", 14: "TCP_FLOW_COUNTER",
          15: "DSM_COLOR_HDLC_POS", 16: "DSM_COLOR_ETH", 17: "COLOR_MC_HDLC_POS", 18: "AAL2", 19: "COLOR_HASH_POS",
