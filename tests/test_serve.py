@@ -103,3 +103,15 @@ def test_serving_the_built_site_needs_one(work):
     proc = subprocess.run([*WIRESPEED, "serve", "--built", "--no-build"], cwd=work, capture_output=True, text=True, timeout=60)
     assert proc.returncode != 0 and "public/ holds no built site: run wirespeed build first" in proc.stderr, proc.stderr[-2000:]
     assert "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize("built", [True, False])
+def test_an_address_it_cannot_listen_on_is_one_line(work, built):
+    """A --bind name that does not resolve is an error naming the address, for the built site and the live one."""
+    (work / "public").mkdir(exist_ok=True)
+    (work / "public" / "index.html").write_text("<!doctype html><title>built</title>", encoding="utf-8")
+    args = ["serve", "--no-build", "--bind", "no-such-host.invalid", *(["--built"] if built else [])]
+    proc = subprocess.run([*WIRESPEED, *args], cwd=work, capture_output=True, text=True, timeout=120)
+    assert proc.returncode != 0 and "cannot listen on no-such-host.invalid" in proc.stderr, proc.stderr[-2000:]
+    assert "Traceback" not in proc.stderr and "internal error" not in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr

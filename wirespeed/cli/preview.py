@@ -36,12 +36,15 @@ def serve(ctx: click.Context, port: int, bind: str, built: bool, no_build: bool)
             extra = site_preview.live_config()
     except site_preview.NothingToServe as exc:
         raise StepFailed(str(exc)) from None
-    if built:
-        from wirespeed.system import rangeserver
+    try:
+        if built:
+            from wirespeed.system import rangeserver
 
-        rangeserver.serve(str(public), bind, port, lambda line: out.print(line, markup=False))
-        return
-    port = port or hugo.free_port(bind)
+            rangeserver.serve(str(public), bind, port, lambda line: out.print(line, markup=False))
+            return
+        port = port or hugo.free_port(bind)
+    except OSError as exc:  # a name that does not resolve, an address not on this machine, a port in use
+        raise StepFailed(f"cannot listen on {bind} port {port or 'any'}: {exc.strerror or exc}") from None
     out.print(f"serving the site at http://{bind}:{port}/ with live reload, drafts shown and marked (Ctrl-C stops; "
               "the search index and the built site are wirespeed serve --built)", markup=False)
     try:
