@@ -148,3 +148,28 @@ def test_no_chart_title_or_legend_is_cut(site, server, browser, width, scheme): 
     assert charts >= 60
     assert not bad, f"{width} px, {scheme}:\n" + "\n".join(bad[:20])
     assert not w.problems, w.problems
+
+
+def test_a_chart_whose_runtime_or_spec_failed_to_load_tries_again(site, server, browser):  # noqa: F811
+    """A request that failed once (a dropped connection on a busy server or a flaky network) is asked again when the
+    chart is looked at again: the failed promise of the Vega runtime or of a spec is not kept as the answer."""
+    w = Watched(browser, server, (1366, 900))
+    failed: list[str] = []
+
+    def fail_once(route):
+        if route.request.url in failed:
+            route.continue_()
+        else:
+            failed.append(route.request.url)
+            route.abort()
+
+    w.page.route(re.compile(r".*/(js/vega-runtime[^/]*\.js|charts/specs-[^/]*\.json|results/[^?]*\.vg\.json)$"), fail_once)
+    path = "/results/keysight-ixnetwork-ve-dpdk-400g-2022/"
+    page = w.goto(path)
+    n = all_live(page, w, path)
+    assert n >= 3
+    assert any("/js/vega-runtime" in u for u in failed) and sum(u.endswith(".vg.json") for u in failed) >= 1, failed
+    w.close()
+    unexpected = [p for p in w.problems if not any(u in p for u in failed) and "chart kept static" not in p
+                  and "Failed to load resource: net::ERR_FAILED" not in p]  # the console's words for an aborted request
+    assert not unexpected, unexpected

@@ -20,7 +20,7 @@
       s.src = src;
       if (integrity) { s.integrity = integrity; s.crossOrigin = 'anonymous'; }
       s.onload = resolve;
-      s.onerror = function () { reject(new Error('could not load ' + src)); };
+      s.onerror = function () { s.remove(); reject(new Error('could not load ' + src)); };
       document.head.appendChild(s);
     });
   }
@@ -30,6 +30,7 @@
         if (!window.wirespeedVega) throw new Error('Vega did not load');
         return window.wirespeedVega;
       });
+      runtime.catch(function () { runtime = null; });  // a failed load is tried again by the next chart, not remembered
     }
     return runtime;
   }
@@ -210,6 +211,7 @@
     var live = fig.querySelector('.chart-live');
     if (!href || !live || !sameOrigin(href)) return;
     var spec = specs[href] || (specs[href] = specOf(href));
+    spec.catch(function () { if (specs[href] === spec) delete specs[href]; });  // a failed fetch is tried again, not remembered
     Promise.all([vega(), spec]).then(function (got) {
       var V = got[0];
       var s = ownWidth(recolour(got[1], palette()));
