@@ -23,8 +23,10 @@ from common import OUT, ROOT, save  # noqa: E402
 
 # The previous design's figures (Hugo over the examples' exported data repeated under new slugs; the
 # pipeline over the 8 examples, and over them copied to 40 sets), measured before issue 24's rework.
+# 150 and 300: Hugo reading every set's full site data as hugo.Data (before the set index, 2026-11-26, load 5-7).
 PREVIOUS = {
-    "hugo": {1000: {"build_s": 22.0}, 10000: {"build_s": 402.9, "peak_rss_mb": 15_300}, "any": {"bytes_per_set": 2_900_000, "files_per_set": 85}},
+    "hugo": {150: {"build_s": 9.28, "peak_rss_mb": 613.8, "cpu_s": 8.19}, 300: {"build_s": 20.73, "peak_rss_mb": 988.6, "cpu_s": 19.37},
+             1000: {"build_s": 22.0}, 10000: {"build_s": 402.9, "peak_rss_mb": 15_300}, "any": {"bytes_per_set": 2_900_000, "files_per_set": 85}},
     "pipeline": {8: {"build_s": 57.0, "noop_s": 9.0, "one_set_s": 14.0},
                  40: {"build_s": 419.0, "noop_s": 48.8}, "any": {"cpu_per_set_s": 10.5, "bytes_per_set": 3_300_000}},
 }

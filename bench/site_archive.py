@@ -25,6 +25,8 @@ import re
 import shutil
 from pathlib import Path
 
+from wirespeed.site import setindex
+
 # Folders of a working folder's build/ that the site mounts (config.toml's module mounts).
 HUGO_DATA = Path("build/hugo-data")
 SITE_STATIC = Path("build/site-static")
@@ -73,7 +75,8 @@ def _link_tree(src: Path, dest: Path) -> None:
     shutil.copytree(src, dest, copy_function=lambda s, d: _link(Path(s), Path(d)))
 
 
-def _copy_set(src: Path, dest: Path, slug: str, new: str, title: str, digits: bytes) -> None:
+def _copy_set(src: Path, dest: Path, slug: str, new: str, title: str, digits: bytes) -> dict:
+    """Copy set `slug` as `new` with its title and numbers changed; returns the copy's site data."""
     data = src / HUGO_DATA / "wirespeed" / "sets" / f"{slug}.json"
     d = json.loads(perturb(data.read_bytes(), slug, new, digits))
     d["title"] = title
@@ -91,6 +94,7 @@ def _copy_set(src: Path, dest: Path, slug: str, new: str, title: str, digits: by
                 _link(Path(dirpath) / n, target)
     for pdf in (src / REPORTS).glob(f"{slug}.pdf"):
         _link(pdf, dest / REPORTS / f"{new}.pdf")
+    return d
 
 
 def build(src: Path, dest: Path, n: int, seed: int = 0) -> list[str]:
@@ -102,8 +106,8 @@ def build(src: Path, dest: Path, n: int, seed: int = 0) -> list[str]:
         (dest / folder).mkdir(parents=True, exist_ok=True)
     (dest / HUGO_DATA / "wirespeed" / "sets").mkdir(parents=True)
     (dest / SITE_STATIC / "results").mkdir(parents=True)
-    for entry in (src / HUGO_DATA / "wirespeed").iterdir():  # the trend data and build.json; the sets below
-        if entry.name not in ("sets", "build.json"):
+    for entry in (src / HUGO_DATA / "wirespeed").iterdir():  # the trend data; the sets, their index and build.json below
+        if entry.name not in ("sets", "build.json", "index.json"):
             (_link_tree if entry.is_dir() else _link)(entry, dest / HUGO_DATA / "wirespeed" / entry.name)
     for entry in (src / SITE_STATIC).iterdir():  # the trend charts, compare data and Parquet archive
         if entry.name != "results":
@@ -118,12 +122,15 @@ def build(src: Path, dest: Path, n: int, seed: int = 0) -> list[str]:
         for pdf in (src / REPORTS).glob(f"{slug}.pdf"):
             _link(pdf, dest / REPORTS / pdf.name)
         slugs.append(slug)
-    titles = {s: json.loads((src / HUGO_DATA / "wirespeed" / "sets" / f"{s}.json").read_text(encoding="utf-8"))["title"] for s in real}
+    entries = {}  # slug → its entry in the index the lists read, as the pipeline makes it
+    for s in real:
+        entries[s] = setindex.entry(json.loads((src / HUGO_DATA / "wirespeed" / "sets" / f"{s}.json").read_text(encoding="utf-8")))
     for i in range(len(real), n):
         slug = real[i % len(real)]
         new = copy_slug(slug, i)
-        _copy_set(src, dest, slug, new, f"{titles[slug]} (synthetic copy {i})", _digits(seed, i))
+        entries[new] = setindex.entry(_copy_set(src, dest, slug, new, f"{entries[slug]['title']} (synthetic copy {i})", _digits(seed, i)))
         slugs.append(new)
+    setindex.write(entries, dest / HUGO_DATA / "wirespeed" / "index.json")
     build_json = json.loads((src / HUGO_DATA / "wirespeed" / "build.json").read_text(encoding="utf-8"))
     build_json["sets"] = slugs
     (dest / HUGO_DATA / "wirespeed" / "build.json").write_text(json.dumps(build_json) + "\n", encoding="utf-8")
@@ -137,3 +144,7 @@ def retitle(dest: Path, slug: str, suffix: str) -> None:
     d["title"] += suffix
     path.unlink()  # it may be a hard link to a real build's file: never write through it
     path.write_text(json.dumps(d, ensure_ascii=False) + "\n", encoding="utf-8")
+    index = dest / HUGO_DATA / "wirespeed" / "index.json"
+    entries = json.loads(index.read_text(encoding="utf-8"))["sets"]
+    entries[slug] = setindex.entry(d)
+    setindex.write(entries, index)  # a new file (atomic): never through a link

@@ -54,3 +54,33 @@ def test_hugo_bench_writes_its_figures_and_pages_grow_with_the_sets(tmp_path):
         explain = (pipeline.WORK / site_archive.SITE_STATIC / "results" / slug / "explain.json").is_file()
         per_set[slug] = 1 + len(d["tests"]) + len(d.get("comparisons") or []) + explain
     assert r["runs"][f"hugo-{high}"]["pages"] - r["runs"][f"hugo-{low}"]["pages"] == sum(per_set[real[i % len(real)]] for i in range(low - len(real), high - len(real)))
+
+
+def test_the_archive_indexes_every_copy_as_the_pipeline_would(tmp_path):
+    """The lists read the index (wirespeed/site/setindex.py): the archive writes one entry per set, copies and retitled set included."""
+    import shutil
+
+    from wirespeed.site import setindex
+
+    fixture = ROOT / "tests" / "site_fixture"
+    src = tmp_path / "src"
+    shutil.copytree(fixture / "hugo-data", src / site_archive.HUGO_DATA)
+    shutil.copytree(fixture / "site-static", src / site_archive.SITE_STATIC)
+    (src / site_archive.REPORTS).mkdir()
+    (src / site_archive.TRENDS).mkdir()
+    (src / site_archive.HUGO_DATA / "wirespeed" / "build.json").write_text('{"sets": []}\n')
+    dest = tmp_path / "dest"
+    slugs = site_archive.build(src, dest, 5, seed=1)
+    wirespeed = dest / site_archive.HUGO_DATA / "wirespeed"
+
+    def data(slug: str) -> dict:
+        return json.loads((wirespeed / "sets" / f"{slug}.json").read_text())
+
+    doc = json.loads((wirespeed / "index.json").read_text())
+    assert setindex.problems(doc) == [] and sorted(doc["sets"]) == sorted(slugs) and len(slugs) == 5
+    assert all(doc["sets"][s] == setindex.entry(data(s)) for s in slugs)
+    assert doc["sets"][slugs[-1]]["title"].endswith("(synthetic copy 4)")
+    site_archive.retitle(dest, slugs[-1], " (title changed)")
+    after = json.loads((wirespeed / "index.json").read_text())
+    assert after["sets"][slugs[-1]]["title"].endswith("(synthetic copy 4) (title changed)") and after["sets"][slugs[-1]] == setindex.entry(data(slugs[-1]))
+    assert json.loads((src / site_archive.HUGO_DATA / "wirespeed" / "index.json").read_text())["sets"].keys() == {"cisco-nexus-9516-100g", "mikrotik-ccr2004-trex-ramp"}

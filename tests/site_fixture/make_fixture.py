@@ -1,10 +1,11 @@
 """Write the development fixture of the wirespeed site (run from the repo root).
 
-    python3 tests/site_fixture/make_fixture.py
+    .venv/bin/python tests/site_fixture/make_fixture.py
     node tests/site_fixture/render-charts.mjs      # SVGs from the hand-written specs
 
 The fixture imitates what the pipeline exports: build/hugo-data (one JSON per
-result set, read by Hugo as hugo.Data.wirespeed.sets) and build/site-static
+result set, which Hugo reads as an asset on the set's own pages, and their compact
+index wirespeed/index.json, read as hugo.Data.wirespeed.index) and build/site-static
 (tables as CSV/JSON, measurements, notebooks, chart specs/SVG/PDF, reports).
 The numbers are illustrative: line-rate arithmetic is real, the latencies and
 the A/B effects are invented for development and are not anyone's results.
@@ -16,6 +17,8 @@ import csv
 import io
 import json
 from pathlib import Path
+
+from wirespeed.site import setindex
 
 ROOT = Path(__file__).resolve().parent
 DATA = ROOT / "hugo-data" / "wirespeed" / "sets"
@@ -310,7 +313,9 @@ def write(path: Path, text: str) -> None:
 
 
 def main() -> None:
-    for s in (nexus(), ccr()):
+    sets = (nexus(), ccr())
+    setindex.write({s["slug"]: setindex.entry(s) for s in sets}, DATA.parent / "index.json")  # what the lists read, as the pipeline writes it
+    for s in sets:
         slug = s["slug"]
         write(DATA / f"{slug}.json", json.dumps(s, indent=1, ensure_ascii=False) + "\n")
         long = io.StringIO()

@@ -1,6 +1,7 @@
-"""Exporting what the Hugo site needs: one compact JSON per published result set (mounted as Hugo
-data) and the files it links (tables, charts, notebooks, raw data, Parquet), from the catalog and
-the analysis outputs — never from the raw archive directly, so page and PDF share one source."""
+"""Exporting what the Hugo site needs: one JSON per published result set (mounted as a Hugo asset, read
+by that set's own pages), one compact index of them all (Hugo data, read by the lists:
+wirespeed/site/setindex.py) and the files they link (tables, charts, notebooks, raw data, Parquet), from the
+catalog and the analysis outputs — never from the raw archive directly, so page and PDF share one source."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import duckdb
 import wirespeed
 from wirespeed.resultset import publish
 from wirespeed.system import atomic
-from wirespeed.site import setdata
+from wirespeed.site import setdata, setindex
 from wirespeed.engine import dates, qualified
 from wirespeed.engine import number_style
 from wirespeed.pipeline import paths, status as setstatus
@@ -337,6 +338,7 @@ def _export_all(con: duckdb.DuckDBPyConnection, candidates: list[str], allowed: 
     status_root = analysis_root.parent / "status"
     slugs: list[str] = []
     entries: list[dict] = []
+    indexed: dict[str, dict] = {}  # slug → its entry in the compact index the lists read (wirespeed/site/setindex.py)
     unavailable: dict[str, dict[str, str]] = {}
     data_tmp = atomic.temp_dir_beside(data_root)
     static_tmp = atomic.temp_dir_beside(static_root)
@@ -391,6 +393,7 @@ def _export_all(con: duckdb.DuckDBPyConnection, candidates: list[str], allowed: 
             slugs.append(slug)
             entries += compared
             unavailable[slug] = data["unavailable"]
+            indexed[slug] = setindex.entry(data)
             (sets_dir / f"{slug}.json").write_text(json.dumps(data, ensure_ascii=False, default=str) + "\n", encoding="utf-8")
         if strict and refused:
             raise SiteError(refused[0])
@@ -400,6 +403,7 @@ def _export_all(con: duckdb.DuckDBPyConnection, candidates: list[str], allowed: 
                 raise SiteError(line)
             refused.append(line)
         archive.export(con, static_tmp / "archive", slugs)  # the Parquet archive of the sets exported and the trends
+        setindex.write(indexed, data_tmp / "wirespeed" / "index.json")
         duck = con.execute("SELECT value FROM catalog_info WHERE key = 'duckdb_version'").fetchone()
         (data_tmp / "wirespeed" / "build.json").write_text(json.dumps({"wirespeed": wirespeed.__version__, "duckdb": duck[0] if duck else None,
                                                                        "sets": slugs}) + "\n", encoding="utf-8")

@@ -1,0 +1,87 @@
+"""The compact index of every exported result set (build/hugo-data/wirespeed/index.json, Hugo's
+hugo.Data.wirespeed.index): per set only what the pages that list or cross sets read — the content
+adapter (content/results/_content.gotmpl), the results, compare, home, feed and review lists, the cards and
+an article's source. A set's full site data (build/hugo-data/wirespeed/sets/<slug>.json) is mounted as
+an asset instead and read only by that set's own pages (layouts/_partials/wirespeed/set-data.html), so
+Hugo never holds every set's tables, charts and figures at once. Its contract is
+wirespeed/schema/site-index.v1.schema.json; the entry of a set is made from the set's checked site data,
+never computed anew."""
+
+from __future__ import annotations
+
+import functools
+import json
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from wirespeed.system import atomic
+
+SCHEMA = "site-index.v1.schema.json"
+VERSION = 1
+
+# What the lists read of a set, under the names of its site data (setdata's contract).
+SET_KEYS = ("slug", "title", "summary", "status", "date", "date_text", "changed", "year", "tags", "source", "dut",
+            "instrument", "device", "peak", "facets", "headlines", "preview")
+# Of each test: its page (title, description), the compare index (ports, port_speed, rfc), the adapter's check
+# that its tables and charts exist.
+TEST_KEYS = ("id", "title", "description", "ports", "port_speed", "rfc", "tables", "charts")
+# Of each declared comparison: its page and the adapter's checks.
+COMPARISON_KEYS = ("id", "title", "tests", "table", "chart")
+
+
+def entry(data: dict[str, Any]) -> dict[str, Any]:
+    """A set's index entry from its site data: SET_KEYS as they are, its tests and comparisons cut to what the
+    lists read, the ids of its tables and charts (table_ids, chart_ids) and only its headline figures
+    (layouts/_partials/wirespeed/headline-figures.html reads no others)."""
+    out = {k: data[k] for k in SET_KEYS if k in data}
+    out["tests"] = [{k: t[k] for k in TEST_KEYS if k in t} for t in data.get("tests") or []]
+    out["comparisons"] = [{k: c[k] for k in COMPARISON_KEYS if k in c} for c in data.get("comparisons") or []]
+    out["table_ids"] = sorted(data.get("tables") or {})
+    out["chart_ids"] = sorted(data.get("charts") or {})
+    out["figures"] = {i: f for i, f in (data.get("figures") or {}).items() if isinstance(f, dict) and f.get("headline")}
+    return out
+
+
+def index(entries: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """The index document: {"version": 1, "sets": {slug: entry}}."""
+    return {"version": VERSION, "sets": dict(sorted(entries.items()))}
+
+
+def write(entries: dict[str, dict[str, Any]], path: Path) -> None:
+    """Write the index of `entries` (slug → entry) to `path` (build/hugo-data/wirespeed/index.json), checked first."""
+    doc = index(entries)
+    check(doc, str(path))
+    atomic.write_text(path, json.dumps(doc, ensure_ascii=False, default=str) + "\n")
+
+
+class SetIndexError(ValueError):
+    """The index breaks its contract: `where: rule`."""
+
+
+@functools.cache
+def _validator():
+    import jsonschema
+
+    schema = json.loads(resources.files("wirespeed.schema").joinpath(SCHEMA).read_text("utf-8"))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    return jsonschema.Draft202012Validator(schema)
+
+
+def problems(doc: Any) -> list[str]:
+    """Every way `doc` breaks the index's contract, one line each (`JSON path: rule`); [] when it holds."""
+    found = [f"{'/'.join(map(str, e.absolute_path)) or '(top)'}: {e.message[:200]}"
+             for e in sorted(_validator().iter_errors(doc), key=lambda e: list(map(str, e.absolute_path)))]
+    sets = doc.get("sets") if isinstance(doc, dict) else None
+    for slug, e in (sets.items() if isinstance(sets, dict) else ()):
+        if isinstance(e, dict) and e.get("slug") != slug:
+            found.append(f"sets/{slug}/slug: {e.get('slug')!r} is not its key {slug!r}")
+    return found
+
+
+def check(doc: Any, name: str) -> None:
+    """Raise SetIndexError naming `name` and the first problem, with how many more."""
+    found = problems(doc)
+    if found:
+        more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+        raise SetIndexError(f"{name}: site index breaks {SCHEMA}: {found[0]}{more}")
