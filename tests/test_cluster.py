@@ -115,7 +115,14 @@ def test_an_interrupt_leaves_no_dask_worker_or_kernel_behind(tmp_path, how):
             break
         kernel = any("ipykernel" in c for c in seen.values())
         time.sleep(0.2)
-    assert kernel, "no notebook kernel started on the Dask workers"
+    if not kernel:  # say why: the run ended first (its status and last words) or nothing started within the deadline
+        ended = proc.poll() is not None
+        if not ended:
+            os.killpg(proc.pid, signal.SIGKILL)
+        out, err = proc.communicate(timeout=60)
+        state = f"exited with {proc.returncode}" if ended else "still running after 300 s"
+        raise AssertionError(f"no notebook kernel seen on the Dask workers; analyse {state}; processes seen: {sorted(seen.values())[:6]}; "
+                             f"stdout: {out[-800:]!r}; stderr: {err[-1500:]!r}")
     if how == "ctrl-c":
         os.killpg(proc.pid, signal.SIGINT)  # the terminal sends it to the whole foreground group
     else:
