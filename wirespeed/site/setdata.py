@@ -19,20 +19,32 @@ class SetDataError(ValueError):
 
 
 @functools.cache
-def _validator():
+def _validator(schema_file: str):
     import jsonschema
 
-    schema = json.loads(resources.files("wirespeed.schema").joinpath(SCHEMA).read_text("utf-8"))
+    schema = json.loads(resources.files("wirespeed.schema").joinpath(schema_file).read_text("utf-8"))
     jsonschema.Draft202012Validator.check_schema(schema)
     return jsonschema.Draft202012Validator(schema)
 
 
+def schema_lines(doc: Any, schema_file: str = SCHEMA) -> list[str]:
+    """Every way `doc` breaks the JSON Schema `schema_file` (package data of wirespeed.schema), one line each
+    (`JSON path: rule`), in path order; the site's data contracts (this one and the set index) share it."""
+    return [f"{'/'.join(map(str, e.absolute_path)) or '(top)'}: {e.message[:200]}"
+            for e in sorted(_validator(schema_file).iter_errors(doc), key=lambda e: list(map(str, e.absolute_path)))]
+
+
+def breach(found: list[str], name: str, what: str, schema_file: str = SCHEMA) -> str | None:
+    """The one-line error of a contract's problems (`name: what breaks schema: first (and N more)`), or None."""
+    if not found:
+        return None
+    more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+    return f"{name}: {what} breaks {schema_file}: {found[0]}{more}"
+
+
 def problems(data: Any) -> list[str]:
     """Every way `data` breaks the contract, one line each (`JSON path: rule`); [] when it holds."""
-    found = []
-    for e in sorted(_validator().iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
-        where = "/".join(map(str, e.absolute_path)) or "(top)"
-        found.append(f"{where}: {e.message[:200]}")
+    found = schema_lines(data)
     if not isinstance(data, dict):
         return found
     for kind in ("tables", "charts"):
@@ -56,7 +68,6 @@ def problems(data: Any) -> list[str]:
 
 def check(data: Any, name: str) -> None:
     """Raise SetDataError naming `name` (the file or the set) and the first problem, with how many more."""
-    found = problems(data)
-    if found:
-        more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
-        raise SetDataError(f"{name}: site data breaks {SCHEMA}: {found[0]}{more}")
+    line = breach(problems(data), name, "site data")
+    if line:
+        raise SetDataError(line)

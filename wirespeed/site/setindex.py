@@ -9,12 +9,11 @@ never computed anew."""
 
 from __future__ import annotations
 
-import functools
 import json
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from wirespeed.site import setdata
 from wirespeed.system import atomic
 
 SCHEMA = "site-index.v1.schema.json"
@@ -59,19 +58,9 @@ class SetIndexError(ValueError):
     """The index breaks its contract: `where: rule`."""
 
 
-@functools.cache
-def _validator():
-    import jsonschema
-
-    schema = json.loads(resources.files("wirespeed.schema").joinpath(SCHEMA).read_text("utf-8"))
-    jsonschema.Draft202012Validator.check_schema(schema)
-    return jsonschema.Draft202012Validator(schema)
-
-
 def problems(doc: Any) -> list[str]:
     """Every way `doc` breaks the index's contract, one line each (`JSON path: rule`); [] when it holds."""
-    found = [f"{'/'.join(map(str, e.absolute_path)) or '(top)'}: {e.message[:200]}"
-             for e in sorted(_validator().iter_errors(doc), key=lambda e: list(map(str, e.absolute_path)))]
+    found = setdata.schema_lines(doc, SCHEMA)
     sets = doc.get("sets") if isinstance(doc, dict) else None
     for slug, e in (sets.items() if isinstance(sets, dict) else ()):
         if isinstance(e, dict) and e.get("slug") != slug:
@@ -81,7 +70,6 @@ def problems(doc: Any) -> list[str]:
 
 def check(doc: Any, name: str) -> None:
     """Raise SetIndexError naming `name` and the first problem, with how many more."""
-    found = problems(doc)
-    if found:
-        more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
-        raise SetIndexError(f"{name}: site index breaks {SCHEMA}: {found[0]}{more}")
+    line = setdata.breach(problems(doc), name, "site index", SCHEMA)
+    if line:
+        raise SetIndexError(line)
