@@ -14,6 +14,7 @@ import json
 import os
 from pathlib import Path
 
+from wirespeed.catalog import tally
 from wirespeed.pipeline import paths, status as setstatus
 from wirespeed.system import atomic
 
@@ -38,7 +39,7 @@ def lines(archive: Path, db: Path, status_root: Path = paths.STATUS, items: Path
         con = duckdb.connect(str(db), read_only=True)
         try:
             known = {s for (s,) in con.execute("SELECT slug FROM result_sets").fetchall()}
-            published = [s for (s,) in con.execute("SELECT slug FROM published_sets ORDER BY slug").fetchall()]
+            published = tally.published(con)
             for slug, file, line, reason, rule in con.execute("SELECT slug, file, line, reason, rule FROM rejects ORDER BY slug, file, line").fetchall():
                 if slug not in known and slug not in rejected:
                     rejected[slug] = f"{file}{f':{line}' if line else ''}: {reason} [{rule}]"

@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from wirespeed.catalog import tally
 from wirespeed.site import articles, data as sitedata
 from wirespeed.pipeline import leftout, paths, status as setstatus
 from wirespeed.system import hugo
@@ -43,22 +44,12 @@ def export(db: Path, data_only: bool, exclude: dict[str, dict[str, str]] | None 
     return outcome
 
 
-def _published(db: Path) -> set[str]:
-    import duckdb
-
-    con = duckdb.connect(str(db), read_only=True)
-    try:
-        return {s for (s,) in con.execute("SELECT slug FROM published_sets").fetchall()}
-    finally:
-        con.close()
-
-
 def _hugo(db: Path, outcome: Outcome, destination: Path, base_url: str | None) -> tuple[list[str], hugo.HugoError | None]:
     """Build the site from the exported data without the articles that cite what is not on it; (their lines, Hugo's error or None)."""
     sets_dir = paths.HUGO_DATA / "wirespeed" / "sets"
     unavailable = {s: set(json.loads((sets_dir / f"{s}.json").read_text(encoding="utf-8")).get("unavailable", {})) for s in outcome.slugs}
     try:
-        missing = articles.citing(_published(db) - set(outcome.slugs), unavailable=unavailable)
+        missing = articles.citing(set(tally.published_slugs(db)) - set(outcome.slugs), unavailable=unavailable)
     except articles.ArticleError as exc:
         raise SiteFailed(str(exc)) from None
     lines = [f"{path}: left out of the site: it cites {', '.join(what)}, which {'is' if len(what) == 1 else 'are'} not on the site"

@@ -39,7 +39,7 @@ from wirespeed.presentation.tables.layout import layout as table_layout
 from wirespeed.site import compare_data, diagrams, notebook_pages, set_comparisons
 from wirespeed.presentation.testbed_diagram import alt as diagram_alt
 from wirespeed.site import trend_pages
-from wirespeed.catalog import archive, explain
+from wirespeed.catalog import archive, explain, tally
 
 HUGO_DATA = paths.HUGO_DATA
 SITE_STATIC = paths.SITE_STATIC
@@ -232,7 +232,7 @@ def export_set(con: duckdb.DuckDBPyConnection, slug: str, analysis_root: Path, s
     unavailable: dict[str, str] = {}  # item id → why it is not made (a comparison with a set that is not published)
     if meta.get("set_comparisons"):
         if published is None:
-            published = {s for (s,) in con.execute("SELECT slug FROM published_sets").fetchall()}
+            published = set(tally.published(con))
         across, dropped = set_comparisons.make(con, slug, meta, dest, published)
         for cid, reason in dropped:
             unavailable[cid] = unavailable[f"{cid}-chart"] = reason
