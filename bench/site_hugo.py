@@ -15,7 +15,7 @@ from pathlib import Path
 import measure
 import site_archive
 
-from wirespeed.system.hugo import binary
+from wirespeed.system.hugo import binary, environment
 
 # A row of Hugo's --templateMetrics --templateMetricsHints table: three durations ("34.27  s", "41.40 µs"), four counts, the template.
 _D = r"([\d.]+\s*(?:ns|µs|us|ms|s|m|h))"
@@ -54,7 +54,7 @@ def hugo(site: Path, dest: Path, *extra: str) -> measure.Run:
     if dest.exists():
         shutil.rmtree(dest)
     return measure.run([str(binary()), "--source", str(site), "--destination", str(dest), "--cleanDestinationDir",
-                        "--cacheDir", str(site / "hugo-cache"), "--logLevel", "warn", "--panicOnWarning", *extra], limit_mb=LIMIT_MB)
+                        "--cacheDir", str(site / "hugo-cache"), "--logLevel", "warn", "--panicOnWarning", *extra], env=environment(), limit_mb=LIMIT_MB)
 
 
 def pages(run: measure.Run, dest: Path) -> int:

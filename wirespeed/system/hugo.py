@@ -14,6 +14,21 @@ class HugoError(RuntimeError):
     """Hugo failed; the message carries Hugo's own error lines."""
 
 
+# Hugo keeps what it has read and rendered in a cache it evicts only above its memory limit, by default a quarter of
+# the machine's memory: with thousands of sets it grows to gigabytes it does not need. This bound (in GB, Hugo's unit)
+# keeps a large archive's build within a small runner's memory, with the same pages byte for byte (bench/README.md);
+# a HUGO_MEMORYLIMIT in the environment wins.
+MEMORY_LIMIT_GB = "1"
+
+
+def environment(keep_base_url: bool = True) -> dict[str, str]:
+    """The environment Hugo runs in: this process's, with the memory limit set when it is not, and without
+    HUGO_BASEURL when the caller passes the address itself (Hugo lets HUGO_BASEURL win over --baseURL)."""
+    env = {k: v for k, v in os.environ.items() if keep_base_url or k.upper() != "HUGO_BASEURL"}
+    env.setdefault("HUGO_MEMORYLIMIT", MEMORY_LIMIT_GB)
+    return env
+
+
 def binary() -> Path:
     """Path of the hugo executable inside the installed `hugo` package."""
     from wirespeed.system.tools import ToolMissing, packaged_binary
@@ -37,10 +52,9 @@ def build(root: Path = Path("."), destination: Path = Path("public"), extra: lis
     tmp.chmod(0o755)
     try:
         cmd = [str(binary()), "--source", str(root), "--destination", str(tmp.resolve()), "--cleanDestinationDir", "--logLevel", "warn", "--panicOnWarning", *(extra or [])]
-        env = None
-        if base_url is not None:  # Hugo lets HUGO_BASEURL win over --baseURL; the explicit argument wins here
+        if base_url is not None:  # the explicit argument wins over HUGO_BASEURL
             cmd += ["--baseURL", base_url]
-            env = {k: v for k, v in os.environ.items() if k.upper() != "HUGO_BASEURL"}
+        env = environment(keep_base_url=base_url is None)
         # Hugo dies with this process; subprocess.run kills it when an exception (a signal) interrupts the wait.
         proc = subprocess.run(cmd, capture_output=True, text=True, env=env, preexec_fn=interrupts.die_with_parent)
         if proc.returncode != 0:
@@ -75,8 +89,7 @@ def serve(root: Path = Path("."), bind: str = "127.0.0.1", port: int = 0, extra:
     port = port or free_port(bind)
     cmd = [str(binary()), "server", "--source", str(root), "--bind", bind, "--port", str(port), "--baseURL", f"http://{bind}:{port}/",
            "--appendPort=false", "--buildDrafts", "--navigateToChanged", "--disableFastRender", "--logLevel", "warn", *(extra or [])]
-    env = {k: v for k, v in os.environ.items() if k.upper() != "HUGO_BASEURL"}
-    proc = subprocess.Popen(cmd, env=env, preexec_fn=interrupts.die_with_parent)
+    proc = subprocess.Popen(cmd, env=environment(keep_base_url=False), preexec_fn=interrupts.die_with_parent)
     try:
         return proc.wait()
     except BaseException:
