@@ -253,7 +253,9 @@ for test in run.tests:
 
 # %%
 for test in run.tests:
-    display(run.out.chart(overview_chart(run.summary, test["id"])))
+    chart = overview_chart(run.summary, test["id"])  # None for a test with no throughput figure to draw
+    if chart is not None:
+        display(run.out.chart(chart))
 
 # %% [markdown]
 # ## Summary: every test on one shared scale (the top of a review, the PDF's executive summary)

@@ -117,7 +117,7 @@ def good_set(tmp_path: Path) -> Path:
 # an ingest of the example archive, pandoc/XeLaTeX or Hugo; and property tests (Hypothesis). The rule is static (names in the code),
 # so the lane is the same on every machine; tests may also carry @pytest.mark.slow themselves.
 HEAVY = frozenset({"run_cli", "WIRESPEED", "subprocess", "Popen", "build", "ingest", "typeset", "workdir", "hugo", "analysis",
-                   "run_importer_cli", "export", "sleep"})
+                   "run_importer_cli", "export", "sleep", "read_catalog", "import_and_validate"})
 
 
 def _names(code, module, seen) -> set[str]:
@@ -154,3 +154,39 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if not any(item.get_closest_marker(n) for n in ("slow", "browser", "netns")) and _reaches_heavy(item):
             item.add_marker(pytest.mark.slow)
+
+
+# The lane is checked, not trusted: a test outside it (no slow, browser or netns mark, given by hand or by the rule
+# above) that starts a process — in its fixtures, its body or anything they call: a Jupyter kernel, a Dask cluster, the
+# CLI — fails, naming the mark it needs, in every run (`make test` too), so the fast lane stays fast on every machine.
+_FAST_LANE_MARKS = ("slow", "browser", "netns")
+
+
+class ProcessInFastTest(AssertionError):
+    pass
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    if any(item.get_closest_marker(n) for n in _FAST_LANE_MARKS):
+        yield
+        return
+    import multiprocessing.process
+
+    popen, start = subprocess.Popen._execute_child, multiprocessing.process.BaseProcess.start
+
+    def refuse(what):
+        raise ProcessInFastTest(f"{item.nodeid} starts a process ({what}) but is not marked slow: mark it "
+                                "@pytest.mark.slow (or the module's pytestmark), or name what it calls in conftest.HEAVY")
+
+    def child(self, args, *rest, **kw):
+        refuse(" ".join(map(str, args[:2])) if isinstance(args, (list, tuple)) else str(args))
+
+    def process_start(self):
+        refuse(f"multiprocessing {self.name}")
+
+    subprocess.Popen._execute_child, multiprocessing.process.BaseProcess.start = child, process_start
+    try:
+        yield
+    finally:
+        subprocess.Popen._execute_child, multiprocessing.process.BaseProcess.start = popen, start

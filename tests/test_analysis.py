@@ -140,6 +140,16 @@ def test_axes_have_units(analysed):
         assert titles, f"{spec_path}: no axis title with a unit"
 
 
+def test_no_notebook_cell_prints_a_bare_none(analysed):
+    """A cell that shows charts or tables prints only them: displaying a chart that a test does not have (None) would
+    print a stray "None" in the reader's notebook."""
+    for ipynb in analysed.glob("*/*/*.ipynb"):
+        for n, cell in enumerate(json.loads(ipynb.read_text())["cells"]):
+            for output in cell.get("outputs", []):
+                text = "".join(output.get("data", {}).get("text/plain", []) or output.get("text", []))
+                assert text.strip() != "None", f"{ipynb}: cell {n} prints None"
+
+
 def test_notebook_html_is_standalone(analysed):
     for html in analysed.glob("*/*/*.html"):
         text = html.read_text()

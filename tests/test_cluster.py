@@ -17,6 +17,8 @@ from conftest import WIRESPEED
 from conftest import catalog_of
 from test_warm_kernels import FIRST, PROBE, SECOND, _files, _stdout
 
+pytestmark = pytest.mark.slow  # runs notebooks on Jupyter kernels (and Dask workers): processes
+
 
 def test_a_sets_outputs_on_a_dask_cluster_equal_the_pools(tmp_path):
     from wirespeed.analysis import run as analysis

@@ -51,6 +51,7 @@ def test_jumbo_frames_need_the_jumbo_mtu(tmp_path: Path) -> None:
     assert load(cfg).frame_sizes == (64, 1518, 9000)
 
 
+@pytest.mark.slow  # runs the hook commands
 def test_hooks_run_around_each_trial_and_are_recorded() -> None:
     runner = HookRunner((Hook("before-trial", "echo", ("echo", "before")), Hook("after-trial", "counters", entry_point="link-counters")))
     gen = HookedGenerator(TailDropDevice(1000), runner, "sim")
@@ -62,6 +63,7 @@ def test_hooks_run_around_each_trial_and_are_recorded() -> None:
     assert json.loads(runner.json())[2]["rate_fps"] == 2000
 
 
+@pytest.mark.slow  # runs the hook commands
 def test_a_failing_hook_stops_with_its_name_and_last_line() -> None:
     runner = HookRunner((Hook("before-trial", "probe", ("sh", "-c", "echo fan failure >&2; exit 2")),))
     with pytest.raises(HookError, match=r"hook 'probe' \(before-trial\) failed: exit 2: fan failure"):
@@ -69,6 +71,7 @@ def test_a_failing_hook_stops_with_its_name_and_last_line() -> None:
     assert runner.records[0]["exit"] == 2
 
 
+@pytest.mark.slow  # runs the hook commands
 def test_a_hanging_hook_times_out() -> None:
     runner = HookRunner((Hook("after-test", "hang", ("sleep", "5"), timeout_s=0.2),))
     with pytest.raises(HookError, match="exit 124: timed out after 0.2 s"):

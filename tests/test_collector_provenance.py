@@ -62,6 +62,7 @@ def test_bad_provenance_is_one_line_naming_the_flag_or_field(flags, table, messa
     assert str(exc.value).startswith(message) and "\n" not in str(exc.value)
 
 
+@pytest.mark.slow  # asks the machine (ethtool, ip and the like)
 def test_the_machine_states_itself() -> None:
     m = prov.machine()
     assert m["host"] and m["kernel"] and m["cpus"] >= 1 and m["cpu"]

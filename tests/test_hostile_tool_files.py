@@ -280,6 +280,7 @@ def test_parquet_is_read_within_its_limits(tmp_path):
     assert [p.rule for p in read_parquet(real[: len(real) // 2] + b"PAR1", "cut.parquet", "import.parquet")[1]] == ["import.parquet"]
 
 
+@pytest.mark.slow  # builds and converts a 100,001-interval iperf3 document
 def test_rows_of_one_native_file_are_counted_as_they_are_made():
     """An iperf3 run of 100,001 one-second intervals: refused at the row past the limit of one file, as the
     rows are made (common.row counts them), not after the conversion."""

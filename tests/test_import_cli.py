@@ -268,6 +268,7 @@ def _damaged(example: Path):
             yield json.dumps(doc).encode()
 
 
+@pytest.mark.slow  # a fuzzer: every value of every example replaced four ways, each converted (thousands of runs)
 @pytest.mark.parametrize("name,example", _examples())
 def test_importers_never_raise_on_damaged_input(name, example):
     """Every problem is a line, never a traceback: describe and convert survive damaged examples."""

@@ -15,6 +15,8 @@ import pytest
 
 from conftest import ROOT, catalog_of
 
+pytestmark = pytest.mark.slow  # runs notebooks on Jupyter kernels: processes
+
 NEXUS, RAMP = "cisco-nexus-9516-128x100g-2015", "linux-netns-ipv4-ramp-2026-11"
 
 

@@ -97,6 +97,7 @@ def test_base_url_precedence_and_path_only_base(tmp_path, monkeypatch):
     assert "date not recorded" in dict(reportlinks.colophon({"slug": "s", "source": {}}, {"base": "/", "date": None, "version": "1"}))["Built"]
 
 
+@pytest.mark.slow  # makes a git repository and asks git
 def test_build_date_is_the_sets_last_change_never_the_clock(monkeypatch, tmp_path):
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")  # a build-wide stamp does not replace the set's own date
     epoch = reportlinks.data_epoch({"changed": "2026-11-22T05:59:32Z"})

@@ -37,7 +37,7 @@ def test_a_clean_build_passes(tmp_path):
     assert check_site(public, build) == []
 
 
-@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("case", [pytest.param(c, marks=pytest.mark.slow) if c == "unit-disagrees" else c for c in CASES])  # its PDF is read by pdftotext
 def test_each_broken_case_fails_with_its_rule_alone(tmp_path, case):
     public, build = build_case(tmp_path, case)
     problems = check_site(public, build)
@@ -49,6 +49,7 @@ def test_each_broken_case_fails_with_its_rule_alone(tmp_path, case):
         assert p.file and p.field, line  # the page and the element
 
 
+@pytest.mark.slow  # the unit-disagrees case has a PDF, read by pdftotext
 def test_the_failures_say_what_is_wrong_where(tmp_path):
     found = {}
     for case in ("e-notation", "digits", "negative-loss", "percentile-above-max", "named-row", "date-before-set", "unit-disagrees", "empty-cells"):

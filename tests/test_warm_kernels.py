@@ -9,7 +9,11 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
+
 from conftest import catalog_of
+
+pytestmark = pytest.mark.slow  # runs notebooks on Jupyter kernels: processes
 
 FIRST, SECOND = "cisco-7600-osm-acl-2001", "keysight-ixnetwork-ve-dpdk-400g-2022"  # runs go in slug order
 
