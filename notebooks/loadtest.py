@@ -144,7 +144,9 @@ for test_id in dict.fromkeys(s["test_id"] for s in samples):
         line = {r.line_rate_fps for r in of_test if r.line_rate_fps}  # the catalog's line rate, never recomputed here
         display(run.out.chart(ramp_chart(pts, tests[test_id], onset, line.pop() if len(line) == 1 else None,
                                          run.summary["meta"]["dut"].get("forwarding_cap_pps"))))
-        display(run.out.chart(ramp_latency_chart(pts, tests[test_id])))
+        latency = ramp_latency_chart(pts, tests[test_id])  # None when the ramp measured no latency
+        if latency is not None:
+            display(run.out.chart(latency))
     for metric in SAMPLE_SERIES:
         chart = samples_chart(samples, tests[test_id], metric)
         if chart is not None:
