@@ -34,8 +34,8 @@ REPORTS = Path("build/reports")
 TRENDS = Path("build/trends")
 MOUNTED = (HUGO_DATA, SITE_STATIC, REPORTS, TRENDS)
 
-# Files of a set's static folder that Hugo reads (resources.Get + transform.Unmarshal), not only copies.
-READ_BY_HUGO = re.compile(r"(^explain\.json$)|(^charts/.*\.vg\.json$)")
+# Files of a set's static folder that Hugo reads (resources.Get: the explanation page's body, the chart specs), not only copies.
+READ_BY_HUGO = re.compile(r"(^explain\.html$)|(^charts/.*\.vg\.json$)")
 DECIMAL = re.compile(rb"(\d\.\d)")
 
 

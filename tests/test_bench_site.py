@@ -51,7 +51,7 @@ def test_hugo_bench_writes_its_figures_and_pages_grow_with_the_sets(tmp_path):
     per_set = {}
     for slug in real:
         d = json.loads((pipeline.WORK / site_archive.HUGO_DATA / "wirespeed" / "sets" / f"{slug}.json").read_text())
-        explain = (pipeline.WORK / site_archive.SITE_STATIC / "results" / slug / "explain.json").is_file()
+        explain = (pipeline.WORK / site_archive.SITE_STATIC / "results" / slug / "explain.html").is_file()
         per_set[slug] = 1 + len(d["tests"]) + len(d.get("comparisons") or []) + explain
     assert r["runs"][f"hugo-{high}"]["pages"] - r["runs"][f"hugo-{low}"]["pages"] == sum(per_set[real[i % len(real)]] for i in range(low - len(real), high - len(real)))
 

@@ -36,7 +36,7 @@ from wirespeed.presentation import downloads as dl
 from wirespeed.presentation import preview
 from wirespeed.presentation.headlines import headlines
 from wirespeed.presentation.tables.layout import layout as table_layout
-from wirespeed.site import compare_data, diagrams, notebook_pages, set_comparisons
+from wirespeed.site import compare_data, diagrams, explain_page, notebook_pages, set_comparisons
 from wirespeed.presentation.testbed_diagram import alt as diagram_alt
 from wirespeed.site import trend_pages
 from wirespeed.catalog import archive, explain, tally
@@ -262,6 +262,7 @@ def export_set(con: duckdb.DuckDBPyConnection, slug: str, analysis_root: Path, s
     mark_headlines(figs, summary)
     records = explain.records(con, summary, figs, ids, file_urls, tables, explain.notebook_cells(outputs, index), url, machine)
     atomic.write_text(dest / "explain.json", json.dumps(records, ensure_ascii=False, sort_keys=True) + "\n")
+    atomic.write_text(dest / "explain.html", explain_page.render(records))  # the page's body, rendered once here
     cards = headlines(summary, samples(con, slug))
     name_figures(tables.values(), cards, ids)
     preview.render({"title": meta["title"], "dut": meta["dut"], "headlines": cards}, dest / "preview.png", analysis_root.parent / "previews")

@@ -1,0 +1,45 @@
+"""The explanation page's body, rendered by the site-data step (wirespeed/site/explain_page.py): every value from the
+records is escaped, and links are the set's own files relative to the page or site-relative from the site root."""
+
+from __future__ import annotations
+
+from bs4 import BeautifulSoup
+
+from wirespeed.site import explain_page
+
+HOSTILE = '<script>alert(1)</script>" onmouseover="x'
+
+
+def records(**figure) -> dict:
+    fig = {"id": "t/throughput/64", "label": "Throughput, 64-byte frames", "text": "1,488,095", "unit": "frames/s", "derived": False,
+           "rounding": "as published", "qualifier": {"name": "exact", "symbol": "", "from": "the published cell"},
+           "row": "1", "table": "t-results", **figure}
+    return {"slug": "s", "title": "A set", "source": {"document": "Report", "publisher": "Lab"},
+            "tests": [{"id": "t", "title": "Throughput", "where": "Table 1", "figures": [fig]}],
+            "rows": {"1": {"file": "data/results/s/t.csv", "line": 2, "url": "results/s/data/t.csv"}},
+            "notebooks": {"t-results": {"name": "throughput", "cell": 8, "url": "results/s/notebooks/throughput.html#cell-id=ab"}}}
+
+
+def test_a_figure_section_says_each_fact_once_with_links_relative_to_the_page():
+    soup = BeautifulSoup(explain_page.render(records()), "html.parser")
+    section = soup.find("section", id="t/throughput/64")
+    assert section.h3.get_text() == "Throughput, 64-byte frames: 1,488,095\xa0frames/s"
+    facts = {dt.get_text(): dt.find_next_sibling("dd").get_text(" ", strip=True) for dt in section.find_all("dt")}
+    assert facts == {"Rounding": "as published", "Qualifier": "exact, from the published cell", "Input row": "t.csv , line 2",
+                     "Notebook": "throughput, code cell 8"}
+    assert [a["href"] for a in section.find_all("a")] == ["../data/t.csv", "../notebooks/throughput.html#cell-id=ab"]
+    assert soup.find("p", class_="explain-where").get_text() == "Source figures printed in Table 1 of “Report” (Lab)."
+    assert soup.find("p", class_="eyebrow").a["href"] == "../"
+
+
+def test_every_value_is_escaped_and_no_link_leaves_the_site():
+    rec = records(label=HOSTILE, text=HOSTILE, unit=HOSTILE, id=HOSTILE, source={"printed": HOSTILE, "note": HOSTILE})
+    rec["title"] = rec["tests"][0]["title"] = rec["source"]["document"] = HOSTILE
+    rec["rows"]["1"]["url"] = 'javascript:alert(1)" x="'
+    html = explain_page.render(rec)
+    soup = BeautifulSoup(html, "html.parser")
+    assert not soup.find("script") and "<script" not in html
+    assert not any(k.startswith("on") for el in soup.find_all(True) for k in el.attrs)
+    assert HOSTILE in soup.get_text()  # printed as text, whole
+    hrefs = [a["href"] for a in soup.find_all("a") if not a["href"].startswith("#")]
+    assert all(h.startswith("../") and '"' not in h for h in hrefs), hrefs

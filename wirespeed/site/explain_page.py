@@ -1,0 +1,99 @@
+"""A set's explanation page, rendered once per set by the site-data step (results/<slug>/explain.html, an asset
+that layouts/result-explain.html includes whole) from the same records as explain.json: one section per figure,
+about a thousand a set. Rendered here, the page costs Hugo one file read instead of a template pass per figure
+(the heaviest page of a set), and the step's content-hash cache keeps it across builds of a growing archive.
+
+Every text and attribute value is escaped here (the records carry what an untrusted set's files say); a link is a
+set's own file, relative to the page (results/<slug>/explain/), or a site-relative URL, percent-encoded."""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+from urllib.parse import quote
+
+# What may stay as it is in a link (the rest is percent-encoded): the URL's own syntax, never a quote or a bracket.
+_URL_SAFE = "/#%?=&:;,+@!$()*~-._"
+
+
+def _t(value: Any) -> str:
+    return escape(str(value), quote=True)
+
+
+def _href(url: str, slug: str) -> str:
+    """A set's file URL ("results/<slug>/…", site-relative) as seen from the explanation page: "../…"; any other
+    URL stays site-relative (from the site root under the base path, which the page's <base>-free links need:
+    the set's explanation page is two folders below it)."""
+    prefix = f"results/{slug}/"
+    rel = "../" + url[len(prefix):] if url.startswith(prefix) else "../../../" + url.lstrip("/")
+    return _t(quote(rel, safe=_URL_SAFE))
+
+
+CHECKS = {"agrees": "the recomputation agrees", "erratum": "an erratum the set records"}
+
+
+def render(records: dict[str, Any]) -> str:
+    """The page's header text, table of contents and one section per figure, as HTML."""
+    slug, src = records["slug"], records.get("source") or {}
+    out: list[str] = []
+    w = out.append
+    doc, publisher = src.get("document"), src.get("publisher")
+    w('<header class="page-header">\n'
+      f'    <p class="eyebrow">Figures of <a href="../">{_t(records["title"])}</a></p>\n'
+      "    <h1>How each figure was computed</h1>\n"
+      "    <p>Each figure the set's pages and its PDF report print: its value before rounding and the rule that rounded it, the\n"
+      "      formula with its inputs (canonical units, computed left to right), the qualifier and where it came from, what the source\n"
+      "      printed and whether the recomputation agrees, the input row and the notebook cell whose table prints it.\n"
+      "      A figure “as published” stands for every value that rounds to it.")
+    if doc:
+        w(f" Source: {_t(publisher) + ', ' if publisher else ''}“{_t(doc)}”.")
+    w("</p>\n  </header>\n")
+    w('  <nav aria-label="Tests">\n    <ul class="explain-tests">')
+    for t in records["tests"]:
+        w(f'<li><a href="#test-{_t(t["id"])}">{_t(t["title"])}</a> ({len(t["figures"])})</li>')
+    w("</ul>\n  </nav>")
+    for t in records["tests"]:
+        tid = _t(t["id"])
+        w(f'\n  <section aria-labelledby="test-{tid}">\n    <h2 id="test-{tid}">{_t(t["title"])}</h2>')
+        if t.get("where") or doc:  # where the source prints the test's figures: once here, not beside each figure
+            w("<p class=\"explain-where\">Source figures printed"
+              + (f" in {_t(t['where'])}" if t.get("where") else "") + (f" of “{_t(doc)}”" if doc else "")
+              + (f" ({_t(publisher)})" if publisher else "") + ".</p>")
+        for f in t["figures"]:
+            w(_figure(f, records, slug))
+        w("\n  </section>")
+    return "".join(out) + "\n"
+
+
+def _figure(f: dict[str, Any], records: dict[str, Any], slug: str) -> str:
+    row = records["rows"].get(str(f["row"])) or {}
+    unit = f"&nbsp;{_t(f['unit'])}" if f.get("unit") else ""
+    parts = [f'\n    <section class="xp" id="{_t(f["id"])}">\n'
+             f'      <h3><span class="xp-label">{_t(f["label"])}</span>: <span class="xp-figure">{_t(f["text"])}{unit}</span>'
+             f'{"&nbsp;†" if f.get("derived") else ""}</h3>\n      <dl>']
+    formula = f.get("formula")
+    if f.get("before"):
+        parts.append(f"<dt>Before rounding</dt><dd>{_t(f['before'])}{' ' + _t(formula['unit']) if formula else ''}</dd>")
+    parts.append(f"\n        <dt>Rounding</dt><dd>{_t(f['rounding'])}</dd>")
+    if formula:
+        terms = ", ".join(_t(term[3]) for term in formula.get("terms", []))
+        parts.append(f"<dt>{'Formula' if f.get('derived') else 'Recomputed'}</dt><dd><code>{_t(formula['text'])}</code>\n"
+                     f'          <span class="xp-terms">({terms})</span></dd>')
+    q = f["qualifier"]
+    parts.append(f"\n        <dt>Qualifier</dt><dd>{_t(q['name'])}{' (' + _t(q['symbol']) + ')' if q.get('symbol') else ''}, from {_t(q['from'])}</dd>")
+    s = f.get("source")
+    if s:
+        text = f"{_t(s['printed'])} as printed"
+        if s.get("check"):
+            text += "; " + CHECKS.get(s["check"], "the recomputation differs")
+        text += (f": {_t(s['recomputed'])}" if s.get("recomputed") else "") + (f" ({_t(s['basis'])})" if s.get("basis") else "")
+        text += f". {_t(s['note'])}" if s.get("note") else ""
+        parts.append(f"<dt>Source</dt><dd>{text}</dd>")
+    name = _t(str(row.get("file", "")).rsplit("/", 1)[-1])
+    link = f'<a href="{_href(row["url"], slug)}">{name}</a>' if row.get("url") else name
+    parts.append(f"\n        <dt>Input row</dt><dd>{link}, line {_t(row.get('line', ''))}</dd>")
+    if f.get("table"):
+        nb = records["notebooks"][f["table"]]
+        parts.append(f'<dt>Notebook</dt><dd><a href="{_href(nb["url"], slug)}">{_t(nb["name"])}, code cell {_t(nb["cell"])}</a></dd>')
+    parts.append("\n      </dl>\n    </section>")
+    return "".join(parts)
