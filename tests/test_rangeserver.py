@@ -77,3 +77,26 @@ def test_a_missing_file_gets_the_nearest_404_page_as_github_pages_answers(tmp_pa
     finally:
         httpd.shutdown()
         httpd.server_close()
+
+
+def test_a_reader_who_goes_away_mid_download_prints_nothing(tmp_path, capfd):
+    """A reader who closes the page while a large file is sent is not an error: no traceback on the server's terminal."""
+    import socket
+    import struct
+
+    (tmp_path / "big.bin").write_bytes(b"\0" * 8_000_000)
+    httpd = rangeserver.server(str(tmp_path), port=0, quiet=True)
+    worker = threading.Thread(target=httpd.serve_forever, daemon=True)
+    worker.start()
+    try:
+        for _ in range(3):
+            with socket.create_connection(("127.0.0.1", httpd.server_address[1])) as sock:
+                sock.sendall(b"GET /big.bin HTTP/1.1\r\nHost: x\r\n\r\n")
+                sock.recv(1024)
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))  # close with a reset
+        with urllib.request.urlopen(f"http://127.0.0.1:{httpd.server_address[1]}/big.bin") as r:  # served to the end
+            assert len(r.read()) == 8_000_000
+    finally:
+        httpd.shutdown()
+    err = capfd.readouterr().err
+    assert "Traceback" not in err and "Exception occurred" not in err, err

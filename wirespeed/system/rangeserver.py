@@ -20,6 +20,7 @@ import functools
 import http.server
 import os
 import re
+import sys
 from collections.abc import Callable
 
 RANGE = re.compile(r"^bytes=(\d*)-(\d*)$")
@@ -139,6 +140,16 @@ class RangeHandler(http.server.SimpleHTTPRequestHandler):
             left -= len(buf)
 
 
+class Server(http.server.ThreadingHTTPServer):
+    """A threading HTTP server that says a failed request in one line, and nothing when the reader went away."""
+
+    def handle_error(self, request, client_address) -> None:
+        exc = sys.exc_info()[1]
+        if isinstance(exc, ConnectionError):  # a reader closed the page or the download while it was sent
+            return
+        print(f"serve: a request from {client_address[0]} failed: {type(exc).__name__}: {exc}", file=sys.stderr)
+
+
 def server(directory: str, bind: str = "127.0.0.1", port: int = 8000, served: Callable[[str, int, int], None] | None = None,
            quiet: bool = False) -> http.server.ThreadingHTTPServer:
     """A threading server of `directory` with Range support (port 0: any free port)."""
@@ -146,7 +157,7 @@ def server(directory: str, bind: str = "127.0.0.1", port: int = 8000, served: Ca
     if quiet:
         attrs["log_message"] = lambda self, *args: None
     handler = type("Handler", (RangeHandler,), attrs)
-    return http.server.ThreadingHTTPServer((bind, port), functools.partial(handler, directory=directory))
+    return Server((bind, port), functools.partial(handler, directory=directory))
 
 
 def serve(directory: str, bind: str, port: int, announce: Callable[[str], None]) -> None:
