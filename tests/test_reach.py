@@ -3,8 +3,6 @@ and the Pagefind site search, built by `wirespeed site` and driven in Chromium."
 
 from __future__ import annotations
 
-import functools
-import http.server
 import struct
 import threading
 import xml.etree.ElementTree as ET
@@ -19,6 +17,7 @@ from conftest import example_folders
 from pipeline import BUILD, PUBLIC, WORK, build
 from test_base_url import pipeline_lock
 from test_site import Watched, browser, wait_for  # noqa: F401  (the suite's one Chromium fixture)
+from wirespeed.system import rangeserver
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 BASE = "https://bench.example.org/wirespeed/"
@@ -126,11 +125,7 @@ def test_preview_image_is_deterministic_and_cached(tmp_path):
 def served():
     build("site")
 
-    class Quiet(http.server.SimpleHTTPRequestHandler):
-        def log_message(self, *args):
-            pass
-
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(PUBLIC)))
+    httpd = rangeserver.server(str(PUBLIC), port=0, quiet=True)  # the server `wirespeed serve` runs
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     yield f"http://127.0.0.1:{httpd.server_address[1]}"
     httpd.shutdown()
