@@ -173,6 +173,16 @@ def test_executed_notebooks_carry_each_chart_once_as_its_spec(analysed):
     assert charts >= 40
 
 
+def test_published_json_is_compact(analysed):
+    """Issue 24 (bytes per set): the tables, the Vega-Lite specs and the executed notebooks are downloads, written
+    without indentation (a third of their bytes)."""
+    paths = [*analysed.glob("*/*/tables/*.json"), *analysed.glob("*/*/charts/*.vl.json"), *analysed.glob("*/*/*.ipynb")]
+    assert len(paths) > 100
+    for path in paths:
+        text = path.read_text(encoding="utf-8")
+        assert text.count("\n") == 1 and text.endswith("\n") and json.loads(text), path
+
+
 def test_notebook_page_code_keeps_its_text_and_colours(tmp_path: Path):
     """The spans html_export leaves out of highlighted code are those nbconvert's stylesheet gives no look of their
     own (names, white space); a run of one token class is one span; the code reads exactly as written."""

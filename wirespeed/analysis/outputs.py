@@ -71,7 +71,7 @@ class Outputs:
         if table.id in self.tables:
             raise ValueError(f"table id {table.id!r} written twice")
         d = table.to_dict()
-        atomic.write_text(self.dir / "tables" / f"{table.id}.json", json.dumps(d, indent=1, ensure_ascii=False) + "\n")
+        atomic.write_text(self.dir / "tables" / f"{table.id}.json", json.dumps(d, separators=(",", ":"), ensure_ascii=False) + "\n")  # published: compact
         atomic.write_text(self.dir / "tables" / f"{table.id}.csv", table_csv(table))
         self.tables[table.id] = {"id": table.id, "title": table.title, "caption": table.caption, "test": table.test,
                                  "json": f"tables/{table.id}.json", "csv": f"tables/{table.id}.csv"}
