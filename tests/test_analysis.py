@@ -167,6 +167,7 @@ def test_executed_notebooks_carry_each_chart_once_as_its_spec(analysed):
                     cid = meta[CHART_KEY]
                     spec = json.loads((ipynb.parent / "charts" / f"{cid}.vl.json").read_text(encoding="utf-8"))
                     assert mime == vega_lite_type(spec) == "application/vnd.vegalite.v6+json" and output["data"][mime] == spec
+                    assert f"charts/{cid}.svg" in "".join(output["data"]["text/plain"])  # where no renderer draws the spec
                     assert re.search(rf'<img [^>]*src="../charts/{re.escape(cid)}.svg"', page), (ipynb, cid)
                     charts += 1
         assert '<span class="n">' not in page and "<span></span>" not in page and 'class="highlight' in page, ipynb

@@ -142,8 +142,8 @@ class _Chart:
         self.cid = cid
         self.alt = alt
 
-    def __repr__(self) -> str:
-        return f"<wirespeed chart {self.cid}>"
+    def __repr__(self) -> str:  # the text shown where no Vega-Lite renderer of the spec's version is (older JupyterLab, plain viewers)
+        return f"<wirespeed chart {self.cid}: a Vega-Lite spec; its drawing is published as charts/{self.cid}.svg>"
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> tuple[dict[str, Any], dict[str, Any]]:
         mime = vega_lite_type(self.spec)
