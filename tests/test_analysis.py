@@ -136,7 +136,7 @@ def test_every_published_spec_is_valid_vega_lite():
 def test_axes_have_units(analysed):
     for spec_path in analysed.glob("*/*/charts/*.vl.json"):
         text = spec_path.read_text()
-        titles = re.findall(r'"title": "([^"]*\([^"]*\))"', text)
+        titles = re.findall(r'"title": ?"([^"]*\([^"]*\))"', text)
         assert titles, f"{spec_path}: no axis title with a unit"
 
 
@@ -155,6 +155,66 @@ def test_notebook_html_is_standalone(analysed):
         text = html.read_text()
         assert not re.search(r'(?:src|href)="https?://', text), html
         assert "cdn" not in text.lower() or "cdnjs" not in text, html
+
+
+def test_executed_notebooks_carry_each_chart_once_as_its_spec(analysed):
+    """Issue 24 (bytes per set): an .ipynb download is a valid executed notebook whose chart outputs are the published
+    Vega-Lite specs (which JupyterLab draws), not a second drawing (SVG); its web page shows the published SVG by
+    reference, and its highlighted code has no span that changes nothing on screen."""
+    import nbformat
+
+    from wirespeed.analysis.outputs import CHART_KEY, vega_lite_type
+
+    charts = 0
+    for ipynb in sorted(analysed.glob("*/*/*.ipynb")):
+        text = ipynb.read_text(encoding="utf-8")
+        nbformat.validate(nbformat.reads(text, as_version=4))
+        assert "image/svg+xml" not in text and "<svg" not in text, ipynb
+        page = ipynb.with_suffix(".html").read_text(encoding="utf-8")
+        for cell in json.loads(text)["cells"]:
+            for output in cell.get("outputs", []):
+                for mime, meta in output.get("metadata", {}).items():
+                    cid = meta[CHART_KEY]
+                    spec = json.loads((ipynb.parent / "charts" / f"{cid}.vl.json").read_text(encoding="utf-8"))
+                    assert mime == vega_lite_type(spec) == "application/vnd.vegalite.v6+json" and output["data"][mime] == spec
+                    assert f"charts/{cid}.svg" in "".join(output["data"]["text/plain"])  # where no renderer draws the spec
+                    assert re.search(rf'<img [^>]*src="../charts/{re.escape(cid)}.svg"', page), (ipynb, cid)
+                    charts += 1
+        assert '<span class="n">' not in page and "<span></span>" not in page and 'class="highlight' in page, ipynb
+    assert charts >= 40
+
+
+def test_published_json_is_compact(analysed):
+    """Issue 24 (bytes per set): the tables, the Vega-Lite specs and the executed notebooks are downloads, written
+    without indentation (a third of their bytes)."""
+    paths = [*analysed.glob("*/*/tables/*.json"), *analysed.glob("*/*/charts/*.vl.json"), *analysed.glob("*/*/*.ipynb")]
+    assert len(paths) > 100
+    for path in paths:
+        text = path.read_text(encoding="utf-8")
+        assert text.count("\n") == 1 and text.endswith("\n") and json.loads(text), path
+
+
+def test_notebook_page_code_keeps_its_text_and_colours(tmp_path: Path):
+    """The spans html_export leaves out of highlighted code are those nbconvert's stylesheet gives no look of their
+    own (names, white space); a run of one token class is one span; the code reads exactly as written."""
+    import html as htmllib
+
+    import nbformat
+
+    from wirespeed.analysis.run import html_export
+
+    code = 'rows = con.execute("""\nSELECT a, b\nFROM t\n""").fetchall()  # the rows\nprint(len(rows), rows[0].a)'
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(code)])
+    (tmp_path / "x.ipynb").write_text(nbformat.writes(nb), encoding="utf-8")
+    page = html_export(tmp_path / "x.ipynb")
+    (block,) = re.findall(r'<div class="highlight[^"]*"><pre>(.*?)</pre>', page, re.S)
+    assert htmllib.unescape(re.sub(r"<[^>]+>", "", block)).rstrip("\n") == code
+    assert '<span class="n">' not in block and '<span class="w">' not in block and "<span></span>" not in block
+    assert '<span class="s2">"""\nSELECT a, b\nFROM t\n"""</span>' in block  # one span for the string over its lines
+    assert '<span class="c1"># the rows</span>' in block and '<span class="nb">print</span>' in block
+    css = "".join(re.findall(r"<style[^>]*>(.*?)</style>", page, re.S))
+    assert ".highlight .s2 {" in css and not re.search(r"\.highlight \.n\s*\{", css)  # names look as plain code does
+    assert re.search(r"\.highlight \.w \{ color: [^;}]*\}", css)  # white space: a colour only
 
 
 def test_cache_reruns_only_what_changed(tmp_path: Path):

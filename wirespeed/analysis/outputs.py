@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -70,14 +71,14 @@ class Outputs:
         if table.id in self.tables:
             raise ValueError(f"table id {table.id!r} written twice")
         d = table.to_dict()
-        atomic.write_text(self.dir / "tables" / f"{table.id}.json", json.dumps(d, indent=1, ensure_ascii=False) + "\n")
+        atomic.write_text(self.dir / "tables" / f"{table.id}.json", json.dumps(d, separators=(",", ":"), ensure_ascii=False) + "\n")  # published: compact
         atomic.write_text(self.dir / "tables" / f"{table.id}.csv", table_csv(table))
         self.tables[table.id] = {"id": table.id, "title": table.title, "caption": table.caption, "test": table.test,
                                  "json": f"tables/{table.id}.json", "csv": f"tables/{table.id}.csv"}
         return _Html(table_html(table), f"table {table.id}")
 
     def chart(self, defn: dict[str, Any] | None):
-        """Compile a chart definition; write its Vega-Lite spec, SVG and PDF; returns the SVG for display."""
+        """Compile a chart definition; write its Vega-Lite spec, SVG and PDF; returns the spec for display."""
         import vl_convert as vlc
 
         if defn is None:
@@ -90,7 +91,7 @@ class Outputs:
         svg = vlc.vega_to_svg(vega)
         pdf = stable_pdf(vlc.vega_to_pdf(vega))  # vl-convert orders dictionary keys differently in every process
         base = self.dir / "charts" / cid
-        atomic.write_text(base.with_suffix(".vl.json"), json.dumps(spec, indent=1, ensure_ascii=False) + "\n")
+        atomic.write_text(base.with_suffix(".vl.json"), json.dumps(spec, separators=(",", ":"), ensure_ascii=False) + "\n")  # a download: compact
         atomic.write_text(base.with_suffix(".svg"), svg)
         atomic.write_text(base.with_suffix(".vg.json"), json.dumps(web_vega(spec), separators=(",", ":"), ensure_ascii=False) + "\n")
         atomic.write_bytes(base.with_suffix(".pdf"), pdf)
@@ -99,14 +100,24 @@ class Outputs:
                             "vega": f"charts/{cid}.vg.json", "table": data_table(defn)}
         if defn.get("role"):  # "overview": a small multiple at the top of the set page, not in its test's section
             self.charts[cid]["role"] = defn["role"]
-        return _Svg(svg, cid, defn["alt"])
+        return _Chart(spec, cid, defn["alt"])
 
     def finish(self) -> None:
         """Write outputs.json: every table and chart this run produced."""
         atomic.write_text(self.dir / "outputs.json", json.dumps({"slug": self.slug, "tables": self.tables, "charts": self.charts}, indent=1, ensure_ascii=False) + "\n")
 
 
-CHART_KEY = "wirespeed-chart"  # an SVG output's metadata key naming the chart it draws
+CHART_KEY = "wirespeed-chart"  # a chart output's metadata key naming the chart it draws
+_VL_MAJOR = re.compile(r"/schema/vega-lite/(v[0-9]+)[.]")
+
+
+def vega_lite_type(spec: dict[str, Any]) -> str:
+    """The media type a notebook carries a Vega-Lite spec under, by the major version its $schema names (as Altair
+    does: application/vnd.vegalite.v6+json), which JupyterLab draws."""
+    m = _VL_MAJOR.search(spec.get("$schema", ""))
+    if not m:
+        raise ValueError(f"a chart spec without a Vega-Lite $schema: {spec.get('$schema')!r}")
+    return f"application/vnd.vegalite.{m[1]}+json"
 
 
 class _Html:
@@ -121,17 +132,19 @@ class _Html:
         return self.html
 
 
-class _Svg:
-    """A chart's drawing in the notebook. Its output's metadata names the chart, so the notebook's web page shows the
-    published drawing (charts/<id>.svg) by reference instead of a second copy of it (analysis.html_export)."""
+class _Chart:
+    """A chart in the executed notebook: its Vega-Lite spec (the published charts/<id>.vl.json), which JupyterLab
+    draws itself, rather than a second copy of the drawing (charts/<id>.svg), about a third larger. Its output's
+    metadata names the chart, so the notebook's web page shows the published drawing by reference (analysis.html_export)."""
 
-    def __init__(self, svg: str, cid: str, alt: str):
-        self.svg = svg
+    def __init__(self, spec: dict[str, Any], cid: str, alt: str):
+        self.spec = spec
         self.cid = cid
         self.alt = alt
 
-    def __repr__(self) -> str:
-        return f"<wirespeed chart {self.cid}>"
+    def __repr__(self) -> str:  # the text shown where no Vega-Lite renderer of the spec's version is (older JupyterLab, plain viewers)
+        return f"<wirespeed chart {self.cid}: a Vega-Lite spec; its drawing is published as charts/{self.cid}.svg>"
 
-    def _repr_svg_(self) -> tuple[str, dict[str, str]]:
-        return self.svg, {CHART_KEY: self.cid, "alt": self.alt}
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> tuple[dict[str, Any], dict[str, Any]]:
+        mime = vega_lite_type(self.spec)
+        return {mime: self.spec, "text/plain": repr(self)}, {mime: {CHART_KEY: self.cid, "alt": self.alt}}

@@ -144,18 +144,46 @@ def _html_exporter() -> Any:
 _SVG_SIZE = re.compile(r'<svg\b[^>]*?\bwidth="([0-9.]+)"[^>]*?\bheight="([0-9.]+)"')
 
 
-def _chart_by_reference(output: Any) -> None:
-    """A chart's SVG output shown on the notebook's web page as the set's published drawing (../charts/<id>.svg, the
-    file the set page shows too) instead of a second copy inline; the .ipynb download keeps its own drawing."""
-    cid = output.get("metadata", {}).get("image/svg+xml", {}).get(CHART_KEY)
-    if not cid or "image/svg+xml" not in output.get("data", {}):
+def _chart_by_reference(output: Any, charts: Path) -> None:
+    """A chart output (its Vega-Lite spec, outputs._Chart) shown on the notebook's web page as the set's published
+    drawing (../charts/<id>.svg, the file the set page shows too, sized from `charts`/<id>.svg) instead of a copy inline."""
+    meta = next((m for m in output.get("metadata", {}).values() if isinstance(m, dict) and m.get(CHART_KEY)), None)
+    if meta is None:
         return
-    alt = output["metadata"]["image/svg+xml"].get("alt", "")
-    size = _SVG_SIZE.search(output["data"]["image/svg+xml"])
+    cid = meta[CHART_KEY]
+    drawing = charts / f"{cid}.svg"
+    size = _SVG_SIZE.search(drawing.read_text(encoding="utf-8")[:2000]) if drawing.is_file() else None
     dims = f' width="{round(float(size[1]))}" height="{round(float(size[2]))}"' if size else ""
     src = "../charts/" + quote(cid) + ".svg"
-    output["data"] = {"text/html": f'<img src="{escape(src)}" alt="{escape(alt)}"{dims} loading="lazy">'}
+    output["data"] = {"text/html": f'<img src="{escape(src)}" alt="{escape(meta.get("alt", ""))}"{dims} loading="lazy">'}
     output["metadata"] = {}
+
+
+_HIGHLIGHTED = re.compile(r'(<div class="highlight[^"]*"><pre>)(.*?)(</pre>)', re.S)
+# Pygments' token spans that look as plain code does: names (no rule for .n in the stylesheet), whitespace, empty spans
+_PLAIN_TOKEN = re.compile(r'<span class="(?:n|w)">([^<]*)</span>|<span></span>')
+_TOKEN = re.compile(r'<span class="([a-z0-9]+)">([^<]*)</span>|([^<]+)')
+
+
+def _lean_code(code: str) -> str:
+    """Pygments' spans of one code block, with a run of tokens of one class (a string over several lines, with
+    only white space between) in one span."""
+    out: list[list[str | None]] = []  # [class or None, text]
+    for m in _TOKEN.finditer(_PLAIN_TOKEN.sub(r"\1", code)):
+        cls, text = (m[1], m[2]) if m[1] else (None, m[3])
+        if out and out[-1][0] == cls:
+            out[-1][1] += text
+        elif out and cls and len(out) > 1 and out[-1][0] is None and out[-1][1].isspace() and out[-2][0] == cls:
+            ws = out.pop()[1]
+            out[-1][1] += ws + text
+        else:
+            out.append([cls, text])
+    return "".join(f'<span class="{c}">{t}</span>' if c else t for c, t in out)
+
+
+def _plain_tokens(html: str) -> str:
+    """The highlighted code without the spans that change nothing on screen (a third of a page's markup)."""
+    return _HIGHLIGHTED.sub(lambda m: m[1] + _lean_code(m[2]) + m[3], html)
 
 
 def html_export(ipynb: Path) -> str:
@@ -165,9 +193,9 @@ def html_export(ipynb: Path) -> str:
     nb = nbformat.read(str(ipynb), as_version=4)
     for cell in nb.cells:
         for output in cell.get("outputs", []):
-            _chart_by_reference(output)
+            _chart_by_reference(output, ipynb.parent / "charts")
     body, _ = _html_exporter().from_notebook_node(nb)
-    body = _CDN.sub("", body)
+    body = _plain_tokens(_CDN.sub("", body))
     body = re.sub(r"<script[^>]*\bsrc=\"\"[^>]*>\s*</script>", "", body)
     body = re.sub(r"<link[^>]*\bhref=\"custom\.css\"[^>]*>", "", body)  # the template's optional user stylesheet
     # inline scripts that would fetch from a CDN (MathJax configuration, the mermaid loader)
@@ -185,12 +213,13 @@ def _relative(path: Path, root: str) -> str:
 
 
 def _stabilise(executed: Path, job: Job, root: str, tmp: Path) -> None:
-    """Rewrite the executed notebook without run-specific data: stable cell ids, no clocks, the final output folder."""
+    """Rewrite the executed notebook without run-specific data: stable cell ids, no clocks, the final output folder;
+    compact JSON (a download: Jupyter reads it as it is, and the indentation nbformat writes is a quarter of it)."""
     from wirespeed.system.reproducible import stable_notebook
 
     nb = json.loads(executed.read_text(encoding="utf-8"))
     nb = stable_notebook(nb, job.name, {_relative(tmp, root): _relative(job.out_dir, root)})
-    atomic.write_text(executed, json.dumps(nb, indent=1, ensure_ascii=False, sort_keys=True) + "\n")
+    atomic.write_text(executed, json.dumps(nb, separators=(",", ":"), ensure_ascii=False, sort_keys=True) + "\n")
 
 
 def out_root_logs(out_root: Path) -> Path:

@@ -33,7 +33,11 @@ def label(downloads: list[dict[str, Any]], static_root: Path) -> list[dict[str, 
     """Each download with its format and, for a file already under static_root, its size in bytes and in words."""
     out = []
     for d in downloads:
-        fmt = FORMATS.get(PurePosixPath(d["url"]).suffix.lower(), PurePosixPath(d["url"]).suffix.lstrip(".").upper())
+        suffixes = [x.lower() for x in PurePosixPath(d["url"]).suffixes[-2:]]
+        if len(suffixes) == 2 and suffixes[1] == ".gz" and suffixes[0] in FORMATS:  # a capture published compressed
+            fmt = f"{FORMATS[suffixes[0]]}, gzip-compressed"
+        else:
+            fmt = FORMATS.get(PurePosixPath(d["url"]).suffix.lower(), PurePosixPath(d["url"]).suffix.lstrip(".").upper())
         entry = {**d, "format": fmt}
         path = static_root / d["url"]
         if path.is_file():

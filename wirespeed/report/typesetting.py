@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from wirespeed.pipeline import paths, runner, status as setstatus
-from wirespeed.report import figures as report_figures, latex, links as reportlinks, pandoc_ast as A
+from wirespeed.report import figures as report_figures, fontshare, latex, links as reportlinks, pandoc_ast as A
 from wirespeed.report.headlines import headline_blocks
 from wirespeed.report.shortcodes import ReportError, _api_version, _Doc, article_blocks, pandoc
 from wirespeed.report.structure import appendix_blocks, full_titles, generated_blocks, headings_into_landscape, metadata, source_date_epoch
@@ -73,7 +73,9 @@ def _tree_hash(root: Path) -> str:
 def _tool_versions() -> dict[str, str]:
     pv = subprocess.run([str(pandoc()), "--version"], capture_output=True, text=True, check=True).stdout.splitlines()[0]
     xv = subprocess.run(["xelatex", "--version"], capture_output=True, text=True).stdout.splitlines()[:1]
-    return {"pandoc": pv, "xelatex": xv[0] if xv else "missing"}
+    import fontTools  # the charts' shared font subsets (report/fontshare.py)
+
+    return {"pandoc": pv, "xelatex": xv[0] if xv else "missing", "fonttools": fontTools.version}
 
 
 def plan(slugs: list[str] | None, data_root: Path = paths.HUGO_DATA, static_root: Path = paths.SITE_STATIC, out: Path = OUT,
@@ -131,7 +133,7 @@ def build(job: ReportJob, root: str) -> dict[str, Any]:
         ast = A.document(A.breakable(metadata(data, article, job.components.get("build"))), A.breakable(full_titles(data, article) + blocks), api)
         with tempfile.TemporaryDirectory(prefix=f"wirespeed-report-{job.slug}-") as tmp:
             pdf = typeset(ast, Path(tmp), job.charts_dir, source_date_epoch(data, article, job.components.get("build")))
-            atomic.write_bytes(job.out, pdf.read_bytes())
+            atomic.write_bytes(job.out, fontshare.share(pdf.read_bytes()))  # the charts' fonts: one subset per family
             if os.environ.get("WIRESPEED_LATEX_LOGS"):  # layout checks read the TeX log (overfull boxes); off by default
                 logs = Path(os.environ["WIRESPEED_LATEX_LOGS"])
                 logs.mkdir(parents=True, exist_ok=True)

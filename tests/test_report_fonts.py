@@ -1,0 +1,102 @@
+"""Issue 24 (bytes per set): the charts of a report draw from one subset of each DejaVu font instead of each chart
+carrying its own, and the pages look and read exactly as before (poppler's rendering and text)."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+
+import pytest
+
+from wirespeed.report import fontshare
+
+
+def _chart(title: str, labels: list[str]) -> bytes:
+    import vl_convert
+
+    spec = {"$schema": "https://vega.github.io/schema/vega-lite/v6.json", "title": title, "width": 240, "height": 120,
+            "config": {"font": "DejaVu Sans", "title": {"fontWeight": "bold"}},
+            "data": {"values": [{"frame": f, "rate": i + 1} for i, f in enumerate(labels)]},
+            "mark": "bar", "encoding": {"x": {"field": "frame", "type": "nominal", "title": "Frame size (bytes) — fl"},
+                                        "y": {"field": "rate", "type": "quantitative", "title": "Throughput (Mpps)"}}}
+    return vl_convert.vegalite_to_pdf(spec)
+
+
+def _report(*charts: bytes) -> bytes:
+    """One PDF with each chart on its own page, as XeLaTeX includes them: every chart's fonts kept as they are."""
+    import pikepdf
+
+    out = pikepdf.new()
+    for data in charts:
+        src = pikepdf.open(io.BytesIO(data))
+        out.pages.extend(src.pages)
+    buf = io.BytesIO()
+    out.save(buf)
+    return buf.getvalue()
+
+
+def _programs(data: bytes) -> dict[str, set[bytes]]:
+    import pikepdf
+
+    out: dict[str, set[bytes]] = {}
+    with pikepdf.open(io.BytesIO(data)) as pdf:
+        for obj in pdf.objects:
+            if isinstance(obj, pikepdf.Dictionary) and obj.get("/Type") == "/FontDescriptor" and "/FontFile2" in obj:
+                out.setdefault(str(obj["/FontName"]).split("+", 1)[1], set()).add(obj["/FontFile2"].read_bytes())
+    return out
+
+
+def _pages(data: bytes, tmp_path, name: str) -> tuple[list[bytes], str]:
+    (tmp_path / f"{name}.pdf").write_bytes(data)
+    subprocess.run(["pdftoppm", "-r", "120", "-png", str(tmp_path / f"{name}.pdf"), str(tmp_path / name)], check=True)
+    pages = [p.read_bytes() for p in sorted(tmp_path.glob(f"{name}-*.png"))]
+    text = subprocess.run(["pdftotext", "-layout", str(tmp_path / f"{name}.pdf"), "-"], capture_output=True, text=True, check=True).stdout
+    return pages, text
+
+
+def test_charts_share_one_font_program_per_family_and_look_the_same(tmp_path):
+    from PIL import Image, ImageChops
+
+    before = _report(_chart("Baseline forwarding rate", ["64", "128", "256", "512"]),
+                     _chart("Frame loss, 15,000 ACL entries", ["1024", "1280", "1518", "9000"]),
+                     _chart("Latency per frame size", ["64", "IMIX", "jumbo"]))
+    assert all(len(p) == 3 for p in _programs(before).values())  # each chart its own subset of each font
+    after = fontshare.share(before)
+    programs = _programs(after)
+    assert set(programs) == {"DejaVuSans", "DejaVuSans-Bold"} and all(len(p) == 1 for p in programs.values())
+    assert len(after) < len(before) * 0.8
+    old_pages, old_text = _pages(before, tmp_path, "before")
+    new_pages, new_text = _pages(after, tmp_path, "after")
+    assert new_text == old_text and "Frame loss, 15,000 ACL entries" in new_text and "Throughput (Mpps)" in new_text
+    assert len(new_pages) == len(old_pages) == 3
+    for old, new in zip(old_pages, new_pages):
+        assert ImageChops.difference(Image.open(io.BytesIO(old)).convert("RGB"), Image.open(io.BytesIO(new)).convert("RGB")).getbbox() is None
+
+
+def test_a_pdf_with_one_chart_or_none_is_left_as_it_is():
+    one = _report(_chart("Baseline forwarding rate", ["64", "128"]))
+    assert fontshare.share(one) == one
+
+
+def _chart_programs(data: bytes) -> dict[str, set[bytes]]:
+    """The font programs of the charts' fonts (vl-convert's: CID TrueType with a CIDToGIDMap), by family."""
+    import pikepdf
+
+    out: dict[str, set[bytes]] = {}
+    with pikepdf.open(io.BytesIO(data)) as pdf:
+        for obj in pdf.objects:
+            if isinstance(obj, pikepdf.Dictionary) and obj.get("/Subtype") == "/CIDFontType2" and "/CIDToGIDMap" in obj:
+                out.setdefault(str(obj["/BaseFont"]).split("+", 1)[1], set()).add(obj["/FontDescriptor"]["/FontFile2"].read_bytes())
+    return out
+
+
+@pytest.mark.slow
+def test_every_report_carries_one_chart_font_program_per_family():
+    from pipeline import BUILD, build
+
+    build("reports")
+    reports = sorted((BUILD / "reports").glob("*.pdf"))
+    assert len(reports) >= 28
+    for pdf in reports:
+        programs = _chart_programs(pdf.read_bytes())
+        assert programs and all(len(p) == 1 for p in programs.values()), (pdf.name, {k: len(v) for k, v in programs.items()})
