@@ -5,7 +5,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import re
 from pathlib import Path
 from typing import Any
 
@@ -100,7 +99,7 @@ class Outputs:
                             "vega": f"charts/{cid}.vg.json", "table": data_table(defn)}
         if defn.get("role"):  # "overview": a small multiple at the top of the set page, not in its test's section
             self.charts[cid]["role"] = defn["role"]
-        return _Chart(spec, cid, defn["alt"])
+        return _Chart(svg, cid, defn["alt"])
 
     def finish(self) -> None:
         """Write outputs.json: every table and chart this run produced."""
@@ -108,16 +107,6 @@ class Outputs:
 
 
 CHART_KEY = "wirespeed-chart"  # a chart output's metadata key naming the chart it draws
-_VL_MAJOR = re.compile(r"/schema/vega-lite/(v[0-9]+)[.]")
-
-
-def vega_lite_type(spec: dict[str, Any]) -> str:
-    """The media type a notebook carries a Vega-Lite spec under, by the major version its $schema names (as Altair
-    does: application/vnd.vegalite.v6+json), which JupyterLab draws."""
-    m = _VL_MAJOR.search(spec.get("$schema", ""))
-    if not m:
-        raise ValueError(f"a chart spec without a Vega-Lite $schema: {spec.get('$schema')!r}")
-    return f"application/vnd.vegalite.{m[1]}+json"
 
 
 class _Html:
@@ -133,18 +122,18 @@ class _Html:
 
 
 class _Chart:
-    """A chart in the executed notebook: its Vega-Lite spec (the published charts/<id>.vl.json), which JupyterLab
-    draws itself, rather than a second copy of the drawing (charts/<id>.svg), about a third larger. Its output's
-    metadata names the chart, so the notebook's web page shows the published drawing by reference (analysis.html_export)."""
+    """A chart in the executed notebook: its drawing (the published charts/<id>.svg), which every notebook viewer shows
+    (JupyterLab, Notebook, VS Code, GitHub) where a Vega-Lite spec needs a renderer of its version (the spec is the
+    charts/<id>.vl.json download beside it). Its output's metadata names the chart, so the notebook's web page shows
+    the published drawing by reference instead of a second copy (analysis.html_export)."""
 
-    def __init__(self, spec: dict[str, Any], cid: str, alt: str):
-        self.spec = spec
+    def __init__(self, svg: str, cid: str, alt: str):
+        self.svg = svg
         self.cid = cid
         self.alt = alt
 
-    def __repr__(self) -> str:  # the text shown where no Vega-Lite renderer of the spec's version is (older JupyterLab, plain viewers)
-        return f"<wirespeed chart {self.cid}: a Vega-Lite spec; its drawing is published as charts/{self.cid}.svg>"
+    def __repr__(self) -> str:  # the text/plain output: no memory address, so reruns write the same bytes
+        return f"<wirespeed chart {self.cid}: drawn in charts/{self.cid}.svg, its spec in charts/{self.cid}.vl.json>"
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> tuple[dict[str, Any], dict[str, Any]]:
-        mime = vega_lite_type(self.spec)
-        return {mime: self.spec, "text/plain": repr(self)}, {mime: {CHART_KEY: self.cid, "alt": self.alt}}
+        return {"image/svg+xml": self.svg, "text/plain": repr(self)}, {"image/svg+xml": {CHART_KEY: self.cid, "alt": self.alt}}
