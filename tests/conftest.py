@@ -40,25 +40,28 @@ def copy_examples(dest: Path, series: int | None = 0) -> Path:
     return dest
 
 
-# The session's scratch working folder for the whole pipeline (tests/pipeline.py): made by the controlling
-# process, inherited by pytest-xdist workers through the environment, removed at the end of the session.
+# The session's scratch working folders, each built once per session: the whole pipeline of the examples
+# (tests/pipeline.py) and the sets imported from the real tool outputs (tests/realbuild.py). Made by the
+# controlling process, inherited by pytest-xdist workers through the environment, removed at the end of the session.
 PIPELINE_ENV = "WIRESPEED_TEST_PIPELINE"
+REAL_ENV = "WIRESPEED_TEST_REAL"
 
 
 def pytest_configure(config):
-    if PIPELINE_ENV not in os.environ and not hasattr(config, "workerinput"):
-        os.environ[PIPELINE_ENV] = tempfile.mkdtemp(prefix="wirespeed-pipeline-")
-        config.stash[_OWNED] = os.environ[PIPELINE_ENV]
+    owned = []
+    for env, prefix in ((PIPELINE_ENV, "wirespeed-pipeline-"), (REAL_ENV, "wirespeed-real-")):
+        if env not in os.environ and not hasattr(config, "workerinput"):
+            os.environ[env] = tempfile.mkdtemp(prefix=prefix)
+            owned.append(env)
+    config.stash[_OWNED] = owned
 
 
 def pytest_unconfigure(config):
-    owned = config.stash.get(_OWNED, None)
-    if owned:
-        shutil.rmtree(owned, ignore_errors=True)
-        os.environ.pop(PIPELINE_ENV, None)
+    for env in config.stash.get(_OWNED, []):
+        shutil.rmtree(os.environ.pop(env), ignore_errors=True)
 
 
-_OWNED = pytest.StashKey[str]()
+_OWNED = pytest.StashKey[list]()
 
 
 def run_cli(*args: str, cwd: Path = ROOT, check: bool = False) -> subprocess.CompletedProcess:
