@@ -71,7 +71,7 @@ LIVE = """async () => {
     const waiting = figs.filter(f => !f.classList.contains('is-live'));
     if (!waiting.length) break;
     for (const f of waiting) { f.scrollIntoView(); await new Promise(r => setTimeout(r, 60 + 40 * round)); }
-    await new Promise(r => setTimeout(r, 400));
+    for (let t = 0; t < 400 && figs.some(f => !f.classList.contains('is-live')); t += 50) await new Promise(r => setTimeout(r, 50));  // up to 400 ms
   }
   return figs.length;
 }"""
