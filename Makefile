@@ -120,7 +120,7 @@ $(TOOLS)/.actionlint-$(ACTIONLINT_VERSION):
 	touch $@
 
 test: setup test-tools
-	$(BIN)/python -m pytest -q -n 2 --dist loadfile --durations=25
+	$(BIN)/python -m pytest -q -n 2 --dist loadfile --no-loadscope-reorder --durations=25
 
 # The fast lane, the default while developing (under a minute on an idle 2-core machine): tests that start
 # no process and build nothing (tests/conftest.py marks the others slow); `make test` runs them all.

@@ -40,25 +40,28 @@ def copy_examples(dest: Path, series: int | None = 0) -> Path:
     return dest
 
 
-# The session's scratch working folder for the whole pipeline (tests/pipeline.py): made by the controlling
-# process, inherited by pytest-xdist workers through the environment, removed at the end of the session.
+# The session's scratch working folders, each built once per session: the whole pipeline of the examples
+# (tests/pipeline.py) and the sets imported from the real tool outputs (tests/realbuild.py). Made by the
+# controlling process, inherited by pytest-xdist workers through the environment, removed at the end of the session.
 PIPELINE_ENV = "WIRESPEED_TEST_PIPELINE"
+REAL_ENV = "WIRESPEED_TEST_REAL"
 
 
 def pytest_configure(config):
-    if PIPELINE_ENV not in os.environ and not hasattr(config, "workerinput"):
-        os.environ[PIPELINE_ENV] = tempfile.mkdtemp(prefix="wirespeed-pipeline-")
-        config.stash[_OWNED] = os.environ[PIPELINE_ENV]
+    owned = []
+    for env, prefix in ((PIPELINE_ENV, "wirespeed-pipeline-"), (REAL_ENV, "wirespeed-real-")):
+        if env not in os.environ and not hasattr(config, "workerinput"):
+            os.environ[env] = tempfile.mkdtemp(prefix=prefix)
+            owned.append(env)
+    config.stash[_OWNED] = owned
 
 
 def pytest_unconfigure(config):
-    owned = config.stash.get(_OWNED, None)
-    if owned:
-        shutil.rmtree(owned, ignore_errors=True)
-        os.environ.pop(PIPELINE_ENV, None)
+    for env in config.stash.get(_OWNED, []):
+        shutil.rmtree(os.environ.pop(env), ignore_errors=True)
 
 
-_OWNED = pytest.StashKey[str]()
+_OWNED = pytest.StashKey[list]()
 
 
 def run_cli(*args: str, cwd: Path = ROOT, check: bool = False) -> subprocess.CompletedProcess:
@@ -149,11 +152,24 @@ def _reaches_heavy(item) -> bool:
     return any(_names(c, module, seen) & HEAVY for c in codes)
 
 
+# --- the order of the files (`make test`: -n 2 --dist loadfile --no-loadscope-reorder) ---------------
+# pytest-xdist gives each worker whole files, by default those with the most tests first, which leaves the files that
+# build for minutes (a few tests each) to the end, where one worker may run the last of them alone. These go first, the
+# longest first, so that the many short files fill the gaps at the end. The first two build the session's two shared
+# builds (tests/realbuild.py, tests/pipeline.py), one on each worker; the readers of both builds come after them.
+# Only the order changes (a file left off this list, or one that no longer exists, costs nothing but balance).
+FIRST = ["test_importer_nfvbench_pipeline.py", "test_reproducible.py", "test_shards.py", "test_publication_check.py", "test_base_url.py",
+         "test_reading_browser.py", "test_chart_browser.py", "test_valid_sets_build.py", "test_import_cli.py", "test_isolation.py",
+         "test_pdf_layout.py", "test_hostile_site.py", "test_publish_path.py", "test_report.py", "test_site.py"]
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
     for item in items:
         if not any(item.get_closest_marker(n) for n in ("slow", "browser", "netns")) and _reaches_heavy(item):
             item.add_marker(pytest.mark.slow)
+    rank = {name: i for i, name in enumerate(FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(FIRST)))  # stable: the other files and each file's tests keep their order
 
 
 # The lane is checked, not trusted: a test outside it (no slow, browser or netns mark, given by hand or by the rule

@@ -5,14 +5,17 @@ importer merged later accepts joins the build by itself, and a file that stops i
 
 from __future__ import annotations
 
+import contextlib
 import re
-import subprocess
+from dataclasses import dataclass
 from pathlib import Path
 
 import tomlkit
+from click.testing import CliRunner
 
-from conftest import ROOT, WIRESPEED
+from conftest import ROOT
 from importer_sets import FILL as IMPORTER_FILL
+from wirespeed.cli import cli
 
 # What a contributor fills in where the tool's output does not say (importer_sets.FILL and the instrument).
 FILL = {**IMPORTER_FILL, "instrument.vendor": "Unstated", "instrument.product": "Traffic generator named by the file's format"}
@@ -40,8 +43,22 @@ def slug_of(path: Path) -> str:
     return ("real-" + words)[:80].rstrip("-")
 
 
-def _run(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([*WIRESPEED, *args], cwd=cwd, capture_output=True, text=True, timeout=900)
+@dataclass(frozen=True)
+class Ran:
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def _run(*args: str, cwd: Path) -> Ran:
+    """The CLI's command run in this process, in the folder cwd (some 400 runs: a process each would start Python and
+    load the importers some 400 times); an exception that escapes the command is a failure that names it."""
+    with contextlib.chdir(cwd):
+        result = CliRunner().invoke(cli, list(args))
+    stderr = result.stderr
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        stderr += f"wirespeed: internal error: {type(result.exception).__name__}: {result.exception}"
+    return Ran(result.exit_code, result.stdout, stderr)
 
 
 def _fill(folder: Path, validate_output: str, rel: str) -> None:
@@ -66,12 +83,13 @@ def _fill(folder: Path, validate_output: str, rel: str) -> None:
     (folder / "result.toml").write_text(tomlkit.dumps(doc), encoding="utf-8")
 
 
-def import_all(work: Path) -> tuple[list[str], dict[str, str]]:
+def import_all(work: Path) -> tuple[list[str], dict[str, str], dict[str, str]]:
     """Import every real file into work/data/results (the working folder of a pipeline); returns the slugs of
-    the sets made and, for each file that did not import, its path and the importer's one-line reason."""
+    the sets made, for each file that did not import its path and the importer's one-line reason, and for each
+    file that did the importer `import auto` said it chose."""
     root = work / "data" / "results"
     root.mkdir(parents=True, exist_ok=True)
-    slugs, refused = [], {}
+    slugs, refused, chosen = [], {}, {}
     for path in real_files():
         rel = path.relative_to(REAL).as_posix()
         slug = slug_of(path)
@@ -79,6 +97,8 @@ def import_all(work: Path) -> tuple[list[str], dict[str, str]]:
         if proc.returncode != 0:
             refused[rel] = (proc.stderr.strip().splitlines() or ["no message"])[0]
             continue
+        said = re.search(rf"^auto: {re.escape(str(path))} is (\S+)$", proc.stdout, re.M)
+        chosen[rel] = said.group(1) if said else f"(not said: {proc.stdout[:200]!r})"
         folder = root / slug
         _fill(folder, _run("validate", str(folder), cwd=work).stdout, rel)
         check = _run("validate", str(folder), cwd=work)
@@ -86,4 +106,4 @@ def import_all(work: Path) -> tuple[list[str], dict[str, str]]:
             refused[rel] = "imported but does not validate once filled in: " + " | ".join(check.stdout.splitlines()[:3])
             continue
         slugs.append(slug)
-    return slugs, refused
+    return slugs, refused, chosen

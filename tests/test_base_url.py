@@ -18,6 +18,7 @@ import re
 import shutil
 import subprocess
 import threading
+import time
 import urllib.error
 import urllib.request
 from contextlib import contextmanager
@@ -216,21 +217,24 @@ def test_crawl_under_a_sub_path_finds_no_broken_link(sub_site, browser):  # noqa
     def visit(url: str, expect: int = 200) -> list[str]:
         """Load one page; check every link and asset on it; return the same-host HTML pages it links."""
         nonlocal checked
-        resp = page.goto(url, wait_until="networkidle")
+        w.inflight.clear()
+        resp = page.goto(url, wait_until="load")
+        w.settle(url)  # no request in flight for QUIET_MS, as every browser test waits (networkidle waits a fixed 500 ms)
         if resp is None or resp.status != expect:
             problems.append(f"{url}: HTTP {resp.status if resp else 'no response'} (expected {expect})")
         charts = page.locator("figure.result-chart[data-vega]").count()
         if charts:  # every chart renders its Vega spec once it comes into view (from the page's spec bundle)
             page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")  # collapsed scenarios: charts wait until shown
             try:  # scroll each chart not yet live into view again until all are (lazy loading), polled from Python (CSP: no eval)
-                for _ in range(60):
+                deadline = time.monotonic() + 30
+                while True:
                     page.evaluate("""async () => { for (const f of document.querySelectorAll('figure.result-chart[data-vega]:not(.is-live)')) {
                         f.scrollIntoView(); await new Promise(r => setTimeout(r, 50)); } }""")
                     if page.locator("figure.result-chart.is-live").count() >= charts:
                         break
-                    page.wait_for_timeout(500)
-                else:
-                    raise AssertionError("charts not live")
+                    if time.monotonic() > deadline:
+                        raise AssertionError("charts not live")
+                    page.wait_for_timeout(100)
             except Exception:
                 problems.append(f"{url}: only {page.locator('figure.result-chart.is-live').count()} of {charts} charts rendered")
         found = []

@@ -1,6 +1,6 @@
 """Every real NFVbench file (tests/real/nfvbench/) through the whole pipeline as a contributor would
 take it: `wirespeed import auto` (which must pick nfvbench), the unstated fields filled in, then
-validate, ingest, analyse, site data, PDF report and site. Each set gets a page and a PDF, and both
+validate, ingest, analyse, site data, PDF report and site (the session's build of every real file, tests/realbuild.py). Each set gets a page and a PDF, and both
 print the file's own figures: the rates the generator SENT (never the rates NFVbench asked for),
 the frames, and the latency, with the percentage of line rate of the incident run at 22.4 %
 (NFVbench's own 200.0 % is the sum of what it asked for in both directions)."""
@@ -12,16 +12,15 @@ import subprocess
 from html import unescape
 
 import pytest
-import tomlkit
 
-import workdir
+import realbuild
+import realsets
 from conftest import ROOT
 
 pytestmark = pytest.mark.slow
 REAL = ROOT / "tests" / "real" / "nfvbench"
-STEPS = (["validate"], ["ingest"], ["analyse"], ["site", "--data-only"], ["report"], ["site"])
 
-# slug → (file, what the page and the PDF print, read by hand from the file)
+# name → (file, what the page and the PDF print, read by hand from the file)
 SETS = {
     # the incident: benchmarks.network.service_chain.EXT.result.result["64"].ndr.stats.total_tx_rate = 16701232 (frames sent
     # overall.tx_pkts 167,012,327 in duration_sec 10.0), "at least" as NFVbench warned (stats.warning) that it asked for 74404760;
@@ -50,30 +49,16 @@ def _text(html: str) -> str:
     return " ".join(unescape(re.sub(r"<[^>]+>", " ", re.sub(r"<(script|style)\b.*?</\1>", " ", html, flags=re.S))).split())
 
 
-def _fill(toml) -> None:
-    """What a contributor adds after the import: the fields NFVbench files do not state."""
-    doc = tomlkit.parse(toml.read_text())
-    doc["title"], doc["licence"], doc["status"] = f"NFVbench {doc['slug']}", "Apache-2.0", "published"
-    doc["source"]["publisher"] = "OPNFV NFVbench project"
-    doc["dut"]["vendor"], doc["dut"]["model"] = "OPNFV", "AMICAL pod"
-    for t in doc["tests"]:
-        t["scenario"] = "baseline-forwarding"
-    toml.write_text(tomlkit.dumps(doc))
-
-
-def test_real_nfvbench_files_build_into_pages_and_pdfs_with_the_files_figures(tmp_path):
-    w = workdir.make(tmp_path, examples=False)
-    for article in (w / "content" / "reviews").glob("*.md"):  # the reviews cite the bundled examples, which are not here
-        article.unlink()
-    for slug, (name, _figures) in SETS.items():
-        proc = workdir.wirespeed(w, "import", "auto", str(REAL / name), "--into", slug)
-        assert proc.returncode == 0, proc.stderr
-        assert "is nfvbench" in proc.stdout and "Traceback" not in proc.stderr
-        _fill(w / "data" / "results" / slug / "result.toml")
-    for step in STEPS:
-        proc = workdir.wirespeed(w, *step)
-        assert proc.returncode == 0 and "Traceback" not in proc.stdout + proc.stderr, f"wirespeed {' '.join(step)}:\n{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}"
-    for slug, (_name, figures) in SETS.items():
+def test_real_nfvbench_files_build_into_pages_and_pdfs_with_the_files_figures():
+    """Read from the session's build of every real file (tests/realbuild.py: `import auto`, the unstated fields filled in,
+    then validate, ingest, analyse, site data, PDF report and site, each step without a traceback)."""
+    w, slugs, refused, chosen = realbuild.build()
+    for name, _figures in SETS.values():
+        rel = f"nfvbench/{name}"
+        assert rel not in refused and chosen.get(rel) == "nfvbench", (rel, refused.get(rel), chosen.get(rel))
+        assert realsets.slug_of(REAL / name) in slugs, rel
+    for name, figures in SETS.values():
+        slug = realsets.slug_of(REAL / name)
         page = _text((w / "public" / "results" / slug / "index.html").read_text())
         pdf = " ".join(subprocess.run(["pdftotext", str(w / "public" / "reports" / f"{slug}.pdf"), "-"], capture_output=True, text=True, check=True).stdout.split())
         for figure in figures:

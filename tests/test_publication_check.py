@@ -1,6 +1,6 @@
 """The publication check (`wirespeed check-site`) over real builds: the examples (the session's one pipeline build,
 tests/pipeline.py) and sets imported from every real tool output in tests/real/ that imports today (built once
-here). Hypothesis-drawn and odd-shaped sets are checked on their own build in tests/test_valid_sets_build.py.
+per session, tests/realbuild.py). Hypothesis-drawn and odd-shaped sets are checked on their own build in tests/test_valid_sets_build.py.
 
 The measured example sets still publish figures that the `figures` work of issue 22 corrects (items 2-4): those
 failures are listed below exactly, by set and rule, so that a new failure fails the test and a corrected one
@@ -13,8 +13,8 @@ import re
 import pytest
 
 import pipeline
+import realbuild
 import realsets
-import workdir
 from wirespeed.problems import Problem
 from wirespeed.sitecheck.run import check_site
 
@@ -45,15 +45,9 @@ def test_the_examples_publish_nothing_the_check_refuses():
 
 
 @pytest.fixture(scope="module")
-def real_build(tmp_path_factory):
-    """Every real tool output that imports, one set each, built into a site and PDFs once."""
-    w = workdir.make(tmp_path_factory.mktemp("real-sets"), examples=False)
-    for article in (w / "content" / "reviews").glob("*.md"):  # the reviews cite the bundled examples, which are not here
-        article.unlink()
-    slugs, refused = realsets.import_all(w)
-    for step in (["validate"], ["ingest"], ["analyse"], ["site", "--data-only"], ["report"], ["site"]):
-        proc = workdir.wirespeed(w, *step)
-        assert proc.returncode == 0, f"wirespeed {' '.join(step)} failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
+def real_build():
+    """Every real tool output that imports, one set each, built into a site and PDFs once per session (tests/realbuild.py)."""
+    w, slugs, refused, _chosen = realbuild.build()
     return w, slugs, refused
 
 

@@ -71,7 +71,7 @@ LIVE = """async () => {
     const waiting = figs.filter(f => !f.classList.contains('is-live'));
     if (!waiting.length) break;
     for (const f of waiting) { f.scrollIntoView(); await new Promise(r => setTimeout(r, 60 + 40 * round)); }
-    await new Promise(r => setTimeout(r, 400));
+    for (let t = 0; t < 400 && figs.some(f => !f.classList.contains('is-live')); t += 50) await new Promise(r => setTimeout(r, 50));  // up to 400 ms
   }
   return figs.length;
 }"""
@@ -131,6 +131,12 @@ class Watched:
         networkidle waits a fixed 500 ms after the last one, on every page)."""
         self.inflight.clear()
         self.page.goto(self.base + path, wait_until="load")
+        self.settle(path, quiet_ms)
+        return self.page
+
+    def settle(self, path: str, quiet_ms: int = QUIET_MS) -> None:
+        """Wait until no request has been in flight for `quiet_ms` (the page's requests since the last goto), then for its
+        fonts and two frames."""
         settled, deadline = 0, time.monotonic() + 30
         while settled < quiet_ms:
             if time.monotonic() > deadline:
@@ -139,7 +145,6 @@ class Watched:
             self.page.wait_for_timeout(QUIET_STEP_MS)  # Playwright delivers the page's events while it waits
             settled = 0 if self.inflight or self.started != before else settled + QUIET_STEP_MS
         self.page.evaluate("() => document.fonts.ready.then(() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r))))")
-        return self.page
 
     def close(self):
         self.ctx.close()
