@@ -100,3 +100,17 @@ def test_every_report_carries_one_chart_font_program_per_family():
     for pdf in reports:
         programs = _chart_programs(pdf.read_bytes())
         assert programs and all(len(p) == 1 for p in programs.values()), (pdf.name, {k: len(v) for k, v in programs.items()})
+
+
+def test_a_shared_subset_is_the_same_bytes_whenever_it_is_made(monkeypatch):
+    """fontTools stamps a font it saves with the time (head.modified) unless told not to: the shared subset keeps the
+    installed font's stamp, so two builds on two days write the same report."""
+    from fontTools.ttLib.tables import _h_e_a_d
+
+    source = fontshare._font_file("DejaVuSans")
+    assert source is not None, "DejaVu Sans is installed with the report's fonts"
+    made = []
+    for now in (3_000_000_000, 3_000_086_400):  # two days apart
+        monkeypatch.setattr(_h_e_a_d, "timestampNow", lambda now=now: now)
+        made.append(fontshare._subset(source, {".notdef", "A", "B"})[0])
+    assert made[0] == made[1]

@@ -121,7 +121,7 @@ def _subset(source: Path, glyphs: set[str]) -> tuple[bytes, list[str]]:
     from fontTools import subset
     from fontTools.ttLib import TTFont
 
-    font = TTFont(str(source))
+    font = TTFont(str(source), recalcTimestamp=False)  # head.modified stays the installed font's: the same bytes on any day
     opts = subset.Options()
     opts.layout_features = []
     opts.drop_tables += ["GSUB", "GPOS", "GDEF", "kern", "BASE", "MATH", "FFTM"]
