@@ -8,9 +8,7 @@ payload literally."""
 from __future__ import annotations
 
 import csv
-import functools
 import gzip
-import http.server
 import io
 import os
 import shutil
@@ -24,7 +22,7 @@ import pytest
 import hostile
 from conftest import ROOT, WIRESPEED, copy_examples
 from wirespeed.resultset import publish
-from wirespeed.system import csvsafe
+from wirespeed.system import csvsafe, rangeserver
 pytestmark = pytest.mark.browser
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 SLUG = hostile.SLUG
@@ -52,11 +50,7 @@ def work(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def server(work):
-    class Quiet(http.server.SimpleHTTPRequestHandler):
-        def log_message(self, *args):
-            pass
-
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(work / "public")))
+    httpd = rangeserver.server(str(work / "public"), port=0, quiet=True)  # the server `wirespeed serve` runs
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     yield f"http://127.0.0.1:{httpd.server_address[1]}"
     httpd.shutdown()
