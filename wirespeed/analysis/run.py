@@ -133,11 +133,24 @@ _CDN = re.compile(r"<script[^>]*\bsrc=\"https?://[^\"]*\"[^>]*>\s*</script>|<lin
 
 @functools.cache
 def _html_exporter() -> Any:
-    """nbconvert's HTML exporter, made once per process (loading its templates costs more than an export)."""
+    """nbconvert's HTML exporter, made once per process (loading its templates costs more than an export). The code
+    cells' highlighting and the cleaning of it are remembered by their text: every set's run of a notebook has the same
+    code, which took a third of an export to highlight and clean again."""
     from nbconvert import HTMLExporter
+    from nbconvert.filters import Highlight2HTML, clean_html
 
     exporter = HTMLExporter(template_name="lab")
     exporter.mathjax_url = ""
+    highlight = Highlight2HTML(pygments_lexer="ipython3", parent=exporter)
+
+    @functools.lru_cache(maxsize=4096)
+    def highlighted(source: str, language: str | None, metadata: str) -> str:
+        return highlight(source, language, json.loads(metadata))
+
+    def highlight_code(source: str, language: str | None = None, metadata: Any = None) -> str:
+        return highlighted(source, language, json.dumps(metadata or {}, sort_keys=True, default=str))
+
+    exporter.filters = {**exporter.filters, "highlight_code": highlight_code, "clean_html": functools.lru_cache(maxsize=4096)(clean_html)}
     return exporter
 
 
@@ -254,7 +267,8 @@ def _execute(job: Job, root: str) -> dict[str, Any]:
             params = {"slug": job.slug, "catalog": _relative(job.catalog, root), "output_dir": _relative(tmp, root)}
             kernels.ready(root, out_root_logs(job.out_dir.parent.parent) / "kernels.log")
             papermill.execute_notebook(str(source), str(executed), parameters=params, engine_name=kernels.ENGINE,
-                                       kernel_name="python3", cwd=root, progress_bar=False, log_output=False)
+                                       kernel_name="python3", cwd=root, progress_bar=False, log_output=False,
+                                       request_save_on_cell_execute=False)  # written once, at the end (not at every cell's start and end)
         except papermill.PapermillExecutionError as exc:
             kernels.discard()
             code = [c.source for c in nb.cells if c.cell_type == "code"]

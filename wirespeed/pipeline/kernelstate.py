@@ -12,7 +12,7 @@ and their code is part of every run's cache key.
 
 from __future__ import annotations
 
-import gc
+import functools
 import os
 import sys
 import warnings
@@ -31,8 +31,13 @@ def snapshot() -> None:
 def _kept(module: Any) -> bool:
     """An installed or wirespeed module stays loaded; a module from anywhere else is dropped."""
     file = getattr(module, "__file__", None)
-    if not file:
-        return True
+    return True if not file else _kept_file(file)
+
+
+@functools.lru_cache(maxsize=None)
+def _kept_file(file: str) -> bool:
+    """Whether a module file lies under an installed prefix or wirespeed (remembered: a kept module stays, and
+    resolving the thousands of them before every run took a tenth of a notebook's time)."""
     path = Path(file).resolve()
     return any(path.is_relative_to(root) for root in _KEPT)
 
@@ -55,4 +60,4 @@ def restore() -> None:
     warnings.filters[:] = _START["warnings"]
     warnings.onceregistry.clear()
     warnings._filters_mutated()  # every module's registry of warnings already shown is out of date: they show again
-    gc.collect()
+    # (no gc.collect() of our own: IPython's reset above ran a full collection)

@@ -55,7 +55,10 @@ def _registry_call(node: ast.AST) -> str | None:
     return None
 
 
-def _imports(source: str, package: str | None = None) -> set[str]:
+@lru_cache(maxsize=4096)
+def _imports(source: str, package: str | None = None) -> frozenset[str]:
+    """The wirespeed modules (and registered plugins) a source imports; remembered by its text, since a build asks for
+    the closure of every notebook and they share most of their modules."""
     names: set[str] = set()
     plugins: set[str] = set()
     try:
@@ -74,7 +77,7 @@ def _imports(source: str, package: str | None = None) -> set[str]:
             names.update(f"{base}.{a.name}" for a in node.names)
         elif (group := _registry_call(node)) is not None:
             plugins |= _registered(group)
-    return {n for n in names if n == "wirespeed" or n.startswith("wirespeed.")} | plugins
+    return frozenset({n for n in names if n == "wirespeed" or n.startswith("wirespeed.")} | plugins)
 
 
 def code_closure(source: str) -> dict[str, str]:
