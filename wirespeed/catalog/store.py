@@ -21,6 +21,7 @@ from wirespeed.engine import dates
 from wirespeed.checks import run_checks
 from wirespeed.engine.columns import METRICS, TABLE_METRICS
 from wirespeed.catalog import trend
+from wirespeed.catalog.append import append
 from wirespeed.checks.consistency import agreements
 from wirespeed.engine.derive import context, counts, derived, offered_from_load
 from wirespeed.engine.ramp import running_stream
@@ -173,10 +174,8 @@ def _insert_set(con, rs: ResultSet, problems: list[Problem], chash: str, ehash: 
         roles.update({p: kind for p in m["files"].get(kind, [])})
     roles.update({n["path"]: "native" for n in m["files"].get("native", [])})
     roles.update({a["path"]: "attachment" for a in m["files"].get("attachments", [])})
-    con.executemany("INSERT INTO files VALUES (?,?,?,?)", [[rs.slug, p, roles.get(p, "other"), h] for p, h in sorted(rs.file_hashes.items())])
-    con.executemany(
-        "INSERT INTO tests VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-        [[rs.slug, t.id, i, t.title, t.meta["rfc"], t.meta["scenario"], t.meta["topology"], t.meta["ports"], t.meta["port_speed"],
+    append(con, "files", [[rs.slug, p, roles.get(p, "other"), h] for p, h in sorted(rs.file_hashes.items())])
+    append(con, "tests", [[rs.slug, t.id, i, t.title, t.meta["rfc"], t.meta["scenario"], t.meta["topology"], t.meta["ports"], t.meta["port_speed"],
           t.link.media, t.link.bps, t.link.payload_bps, t.meta["direction"], t.meta.get("receivers"), t.convention,
           json.dumps(t.meta), json.dumps(t.methodology)] for i, t in enumerate(rs.tests.values())],
     )
@@ -209,27 +208,22 @@ def _insert_set(con, rs: ResultSet, problems: list[Problem], chash: str, ehash: 
                                         ctx.capped, tp[0].value if tp else None, tp[0].lo if tp else None, tp[0].hi if tp else None,
                                         tp[1] if tp else None, share("throughput_l1"), val("throughput_l2"), share("throughput_line_rate"),
                                         share("throughput_max_theoretical"), line * ctx.wire_bits if line else None, val("lost"), val("loss"), val("forwarding_rate")])
-    con.executemany("INSERT INTO rows VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", row_records)
-    if cell_records:
-        con.executemany("INSERT INTO cells VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", cell_records)
-    if derived_records:
-        con.executemany("INSERT INTO derived VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", derived_records)
+    append(con, "rows", row_records)
+    append(con, "cells", cell_records)
+    append(con, "derived", derived_records)
     tt = _trial_throughputs(rs)
     if tt:
-        con.executemany("INSERT INTO trial_throughput VALUES (?,?,?,?,?,?,?,?,?,?,?)", tt)
+        append(con, "trial_throughput", tt)
     ag = agreements(rs)
     if ag:
-        con.executemany(
-            "INSERT INTO agreements VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-            [[rs.slug, ids[id(a.row)], a.test, a.metric, a.where, a.published, a.published_lo, a.published_hi, a.recomputed.value,
+        append(con, "agreements", [[rs.slug, ids[id(a.row)], a.test, a.metric, a.where, a.published, a.published_lo, a.published_hi, a.recomputed.value,
               a.recomputed.lo, a.recomputed.hi, a.recomputed_text, a.unit_symbol, a.basis, a.agree] for a in ag],
         )
     if problems:
-        con.executemany("INSERT INTO findings VALUES (?,?,?,?,?,?,?)",
-                        [[rs.slug, p.file, p.line, p.field, p.message, p.rule, p.severity] for p in problems])
+        append(con, "findings", [[rs.slug, p.file, p.line, p.field, p.message, p.rule, p.severity] for p in problems])
     rejected = [p for p in problems if p.severity == "error" and p.line]
     if rejected:
-        con.executemany("INSERT INTO rejects VALUES (?,?,?,?,?)", [[rs.slug, p.file, p.line, f"{p.field}: {p.message}" if p.field else p.message, p.rule] for p in rejected])
+        append(con, "rejects", [[rs.slug, p.file, p.line, f"{p.field}: {p.message}" if p.field else p.message, p.rule] for p in rejected])
     return len(rs.rows), len({(p.file, p.line) for p in rejected})
 
 
@@ -306,7 +300,7 @@ def ingest(folders: Iterable[Path], db: Path = DEFAULT_DB, progress: Callable[[s
                 n = _count_data_lines(folder)
                 reason = errors[0] if errors else Problem(display_path(folder), None, "", "could not be loaded", "layout")
                 con.execute("INSERT INTO rejects VALUES (?,?,?,?,?)", [folder.name, reason.file, reason.line, f"whole result set rejected: {reason.message}", reason.rule])
-                con.executemany("INSERT INTO findings VALUES (?,?,?,?,?,?,?)", [[folder.name, p.file, p.line, p.field, p.message, p.rule, p.severity] for p in problems])
+                append(con, "findings", [[folder.name, p.file, p.line, p.field, p.message, p.rule, p.severity] for p in problems])
                 reports.append(SetReport(folder.name, display_path(folder), "rejected", n, 0, n, errors))
             else:
                 check_problems = run_checks(rs)

@@ -18,6 +18,7 @@ from typing import Any
 
 import duckdb
 
+from wirespeed.catalog.append import append
 from wirespeed.engine.columns import BETTER
 from wirespeed.engine import trend, versions
 
@@ -167,8 +168,7 @@ def refresh(con: duckdb.DuckDBPyConnection, force: bool = False) -> bool:
         for table in ("trend_series", "trend_points", "trend_groups", "trend_changes"):
             con.execute(f"DELETE FROM {table}")
         for table, rows in (("trend_series", rows_s), ("trend_points", rows_p), ("trend_groups", rows_g), ("trend_changes", rows_c)):
-            if rows:
-                con.executemany(f"INSERT INTO {table} VALUES ({', '.join('?' * len(rows[0]))})", rows)
+            append(con, table, rows)
         con.execute("INSERT OR REPLACE INTO catalog_info VALUES ('trend_inputs', ?)", [h])
         con.execute("COMMIT")
     except BaseException:
