@@ -154,6 +154,29 @@ def _html_exporter() -> Any:
     return exporter
 
 
+# The dark theme, for a reader whose site theme (or, without a choice of theirs, the OS setting) is dark: JupyterLab
+# Dark's variables (the lab template's own theme-dark.css) where the site's dark theme applies (the site's theme
+# choice is set on <html> by notebooks/theme-<hash>.js, site.notebook_pages), the charts' light drawings inverted with
+# their hues turned back as on the site's pages, and the browser's own controls and scroll bars dark.
+_DARK_WHERE = ('@media screen and (prefers-color-scheme: dark) {{ :root:not([data-theme="light"]) {{ {rules} }} {images} }}\n'
+               '@media screen {{ :root[data-theme="dark"] {{ {rules} }} {dark_images} }}\n')
+_CHART_IMAGES = 'img[src^="../charts/"]'
+
+
+@functools.cache
+def _dark_theme() -> str:
+    """The CSS of the notebook page's dark theme (see _DARK_WHERE)."""
+    env = _html_exporter().environment
+    css = env.loader.get_source(env, "static/theme-dark.css")[0]
+    body = re.search(r":root\s*\{(.*)\}", css, re.S)
+    if body is None:
+        raise AnalysisError("nbconvert's lab template has no :root block in static/theme-dark.css")
+    rules = body[1].strip() + "\n  color-scheme: dark;"
+    invert = "{ filter: invert(1) hue-rotate(180deg); }"
+    return _DARK_WHERE.format(rules=rules, images=f':root:not([data-theme="light"]) {_CHART_IMAGES} {invert}',
+                              dark_images=f':root[data-theme="dark"] {_CHART_IMAGES} {invert}')
+
+
 _SVG_SIZE = re.compile(r'<svg\b[^>]*?\bwidth="([0-9.]+)"[^>]*?\bheight="([0-9.]+)"')
 
 
@@ -208,6 +231,7 @@ def html_export(ipynb: Path) -> str:
         for output in cell.get("outputs", []):
             _chart_by_reference(output, ipynb.parent / "charts")
     body, _ = _html_exporter().from_notebook_node(nb)
+    body = body.replace("</head>", f'<style type="text/css">\n{_dark_theme()}</style>\n</head>', 1)
     body = _plain_tokens(_CDN.sub("", body))
     body = re.sub(r"<script[^>]*\bsrc=\"\"[^>]*>\s*</script>", "", body)
     body = re.sub(r"<link[^>]*\bhref=\"custom\.css\"[^>]*>", "", body)  # the template's optional user stylesheet
