@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -87,7 +88,7 @@ class Outputs:
             raise ValueError(f"chart id {cid!r} written twice")
         spec = compile_chart(defn)
         vega = vlc.vegalite_to_vega(spec)  # compiled once for both drawings (the same bytes as from Vega-Lite each time, a quarter faster)
-        svg = vlc.vega_to_svg(vega)
+        svg = lean_svg(vlc.vega_to_svg(vega))
         pdf = stable_pdf(vlc.svg_to_pdf(svg))  # from the drawing: the bytes of vega_to_pdf, at a third of its time (vl-convert orders
         # a PDF's dictionary keys differently in every process: stable_pdf sorts them)
         base = self.dir / "charts" / cid
@@ -105,6 +106,27 @@ class Outputs:
     def finish(self) -> None:
         """Write outputs.json: every table and chart this run produced."""
         atomic.write_text(self.dir / "outputs.json", json.dumps({"slug": self.slug, "tables": self.tables, "charts": self.charts}, indent=1, ensure_ascii=False) + "\n")
+
+
+# What a static drawing carries that draws nothing: Vega's marks for its live view (classes, ARIA roles, pointer
+# events; the page describes the chart by its alt text), empty background and foreground paths, and coordinates to a
+# millionth of a pixel. A third of the bytes of an SVG (which the page, the notebook and the PDF all carry).
+_NOT_DRAWN = re.compile(r' (?:class|role|aria-[a-z]+|pointer-events)="[^"]*"')
+_EMPTY = re.compile(r'<path d="M0,0h0v0h0Z"/>|<path d="" display="none"/>')
+_ATTRIBUTE = re.compile(r'="([^"]*)"')
+_FINE = re.compile(r"-?\d+\.\d{3,}")
+
+
+def _hundredths(m: re.Match) -> str:
+    text = f"{float(m[0]):.2f}".rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
+
+
+def lean_svg(svg: str) -> str:
+    """A chart's SVG as vl-convert draws it, without what draws nothing (_NOT_DRAWN, _EMPTY) and with its coordinates
+    rounded to a hundredth of a pixel; its text (titles, labels, tick values) as it was."""
+    svg = _EMPTY.sub("", _NOT_DRAWN.sub("", svg))
+    return _ATTRIBUTE.sub(lambda a: '="' + _FINE.sub(_hundredths, a[1]) + '"', svg)
 
 
 CHART_KEY = "wirespeed-chart"  # a chart output's metadata key naming the chart it draws
