@@ -20,8 +20,8 @@ def test_an_old_capture_address_leads_to_the_compressed_capture(site, server, br
         assert not (site / old).exists(), old
         w = Watched(browser, server)
         with w.page.expect_download(timeout=30_000) as download:
-            try:
-                w.page.goto(f"{server}/{old}")
+            try:  # the 404 page's script moves on before the page has loaded: wait for the answer only, then the download
+                w.page.goto(f"{server}/{old}", wait_until="commit")
             except Error:  # the navigation ends in a download, not a page
                 pass
         assert download.value.url == f"{server}/{new}", download.value.url
