@@ -177,8 +177,7 @@ def _insert_set(con, rs: ResultSet, problems: list[Problem], chash: str, ehash: 
     append(con, "files", [[rs.slug, p, roles.get(p, "other"), h] for p, h in sorted(rs.file_hashes.items())])
     append(con, "tests", [[rs.slug, t.id, i, t.title, t.meta["rfc"], t.meta["scenario"], t.meta["topology"], t.meta["ports"], t.meta["port_speed"],
           t.link.media, t.link.bps, t.link.payload_bps, t.meta["direction"], t.meta.get("receivers"), t.convention,
-          json.dumps(t.meta), json.dumps(t.methodology)] for i, t in enumerate(rs.tests.values())],
-    )
+          json.dumps(t.meta), json.dumps(t.methodology)] for i, t in enumerate(rs.tests.values())])
     row_records, cell_records, derived_records = [], [], []
     ids: dict[int, int] = {}
     for row_id, row in enumerate(rs.rows, start=1):
@@ -211,19 +210,12 @@ def _insert_set(con, rs: ResultSet, problems: list[Problem], chash: str, ehash: 
     append(con, "rows", row_records)
     append(con, "cells", cell_records)
     append(con, "derived", derived_records)
-    tt = _trial_throughputs(rs)
-    if tt:
-        append(con, "trial_throughput", tt)
-    ag = agreements(rs)
-    if ag:
-        append(con, "agreements", [[rs.slug, ids[id(a.row)], a.test, a.metric, a.where, a.published, a.published_lo, a.published_hi, a.recomputed.value,
-              a.recomputed.lo, a.recomputed.hi, a.recomputed_text, a.unit_symbol, a.basis, a.agree] for a in ag],
-        )
-    if problems:
-        append(con, "findings", [[rs.slug, p.file, p.line, p.field, p.message, p.rule, p.severity] for p in problems])
+    append(con, "trial_throughput", _trial_throughputs(rs))
+    append(con, "agreements", [[rs.slug, ids[id(a.row)], a.test, a.metric, a.where, a.published, a.published_lo, a.published_hi, a.recomputed.value,
+                                a.recomputed.lo, a.recomputed.hi, a.recomputed_text, a.unit_symbol, a.basis, a.agree] for a in agreements(rs)])
+    append(con, "findings", [[rs.slug, p.file, p.line, p.field, p.message, p.rule, p.severity] for p in problems])
     rejected = [p for p in problems if p.severity == "error" and p.line]
-    if rejected:
-        append(con, "rejects", [[rs.slug, p.file, p.line, f"{p.field}: {p.message}" if p.field else p.message, p.rule] for p in rejected])
+    append(con, "rejects", [[rs.slug, p.file, p.line, f"{p.field}: {p.message}" if p.field else p.message, p.rule] for p in rejected])
     return len(rs.rows), len({(p.file, p.line) for p in rejected})
 
 
