@@ -158,7 +158,7 @@ def _reaches_heavy(item) -> bool:
 # longest first, so that the many short files fill the gaps at the end. The first two build the session's two shared
 # builds (tests/realbuild.py, tests/pipeline.py), one on each worker; the readers of both builds come after them.
 # Only the order changes (a file left off this list, or one that no longer exists, costs nothing but balance).
-FIRST = ["test_importer_nfvbench_pipeline.py", "test_reproducible.py", "test_shards.py", "test_publication_check.py", "test_base_url.py",
+FIRST = ["test_importer_nfvbench_pipeline.py", "test_reproducible.py", "test_publication_check.py", "test_base_url.py",
          "test_reading_browser.py", "test_chart_browser.py", "test_valid_sets_build.py", "test_import_cli.py", "test_isolation.py",
          "test_pdf_layout.py", "test_hostile_site.py", "test_publish_path.py", "test_report.py", "test_site.py"]
 

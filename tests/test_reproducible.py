@@ -1,6 +1,11 @@
-"""Byte-identical rebuilds: two full builds from clean, in two working folders (the session's pipeline build and one
-of its own), give the same public/
-file for file and byte for byte; a report rebuilds only when something it reads changed.
+"""Byte-identical rebuilds: two full builds from clean, in two working folders, give the same public/ file for file and
+byte for byte; a report rebuilds only when something it reads changed.
+
+The two builds are the session's pipeline build (tests/pipeline.py: the steps one after the other, as `make` runs
+them, in one folder) and a sharded one of the same sources (wirespeed/shards.py: `wirespeed build --shard I/2` in two
+folders of their own, each running its sets' notebooks and reports, then `wirespeed merge` in a third, which builds
+the site from both): other processes, other folders, other times. So one comparison shows both that a clean build is
+reproducible and that the sharded build merged is the unsharded one, and the examples are built twice, not three times.
 
 Nothing is left out of the comparison: executed notebooks (cell ids, clocks, temporary paths),
 chart PDFs (vl-convert's dictionary order) and PDF reports (dates, /ID) are made stable by the build.
@@ -10,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 import subprocess
 import sys
@@ -17,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import run_cli
+from conftest import WIRESPEED, run_cli
 from wirespeed.system.reproducible import stable_notebook
 
 STEPS = [["ingest"], ["analyse"], ["site", "--data-only"], ["report"], ["site"]]
@@ -35,30 +41,83 @@ def report_counts(work: Path, *slugs: str) -> tuple[int, int]:
     return int(m.group(1)), int(m.group(2))
 
 
+def _notebook_runs(output: str) -> tuple[int, int]:
+    m = re.search(r"(\d+) notebook runs executed, (\d+) up to date", output)
+    assert m, output
+    return int(m.group(1)), int(m.group(2))
+
+
+def _reports(output: str) -> tuple[int, int]:
+    m = re.search(r"(\d+) reports built, (\d+) up to date", output)
+    assert m, output
+    return int(m.group(1)), int(m.group(2))
+
+
 @pytest.fixture(scope="module")
-def two_builds(tmp_path_factory) -> tuple[Path, Path]:
-    """The session's pipeline build (a clean build the other tests read, never change) and a second clean build from
-    the same sources in a folder of its own, which test_reports_rebuild_only_when_their_own_inputs_change changes."""
+def two_builds(tmp_path_factory) -> dict:
+    """The session's pipeline build (a clean build the other tests read, never change) and the sharded build of the
+    same sources: the two shards' folders and the merged one, which the later tests of this file change."""
     import pipeline
 
     pipeline.build("site")
-    second = pipeline.prepare(tmp_path_factory.mktemp("reproducible"))
-    for step in STEPS:
-        run_cli(*step, cwd=second, check=True)
-    return pipeline.PUBLIC, second / "public"
+    root = tmp_path_factory.mktemp("reproducible")
+    shards = []
+    for name in ("shard1", "shard2", "merged"):
+        (root / name).mkdir()
+    for i in (1, 2):
+        folder = pipeline.prepare(root / f"shard{i}")
+        shards.append((folder, run_cli("build", "--shard", f"{i}/2", cwd=folder)))
+    merged = pipeline.prepare(root / "merged")
+    proc = run_cli("merge", *(str(folder / "build") for folder, _ in shards), cwd=merged)
+    return {"first": pipeline.PUBLIC, "second": merged / "public", "shards": shards, "merge": proc, "merged": merged}
 
 
 @pytest.mark.slow
 def test_two_clean_builds_give_identical_public_trees(two_builds):
-    first, second = (tree(p) for p in two_builds)
+    """The pipeline's steps in one folder, and two shards merged in another: the same public/, byte for byte."""
+    for i, (folder, proc) in enumerate(two_builds["shards"], 1):
+        assert proc.returncode == 0, proc.stderr
+        record = json.loads((folder / "build" / "shard.json").read_text())
+        assert record["shard"] == i and record["of"] == 2 and record["sets"], record
+        assert not (folder / "public").exists(), "a shard builds no site"
+        assert re.search(rf"shard {i}/2: [1-9]\d* reports built", proc.stdout), proc.stdout
+    built = [json.loads((folder / "build" / "shard.json").read_text())["sets"] for folder, _ in two_builds["shards"]]
+    merged = two_builds["merged"]
+    sets = sorted(p.name for p in (merged / "data" / "results").iterdir())
+    assert sorted(built[0] + built[1]) == sets and not set(built[0]) & set(built[1])
+
+    import pipeline
+
+    proc = two_builds["merge"]
+    assert proc.returncode == 0, proc.stderr
+    assert f"merged the notebook runs of {len(sets)} result sets from 2 shards" in proc.stdout
+    runs = len(list((pipeline.BUILD / "analysis").glob("*/*/manifest.json")))
+    assert _notebook_runs(proc.stdout) == (0, runs), proc.stdout  # every notebook run is a shard's
+    assert _reports(proc.stdout) == (0, len(list((pipeline.BUILD / "reports").glob("*.pdf")))), proc.stdout  # and every report
+
+    first, second = tree(two_builds["first"]), tree(two_builds["second"])
     assert first, "the build wrote nothing to public/"
     assert any(name.endswith(".pdf") and name.startswith("reports/") for name in first), "no PDF report in public/"
     assert any(name.endswith(".ipynb") for name in first), "no executed notebook in public/"
-    differ = sorted(name for name in set(first) & set(second) if first[name] != second[name])
-    assert not differ, f"{len(differ)} files differ between two clean builds, e.g. public/{differ[0]}: {differ[:10]}"
+    assert any(n.startswith("pagefind/") for n in first), "no search index in public/"
     only = sorted(set(first) ^ set(second))
     assert not only, f"files in only one build: {only[:10]}"
+    differ = sorted(name for name in first if first[name] != second[name])
     assert not differ, f"{len(differ)} files differ between two clean builds, e.g. public/{differ[0]}: {differ[:10]}"
+
+
+@pytest.mark.slow
+def test_a_build_with_nothing_out_of_date_starts_no_cluster(two_builds):
+    """Given a scheduler no one listens at, a no-op build and a forced one (every step asked, every job fresh) never
+    try to reach it, and the forced one writes the same site."""
+    merged = two_builds["merged"]
+    nowhere = {**os.environ, "WIRESPEED_SCHEDULER": "tcp://127.0.0.1:9"}
+    noop = subprocess.run([*WIRESPEED, "build"], cwd=merged, env=nowhere, capture_output=True, text=True, timeout=600)
+    assert noop.returncode == 0 and "up to date: nothing the build reads has changed" in noop.stdout, noop.stderr
+    forced = subprocess.run([*WIRESPEED, "build", "--force"], cwd=merged, env=nowhere, capture_output=True, text=True, timeout=1200)
+    assert forced.returncode == 0 and "cannot connect" not in forced.stderr, forced.stderr
+    assert _notebook_runs(forced.stdout)[0] == 0 and _reports(forced.stdout)[0] == 0, forced.stdout
+    assert tree(merged / "public") == tree(two_builds["first"])
 
 
 @pytest.mark.slow
@@ -71,11 +130,11 @@ def test_pdf_reports_carry_their_sets_last_change_not_the_clock_nor_the_source_d
 
     from wirespeed.report import links as reportlinks
 
-    work = two_builds[0].parent
+    work = two_builds["first"].parent
     data = json.loads((work / "build" / "hugo-data" / "wirespeed" / "sets" / f"{SMALL_SET}.json").read_text())
     when = dt.datetime.fromtimestamp(reportlinks.data_epoch(data, work / "content" / "reviews" / f"{SMALL_SET}.md"), dt.timezone.utc)
     assert when.isoformat() >= data["changed"].replace("Z", "+00:00")
-    with pikepdf.open(two_builds[0] / "reports" / f"{SMALL_SET}.pdf") as pdf:
+    with pikepdf.open(two_builds["first"] / "reports" / f"{SMALL_SET}.pdf") as pdf:
         created = str(pdf.docinfo["/CreationDate"])
     assert created.startswith("D:" + when.strftime("%Y%m%d%H%M%S")), (created, data["changed"], when)
     assert not created.startswith("D:2022"), "the source's publication date is not when the report was made"
@@ -83,7 +142,7 @@ def test_pdf_reports_carry_their_sets_last_change_not_the_clock_nor_the_source_d
 
 @pytest.mark.slow
 def test_reports_rebuild_only_when_their_own_inputs_change(two_builds):
-    work = two_builds[1].parent
+    work = two_builds["merged"]
     n = len(list((work / "build" / "reports").glob("*.pdf")))  # one report per published set
     assert n >= 6
     assert report_counts(work) == (0, n), "an unchanged build rebuilt reports"

@@ -1,22 +1,16 @@
 """Sharded builds (wirespeed/shards.py): `wirespeed build --shard I/N` runs the notebooks of shard I's sets,
-`wirespeed merge` combines the shards into one build, and the merged site is byte for byte the unsharded one."""
+`wirespeed merge` combines the shards into one build. That the merged site is byte for byte the unsharded one is
+tested with the examples in test_reproducible.py, where the sharded build is the second of two clean builds."""
 
 from __future__ import annotations
 
 import json
-import os
-import re
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
 import workdir
-from conftest import ROOT, WIRESPEED, run_cli
-from test_reproducible import tree
-
-SERIES = 3  # of the measured trend series, besides every other example: the trend pages have a series to show
+from conftest import ROOT
 
 
 def test_a_shard_spec_is_i_of_n():
@@ -82,76 +76,6 @@ def test_merge_copies_each_shards_sets_and_no_links(tmp_path):
     for slug in slugs:
         assert json.loads((build / "analysis" / slug / "throughput" / "manifest.json").read_text()) == {"key": slug}
     assert not list(build.rglob("link.txt"))
-
-
-def _project(folder: Path) -> Path:
-    folder.mkdir()
-    workdir.make(folder, series=SERIES)
-    for name in ("CONTRIBUTING.md", "docs"):  # the pages the site mounts from the repository
-        src = ROOT / name
-        (shutil.copytree if src.is_dir() else shutil.copyfile)(src, folder / name)
-    return folder
-
-
-def _notebook_runs(output: str) -> tuple[int, int]:
-    m = re.search(r"(\d+) notebook runs executed, (\d+) up to date", output)
-    assert m, output
-    return int(m.group(1)), int(m.group(2))
-
-
-def _reports(output: str) -> tuple[int, int]:
-    m = re.search(r"(\d+) reports built, (\d+) up to date", output)
-    assert m, output
-    return int(m.group(1)), int(m.group(2))
-
-
-@pytest.mark.slow
-def test_a_sharded_build_merged_is_byte_identical_to_the_unsharded_build(tmp_path):
-    whole = _project(tmp_path / "whole")
-    unsharded = run_cli("build", cwd=whole)
-    assert unsharded.returncode in (0, 1), unsharded.stderr
-    failed_runs = len(re.findall(r": analyse failed in notebook", unsharded.stderr))
-
-    built = []
-    for i in (1, 2):
-        folder = _project(tmp_path / f"shard{i}")
-        proc = run_cli("build", "--shard", f"{i}/2", cwd=folder)
-        assert proc.returncode == 0, proc.stderr
-        record = json.loads((folder / "build" / "shard.json").read_text())
-        assert record["shard"] == i and record["of"] == 2 and record["sets"], record
-        assert not (folder / "public").exists(), "a shard builds no site"
-        assert re.search(rf"shard {i}/2: [1-9]\d* reports built", proc.stdout), proc.stdout
-        built.append(record["sets"])
-    sets = sorted(p.name for p in (whole / "data" / "results").iterdir())
-    assert sorted(built[0] + built[1]) == sets and not set(built[0]) & set(built[1])
-
-    merged = _project(tmp_path / "merged")
-    proc = run_cli("merge", str(tmp_path / "shard1" / "build"), str(tmp_path / "shard2" / "build"), cwd=merged)
-    assert proc.returncode == unsharded.returncode, proc.stderr
-    assert f"merged the notebook runs of {len(sets)} result sets from 2 shards" in proc.stdout
-    executed, fresh = _notebook_runs(proc.stdout)
-    assert executed == failed_runs and fresh == sum(_notebook_runs(unsharded.stdout)) - failed_runs, proc.stdout  # only the failing runs run again
-    reports_built, reports_fresh = _reports(proc.stdout)
-    assert reports_built == 0 and reports_fresh == sum(_reports(unsharded.stdout)), proc.stdout  # every report is a shard's
-
-    first, second = tree(whole / "public"), tree(merged / "public")
-    assert any(n.startswith("reports/") and n.endswith(".pdf") for n in first) and any(n.endswith(".ipynb") for n in first)
-    assert any(n.startswith("pagefind/") for n in first), "no search index in public/"
-    only = sorted(set(first) ^ set(second))
-    assert not only, f"files in only one build: {only[:10]}"
-    differ = sorted(n for n in first if first[n] != second[n])
-    assert not differ, f"{len(differ)} files differ between the sharded and the unsharded build, e.g. public/{differ[0]}: {differ[:10]}"
-
-    # A build with nothing out of date starts no Dask cluster: given a scheduler no one listens at, a no-op build and a
-    # forced one (every step asked, every job fresh) never try to reach it.
-    nowhere = {**os.environ, "WIRESPEED_SCHEDULER": "tcp://127.0.0.1:9"}
-    noop = subprocess.run([*WIRESPEED, "build"], cwd=merged, env=nowhere, capture_output=True, text=True, timeout=600)
-    assert noop.returncode == unsharded.returncode and "up to date: nothing the build reads has changed" in noop.stdout, noop.stderr
-    if failed_runs == 0:  # a failed notebook runs again in every build
-        forced = subprocess.run([*WIRESPEED, "build", "--force"], cwd=merged, env=nowhere, capture_output=True, text=True, timeout=1200)
-        assert forced.returncode == unsharded.returncode and "cannot connect" not in forced.stderr, forced.stderr
-        assert _notebook_runs(forced.stdout)[0] == 0 and _reports(forced.stdout)[0] == 0, forced.stdout
-        assert tree(merged / "public") == first
 
 
 def test_the_shard_and_merge_commands_refuse_in_one_line(tmp_path):

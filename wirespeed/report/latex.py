@@ -106,9 +106,12 @@ def _crossref_state(workdir: Path, stem: str) -> str:
 
 
 def xelatex(workdir: Path, tex: str, env: dict[str, str], deadline: float) -> Path:
-    """Typeset `tex` (a file name in workdir) until its cross-references stop changing; returns the PDF."""
+    """Typeset `tex` (a file name in workdir) until its cross-references stop changing; returns the PDF.
+
+    Each run writes only XeTeX's own output (-no-pdf: the .xdv); xdvipdfmx turns the last one into the PDF, once,
+    with the options XeLaTeX gives it, instead of after every run (about a tenth of a run each time)."""
     stem = tex.removesuffix(".tex")
-    cmd = ["xelatex", "-no-shell-escape", "-interaction=nonstopmode", "-halt-on-error", tex]
+    cmd = ["xelatex", "-no-pdf", "-no-shell-escape", "-interaction=nonstopmode", "-halt-on-error", tex]
     before = _crossref_state(workdir, stem)
     for _ in range(MAX_RUNS):
         proc = run(cmd, workdir, env, deadline, "xelatex")
@@ -126,7 +129,11 @@ def xelatex(workdir: Path, tex: str, env: dict[str, str], deadline: float) -> Pa
         if after == before:
             break
         before = after
-    pdf = workdir / f"{stem}.pdf"
-    if not pdf.is_file():
-        raise LatexError("xelatex wrote no PDF")
+    xdv, pdf = workdir / f"{stem}.xdv", workdir / f"{stem}.pdf"
+    if not xdv.is_file():
+        raise LatexError("xelatex wrote no output (no .xdv)")
+    proc = run(["xdvipdfmx", "-q", "-E", "-o", pdf.name, xdv.name], workdir, env, deadline, "xdvipdfmx")
+    if proc.returncode != 0 or not pdf.is_file():
+        lines = [l.strip() for l in (proc.stderr + proc.stdout).splitlines() if l.strip()]
+        raise LatexError(f"xdvipdfmx failed (exit {proc.returncode}): {' | '.join(lines[:3])}")
     return pdf
