@@ -6,6 +6,7 @@ page ends with a heading."""
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import re
@@ -50,6 +51,16 @@ def _pdfs(w: Path) -> list[Path]:
     return pdfs
 
 
+@pytest.fixture(scope="module")
+def docs(built):
+    """Every report of the build, each opened once for all the checks of this file: pdfplumber parses a page's glyphs
+    when first asked and keeps them with the page, so each check reads what the previous ones parsed."""
+    opened = [(pdf, pdfplumber.open(pdf)) for pdf in _pdfs(built)]
+    yield opened
+    for _, doc in opened:
+        doc.close()
+
+
 def overlapping(chars: list[dict]) -> list[str]:
     """Pairs of visible glyphs whose boxes overlap by more than OVERLAP of the smaller one."""
     out = []
@@ -74,17 +85,16 @@ def overlapping(chars: list[dict]) -> list[str]:
     return out
 
 
-def test_no_glyph_off_the_page_or_over_another(built):
+def test_no_glyph_off_the_page_or_over_another(docs):
     problems = []
-    for pdf in _pdfs(built):
-        with pdfplumber.open(pdf) as doc:
-            for n, page in enumerate(doc.pages, 1):
-                chars = [c for c in page.chars if c["text"].strip()]
-                for c in chars:
-                    if c["x0"] < EDGE_PT or c["x1"] > page.width - EDGE_PT or c["top"] < EDGE_PT or c["bottom"] > page.height - EDGE_PT:
-                        problems.append(f"{pdf.name} p{n}: {c['text']!r} at ({c['x0']:.0f},{c['top']:.0f}) outside the printable area")
-                        break
-                problems += [f"{pdf.name} p{n}: {o}" for o in overlapping(chars)[:3]]
+    for pdf, doc in docs:
+        for n, page in enumerate(doc.pages, 1):
+            chars = [c for c in page.chars if c["text"].strip()]
+            for c in chars:
+                if c["x0"] < EDGE_PT or c["x1"] > page.width - EDGE_PT or c["top"] < EDGE_PT or c["bottom"] > page.height - EDGE_PT:
+                    problems.append(f"{pdf.name} p{n}: {c['text']!r} at ({c['x0']:.0f},{c['top']:.0f}) outside the printable area")
+                    break
+            problems += [f"{pdf.name} p{n}: {o}" for o in overlapping(chars)[:3]]
     assert not problems, "\n".join(problems[:40])
 
 
@@ -105,10 +115,11 @@ HEADING_PT = 11.5  # sections and subsections (\Large, \large at the 10 pt body 
 FOOT_LINES = 2  # a heading in the last this many text lines of a page is stranded
 
 
-def stranded_headings(pdf: Path) -> list[str]:
-    """Pages whose last lines (above the running footer) hold a numbered section or subsection heading."""
+def stranded_headings(pdf: Path, doc=None) -> list[str]:
+    """Pages whose last lines (above the running footer) hold a numbered section or subsection heading (`doc`: the PDF
+    already open)."""
     out = []
-    with pdfplumber.open(pdf) as doc:
+    with (contextlib.nullcontext(doc) if doc is not None else pdfplumber.open(pdf)) as doc:
         for n, page in enumerate(doc.pages[1:-1], 2):
             lines = [ln for ln in page.extract_text_lines() if page.height * 0.08 < ln["top"] < page.height * 0.925]  # between header and footer
             if len(lines) < 3:
@@ -119,18 +130,17 @@ def stranded_headings(pdf: Path) -> list[str]:
     return out
 
 
-def test_no_heading_at_the_foot_of_a_page(built):
-    stranded = [s for pdf in _pdfs(built) for s in stranded_headings(pdf)]
+def test_no_heading_at_the_foot_of_a_page(docs):
+    stranded = [s for pdf, doc in docs for s in stranded_headings(pdf, doc)]
     assert not stranded, "\n".join(stranded)
 
 
-def test_last_page_is_not_only_the_disclaimer(built):
-    for pdf in _pdfs(built):
-        with pdfplumber.open(pdf) as doc:
-            text = doc.pages[-1].extract_text() or ""
-            assert not (text.strip().startswith("Disclaimer") or len(text.split()) < 40 and "Disclaimer" in text), pdf.name
-            first = doc.pages[0].extract_text() or ""
-            assert "Disclaimer" in first and "Prepared by" in first, pdf.name  # the disclaimer and attribution on the title page
+def test_last_page_is_not_only_the_disclaimer(docs):
+    for pdf, doc in docs:
+        text = doc.pages[-1].extract_text() or ""
+        assert not (text.strip().startswith("Disclaimer") or len(text.split()) < 40 and "Disclaimer" in text), pdf.name
+        first = doc.pages[0].extract_text() or ""
+        assert "Disclaimer" in first and "Prepared by" in first, pdf.name  # the disclaimer and attribution on the title page
 
 
 BUILT = r"Built (\d{1,2} \w+ \d{4}|date not recorded[^\n]*) by wirespeed "  # the colophon's build line
@@ -145,7 +155,7 @@ def colophon_page(doc) -> tuple[str, list[str]]:
     return "", []
 
 
-def test_cover_gives_full_urls_and_the_colophon_the_build(built):
+def test_cover_gives_full_urls_and_the_colophon_the_build(built, docs):
     """Issue 23: the cover carries a lab cover's facts and the full URLs of the set's web page, its data and the original
     publication (built with a full base URL), never the build; the colophon repeats the URLs and says what built the
     report and from which set."""
@@ -153,13 +163,12 @@ def test_cover_gives_full_urls_and_the_colophon_the_build(built):
 
     import wirespeed
 
-    for pdf in _pdfs(built):
+    for pdf, doc in docs:
         slug = pdf.stem
-        with pdfplumber.open(pdf) as doc:
-            first = doc.pages[0]
-            text = (first.extract_text() or "").replace("\n", " ")
-            uris = [a.get("uri") for a in first.annots if a.get("uri")]
-            colophon, colophon_uris = colophon_page(doc)
+        first = doc.pages[0]
+        text = (first.extract_text() or "").replace("\n", " ")
+        uris = [a.get("uri") for a in first.annots if a.get("uri")]
+        colophon, colophon_uris = colophon_page(doc)
         want = [f"{BASE}results/{slug}/", f"{BASE}results/{slug}/#downloads"]  # the web page and its data, working links
         url = json.loads((built / "build" / "hugo-data" / "wirespeed" / "sets" / f"{slug}.json").read_text())["source"].get("url")
         want += [url] if url else []
@@ -219,13 +228,12 @@ def test_type_size_reads_upright_and_rotated_glyphs():
     assert round(type_size(upright), 2) == round(type_size(turned), 2) == 8.76 and type_size(small) < SMALLEST_PT
 
 
-def test_no_type_under_7_pt(built):
+def test_no_type_under_7_pt(docs):
     """Tables, charts (their axis titles turned), test-bed diagrams and notes: nothing a reader must squint at."""
     problems = []
-    for pdf in _pdfs(built):
-        with pdfplumber.open(pdf) as doc:
-            for n, page in enumerate(doc.pages, 1):
-                small = [c for c in page.chars if c["text"].strip() and type_size(c) < SMALLEST_PT]
-                if small:
-                    problems.append(f"{pdf.name} p{n}: {''.join(c['text'] for c in small)[:40]!r} at {min(type_size(c) for c in small):.1f} pt")
+    for pdf, doc in docs:
+        for n, page in enumerate(doc.pages, 1):
+            small = [c for c in page.chars if c["text"].strip() and type_size(c) < SMALLEST_PT]
+            if small:
+                problems.append(f"{pdf.name} p{n}: {''.join(c['text'] for c in small)[:40]!r} at {min(type_size(c) for c in small):.1f} pt")
     assert not problems, "\n".join(problems[:40])
