@@ -346,3 +346,41 @@ def test_a_step_that_draws_charts_keys_on_every_registered_chart_type():
     assert "wirespeed.presentation.charts.trend" in registered
     assert registered <= set(closure), sorted(registered - set(closure))
     assert "wirespeed.presentation.charts.trend" not in code_closure("import wirespeed.engine.units")
+
+
+def test_the_code_closure_sees_an_import_wherever_it_is_written():
+    """Read without importing: a late import in a function, in a with, try or match block, a loop's else and an
+    except handler all count; one under `if TYPE_CHECKING:` does not, its else does; a registry call in an expression
+    counts its group's plugins."""
+    from wirespeed.system.codehash import _imports, _module_file
+
+    source = """
+from typing import TYPE_CHECKING
+if TYPE_CHECKING:
+    import wirespeed.engine.units
+else:
+    import wirespeed.engine.figures
+def f(x):
+    with open(x):
+        for _ in x:
+            pass
+        else:
+            import wirespeed.engine.linerate
+    try:
+        pass
+    except ImportError:
+        from wirespeed.engine import rfc2544
+    finally:
+        import wirespeed.engine.rfc2889
+    match x:
+        case 1:
+            import wirespeed.engine.ramp
+"""
+    found = _imports(source)
+    assert {"wirespeed.engine.figures", "wirespeed.engine.linerate", "wirespeed.engine.rfc2544", "wirespeed.engine.rfc2889", "wirespeed.engine.ramp"} <= found
+    assert "wirespeed.engine.units" not in found
+    assert "wirespeed.presentation.charts.trend" in _imports("y = [registry('charts')]")
+    assert _module_file("wirespeed") == ROOT / "wirespeed" / "__init__.py"
+    assert _module_file("wirespeed.engine") == ROOT / "wirespeed" / "engine" / "__init__.py"
+    assert _module_file("wirespeed.engine.units") == ROOT / "wirespeed" / "engine" / "units.py"
+    assert _module_file("wirespeed.engine.units.to_canonical") is None and _module_file("wirespeed.no_such_module") is None

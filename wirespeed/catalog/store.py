@@ -37,11 +37,13 @@ def ingest_code() -> dict[str, str]:
     """Module → sha256 of the code ingest runs: this module and what it imports, transitively, with the
     installed checks and importers. Only what ingest imports: the layers (pyproject.toml) keep the
     presentation's number display and the steps out of it, so a change there re-derives nothing."""
-    from wirespeed.system.codehash import code_closure
-    from wirespeed.extensions import registry
+    from importlib.metadata import entry_points
 
-    # an importer is an Importer object (importers/contract.py): its code is where its convert is
-    plugins = sorted(f"import {getattr(obj, 'convert', obj).__module__}" for group in ("checks", "importers") for obj in registry(group).values())
+    from wirespeed.system.codehash import code_closure
+
+    # each plugin's module as its entry point names it, and what that imports (an importer's convert is there or
+    # imported from there), read without loading the plugins
+    plugins = sorted(f"import {ep.module}" for group in ("checks", "importers") for ep in entry_points(group=f"wirespeed.{group}"))
     return code_closure("import wirespeed.catalog.store\n" + "\n".join(plugins))
 
 

@@ -15,7 +15,19 @@ from importlib.metadata import entry_points
 from pathlib import Path
 
 
+_PACKAGE = Path(__file__).resolve().parent.parent  # wirespeed/
+
+
 def _module_file(name: str) -> Path | None:
+    """The source file of a module, None for a name that is not one (`from m import f` also names m.f). A wirespeed
+    module is found in the package's folder, without importing anything (find_spec runs every parent package's
+    __init__, and with them their imports: numba, DuckDB, …, seconds for a command that only asks a hash)."""
+    if name == "wirespeed" or name.startswith("wirespeed."):
+        base = _PACKAGE.joinpath(*name.split(".")[1:])
+        for path in ((base.parent / f"{base.name}.py") if base != _PACKAGE else None, base / "__init__.py"):
+            if path is not None and path.is_file():
+                return path
+        return None
     try:
         spec = importlib.util.find_spec(name)
     except (ImportError, ValueError):
@@ -28,8 +40,12 @@ def _type_checking(test: ast.expr) -> bool:
     return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
 
 
-def _run_nodes(tree: ast.AST):
-    """Every node of the tree but those of `if TYPE_CHECKING:` blocks (their `else:` runs, and is kept)."""
+_BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")  # the fields of a node that hold statements
+
+
+def _run_nodes(tree: ast.AST, expressions: bool = True):
+    """Every node of the tree but those of `if TYPE_CHECKING:` blocks (their `else:` runs, and is kept); with
+    `expressions` false, the statements only (an import is one: most of a module's nodes are never visited)."""
     todo = [tree]
     while todo:
         node = todo.pop()
@@ -37,7 +53,11 @@ def _run_nodes(tree: ast.AST):
         if isinstance(node, ast.If) and _type_checking(node.test):
             todo.extend(node.orelse)
             continue
-        todo.extend(ast.iter_child_nodes(node))
+        if expressions:
+            todo.extend(ast.iter_child_nodes(node))
+        else:
+            for field in _BLOCKS:
+                todo.extend(getattr(node, field, ()))
 
 
 @lru_cache(maxsize=None)
@@ -65,7 +85,7 @@ def _imports(source: str, package: str | None = None) -> frozenset[str]:
         tree = ast.parse(source)
     except SyntaxError:
         return names
-    for node in _run_nodes(tree):
+    for node in _run_nodes(tree, expressions="registry" in source):  # a registry("group") call is an expression
         if isinstance(node, ast.Import):
             names.update(a.name for a in node.names)
         elif isinstance(node, ast.ImportFrom):
