@@ -211,7 +211,6 @@ def run_case(fmt: str, importer, case: Case) -> list[str]:
 def run(formats: list[str] | None = None) -> dict:
     """Every case of every (or the named) registered importer: {format: {"cases": n, "failures": [...]}},
     with the worker's peak memory. A case that raises or runs past CASE_SECONDS is a failure."""
-    import resource
     import signal
     import traceback
 
@@ -244,8 +243,20 @@ def run(formats: list[str] | None = None) -> dict:
                 signal.alarm(0)
             failures += [f"{case.seed} [{case.mutation}]: {w}" for w in wrong]
         out[fmt] = {"cases": len(found), "seeds": len({c.seed for c in found}), "failures": failures}
-    out["peak_rss_bytes"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    out["peak_rss_bytes"] = peak_rss_bytes()
     return out
+
+
+def peak_rss_bytes() -> int:
+    """This process's own peak resident memory since it started (VmHWM: the high-water mark of the memory its exec
+    made). getrusage's ru_maxrss is not that: Linux keeps it across fork and exec, so a worker started from a pytest
+    process that had grown to gigabytes would report the parent's peak as its own."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) * 1024
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
 if __name__ == "__main__":
