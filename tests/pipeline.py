@@ -27,7 +27,8 @@ EXTRA_SOURCES = ["CONTRIBUTING.md", "docs"]
 
 def prepare(w: Path) -> Path:
     """Fill w with what the session's pipeline builds from: the site's sources, every example set (the trend pages
-    show the whole measured series) and the pages the site mounts from the repository; returns w."""
+    show the whole measured series) and the pages the site mounts from the repository; returns w (made if missing)."""
+    w.mkdir(parents=True, exist_ok=True)
     workdir.make(w, series=None)
     for name in EXTRA_SOURCES:
         src = ROOT / name

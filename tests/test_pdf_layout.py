@@ -6,7 +6,6 @@ page ends with a heading."""
 
 from __future__ import annotations
 
-import contextlib
 import math
 import os
 import re
@@ -115,18 +114,17 @@ HEADING_PT = 11.5  # sections and subsections (\Large, \large at the 10 pt body 
 FOOT_LINES = 2  # a heading in the last this many text lines of a page is stranded
 
 
-def stranded_headings(pdf: Path, doc=None) -> list[str]:
-    """Pages whose last lines (above the running footer) hold a numbered section or subsection heading (`doc`: the PDF
-    already open)."""
+def stranded_headings(pdf: Path, doc) -> list[str]:
+    """Pages whose last lines (above the running footer) hold a numbered section or subsection heading (`doc`: the PDF,
+    open)."""
     out = []
-    with (contextlib.nullcontext(doc) if doc is not None else pdfplumber.open(pdf)) as doc:
-        for n, page in enumerate(doc.pages[1:-1], 2):
-            lines = [ln for ln in page.extract_text_lines() if page.height * 0.08 < ln["top"] < page.height * 0.925]  # between header and footer
-            if len(lines) < 3:
-                continue
-            for ln in lines[-FOOT_LINES:]:
-                if max(c["size"] for c in ln["chars"]) >= HEADING_PT and HEADING.match(ln["text"]):
-                    out.append(f"{pdf.name} p{n}: heading {ln['text'][:60]!r} in the last {FOOT_LINES} lines of the page")
+    for n, page in enumerate(doc.pages[1:-1], 2):
+        lines = [ln for ln in page.extract_text_lines() if page.height * 0.08 < ln["top"] < page.height * 0.925]  # between header and footer
+        if len(lines) < 3:
+            continue
+        for ln in lines[-FOOT_LINES:]:
+            if max(c["size"] for c in ln["chars"]) >= HEADING_PT and HEADING.match(ln["text"]):
+                out.append(f"{pdf.name} p{n}: heading {ln['text'][:60]!r} in the last {FOOT_LINES} lines of the page")
     return out
 
 
@@ -198,7 +196,8 @@ def test_headings_keep_company_and_the_check_sees_stranded_ones(tmp_path):
         proc = subprocess.run(["bash", str(ROOT / "reports" / "build-example.sh"), str(md), str(out)], capture_output=True, text=True,
                               env={**os.environ, "WIRESPEED_PANDOC_OPTS": opts, "PANDOC": str(pandoc())}, timeout=600)
         assert proc.returncode == 0, proc.stderr
-        found[keep] = stranded_headings(out)
+        with pdfplumber.open(out) as doc:
+            found[keep] = stranded_headings(out, doc)
     assert found["0"], "no heading at a page foot even without keeping: the check or the sample is broken"
     assert not found[None], found[None]
 

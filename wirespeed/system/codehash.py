@@ -24,10 +24,10 @@ def _module_file(name: str) -> Path | None:
     __init__, and with them their imports: numba, DuckDB, …, seconds for a command that only asks a hash)."""
     if name == "wirespeed" or name.startswith("wirespeed."):
         base = _PACKAGE.joinpath(*name.split(".")[1:])
-        for path in ((base.parent / f"{base.name}.py") if base != _PACKAGE else None, base / "__init__.py"):
-            if path is not None and path.is_file():
-                return path
-        return None
+        if (base / "__init__.py").is_file():  # a package first, as Python's own finder looks
+            return base / "__init__.py"
+        module = base.with_name(f"{base.name}.py")
+        return module if base != _PACKAGE and module.is_file() else None
     try:
         spec = importlib.util.find_spec(name)
     except (ImportError, ValueError):
