@@ -37,9 +37,16 @@ def build_step(fn):
         from wirespeed.system import interrupts
         build = paths.BUILD
         dest = kwargs.get("destination")
+        destinations = (dest,) if dest is not None else ()
         with interrupts.signals_exit(), interrupts.build_lock(build):
-            interrupts.sweep(build, (dest,) if dest is not None else ())
-            return fn(*args, **kwargs)
+            interrupts.sweep(build, destinations)
+            try:
+                return fn(*args, **kwargs)
+            except BaseException:
+                # interrupted or failed: the workers are gone by now (worker_pool ended them), and whatever
+                # temporary folder one of them could not remove in time (a loaded machine) goes here
+                interrupts.sweep(build, destinations)
+                raise
 
     return wrapper
 

@@ -50,6 +50,7 @@ def _raise_exit(signum, frame):  # noqa: ARG001 - signal handler signature
 
 
 _STOPPING = False
+_WORKER_STOP_S = 10  # how long a worker told to stop may take to unwind before it ends itself
 
 
 def _children(pid: int) -> list[int]:
@@ -77,7 +78,7 @@ def _worker_exit(signum, frame):  # noqa: ARG001 - signal handler signature
     for child in _children(os.getpid()):
         with contextlib.suppress(OSError):
             os.kill(child, signal.SIGTERM)
-    timer = threading.Timer(10, os._exit, (128 + signum,))
+    timer = threading.Timer(_WORKER_STOP_S, os._exit, (128 + signum,))
     timer.daemon = True
     timer.start()
     raise SystemExit(128 + signum)
@@ -123,9 +124,10 @@ def worker_pool(workers: int) -> Iterator[ProcessPoolExecutor]:
         pool.shutdown(wait=False, cancel_futures=True)
         for p in procs:
             with contextlib.suppress(Exception):
-                p.join(5)
+                p.join(_WORKER_STOP_S + 5)  # a worker's own timer ends it first when its unwinding hangs
                 if p.is_alive():
                     p.kill()
+                    p.join(5)
         raise
     else:
         pool.shutdown(wait=True)
