@@ -30,6 +30,8 @@ def kind(rel: str) -> str:
     if rel.startswith("notebooks/"):
         return "notebook .ipynb" if name.endswith(".ipynb") else "notebook page" if name.endswith(".html") else "notebook other"
     if rel.startswith("charts/"):
+        if name.startswith("specs-") and name.endswith(".json"):
+            return "chart spec bundle"
         for suffix, k in ((".vl.json", "chart spec .vl.json"), (".vg.json", "chart spec .vg.json"), (".svg", "chart .svg"), (".pdf", "chart .pdf")):
             if name.endswith(suffix):
                 return k
@@ -54,6 +56,10 @@ def measure(site: Path) -> dict:
         for f in d.rglob("*"):
             if f.is_file():
                 by_kind[kind(f.relative_to(d).as_posix())] += f.stat().st_size
+    # the earlier design bundled each page's chart specs in the site's charts/ folder (not under a set's): counted per set
+    page_bundles = sum(f.stat().st_size for f in (site / "charts").glob("specs-*.json")) if (site / "charts").is_dir() else 0
+    if page_bundles:
+        by_kind["page chart bundles (charts/)"] += page_bundles
     pdf = sum((site / "reports" / f"{d.name}.pdf").stat().st_size for d in sets if (site / "reports" / f"{d.name}.pdf").is_file())
     shared = sum(f.stat().st_size for f in (site / "notebooks").rglob("*") if f.is_file()) if (site / "notebooks").is_dir() else 0
     n = max(len(sets), 1)

@@ -156,21 +156,24 @@
   }
 
   var specs = {};
-  var bundle = null;
+  var bundles = {};
+  function getJson(url) {
+    return fetch(url, { credentials: 'same-origin' }).then(function (r) {
+      if (!r.ok) throw new Error(url + ': HTTP ' + r.status);
+      return r.json();
+    });
+  }
+  // A chart's spec: "<bundle>#<chart id>" names it inside its set's bundle (fetched once for all its charts),
+  // a URL without a fragment is a spec's own file.
   function specOf(href) {
-    var all = me.getAttribute('data-specs');
-    if (!bundle) {
-      bundle = all && sameOrigin(all) ? fetch(all, { credentials: 'same-origin' }).then(function (r) {
-        if (!r.ok) throw new Error(all + ': HTTP ' + r.status);
-        return r.json();
-      }).catch(function () { return {}; }) : Promise.resolve({});
-    }
-    return bundle.then(function (b) {
-      if (Object.prototype.hasOwnProperty.call(b, href)) return b[href];
-      return fetch(href, { credentials: 'same-origin' }).then(function (r) {
-        if (!r.ok) throw new Error(href + ': HTTP ' + r.status);
-        return r.json();
-      });
+    var at = href.indexOf('#');
+    if (at < 0) return getJson(href);
+    var url = href.slice(0, at), id = decodeURIComponent(href.slice(at + 1));
+    var b = bundles[url] || (bundles[url] = getJson(url));
+    b.catch(function () { if (bundles[url] === b) delete bundles[url]; });  // a failed fetch is tried again, not remembered
+    return b.then(function (all) {
+      if (!Object.prototype.hasOwnProperty.call(all, id)) throw new Error(url + ': no chart ' + id);
+      return all[id];
     });
   }
   function fit(fig) {

@@ -86,7 +86,7 @@ def main() -> int:
         check("flagged cell carries an accessible note", 'class="vh">(note 1:' in html)
         check("chart falls back to an <img> with alt text", re.search(r'<img class="chart-static" src="[^"]+\.svg" alt="[^"]{20,}', html) is not None)
         check("chart scripts with SRI on chart pages (the embed script, naming the Vega runtime it loads on scroll)",
-              re.search(r'charts\.min\.[0-9a-f]+\.js" integrity="sha384-[^"]+" data-vega="[^"]*/vega-runtime\.[0-9a-f]+\.js" data-vega-integrity="sha384-[^"]+" data-specs="[^"]*/charts/specs-', html) is not None)
+              re.search(r'charts\.min\.[0-9a-f]+\.js" integrity="sha384-[^"]+" data-vega="[^"]*/vega-runtime\.[0-9a-f]+\.js" data-vega-integrity="sha384-[^"]+" defer', html) is not None)
         idx = (out / "results/index.html").read_text(encoding="utf-8") if r.returncode == 0 else ""
         check("no chart scripts on pages without charts", "vega" not in idx)
 

@@ -5,11 +5,13 @@ catalog and the analysis outputs — never from the raw archive directly, so pag
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
 import traceback
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import duckdb
 
@@ -157,6 +159,16 @@ def _facets(summary: dict[str, Any], shown: dict[str, dict[str, str]] | None = N
             "year": dates.year(meta["source"].get("published"))}
 
 
+def spec_bundle(slug: str, specs: dict[str, Any], dest: Path) -> str:
+    """Write a set's compiled Vega specs as one file, charts/specs-<content hash>.json under `dest` (chart id → spec), and
+    return its name. Every page showing one of the set's live charts fetches this one file (cached by the browser across
+    the set's pages; its name changes with its content), and names the chart in its URL's fragment."""
+    data = (json.dumps(specs, separators=(",", ":"), ensure_ascii=False, sort_keys=True) + "\n").encode()
+    name = f"specs-{hashlib.sha256(data).hexdigest()[:16]}.json"
+    atomic.write_bytes(publish.destination(slug, dest, f"charts/{name}"), data)
+    return name
+
+
 def export_set(con: duckdb.DuckDBPyConnection, slug: str, analysis_root: Path, static_root: Path, published: set[str] | None = None,
                shown: dict[str, dict[str, str]] | None = None) -> dict[str, Any]:
     """The site data of one result set; copies its files under static_root/results/<slug>/. A comparison it declares
@@ -181,18 +193,23 @@ def export_set(con: duckdb.DuckDBPyConnection, slug: str, analysis_root: Path, s
         _copy(entry["json"], f"tables/{tid}.json")
         _copy(entry["csv"], f"tables/{tid}.csv")
         tables[tid] = {**t, "csv": f"{url}/tables/{tid}.csv", "json": f"{url}/tables/{tid}.json", "notebook": entry["notebook"]}
+    live: dict[str, Any] = {}  # chart id → its compiled Vega spec, for the set's one spec bundle
     for cid, entry in index["charts"].items():
-        for kind, ext in (("spec", ".vl.json"), ("svg", ".svg"), ("pdf", ".pdf"), ("vega", ".vg.json")):
-            if kind in entry:  # vega: outputs written since issue 14
+        for kind, ext in (("spec", ".vl.json"), ("svg", ".svg"), ("pdf", ".pdf")):
+            if kind in entry:
                 _copy(entry[kind], f"charts/{cid}{ext}")
         charts[cid] = {"id": cid, "title": entry["title"], "caption": entry["caption"], "alt": entry["alt"], "test": entry.get("test"),
                        "spec": f"{url}/charts/{cid}.vl.json", "svg": f"{url}/charts/{cid}.svg"}  # the PDF drawing is the report's, not published
-        if "vega" in entry:
-            charts[cid]["vega"] = f"{url}/charts/{cid}.vg.json"
+        if "vega" in entry:  # outputs written since issue 14
+            live[cid] = json.loads(publish.source_file(slug, outputs, entry["vega"]).read_text())
         if entry.get("table"):
             charts[cid]["table"] = entry["table"]
         if entry.get("role"):
             charts[cid]["role"] = entry["role"]
+    if live:
+        bundle = spec_bundle(slug, live, dest)
+        for cid in live:
+            charts[cid]["vega"] = f"{url}/charts/{bundle}#{quote(cid, safe='')}"
     downloads = []
     for nb in index["notebooks"]:
         _copy(nb["html"], f"notebooks/{nb['name']}.html")
