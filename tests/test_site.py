@@ -77,22 +77,31 @@ LIVE = """async () => {
 }"""
 
 NOT_LIVE = "Array.from(document.querySelectorAll('figure.result-chart[data-vega]:not(.is-live)')).map(f => f.id)"
+# what a chart that is not live was doing: started, tries, a view made, waiting for its image
+STATE = """() => Array.from(document.querySelectorAll('figure.result-chart[data-vega]:not(.is-live)')).map(f =>
+  `${f.id}: started ${!!f._started}, tries ${f._tries || 0}, view ${!!f._view}, pending ${f.classList.contains('is-pending')}`)"""
 
 
 def all_live(page, w, path: str, timeout_s: float = 120) -> int:
     """Scroll past every chart until all are live (a busy machine may need several passes); the count of charts.
-    Fails only when no chart has come alive for `timeout_s`: a loaded machine is slow, a broken page is stuck."""
+    Fails only when no chart has come alive for `timeout_s`, twice: a loaded machine is slow (and may lose a request
+    with no error: the page is then loaded again, once), a broken page is stuck however often it is loaded."""
     n = page.evaluate(LIVE)
     assert n >= 1, path
+    stalls: list[str] = []
     left, deadline = None, 0.0
     while waiting := page.evaluate(NOT_LIVE):
         if left is None or len(waiting) < left:  # progress: the clock starts again
             left, deadline = len(waiting), time.monotonic() + timeout_s
         elif time.monotonic() >= deadline:
-            break
+            stalls.append(f"{page.evaluate(STATE)[:8]}, requests in flight {sorted(r.url for r in w.inflight)[:8]}")
+            if len(stalls) == 2:
+                break
+            page.reload()
+            left = None
         page.evaluate(LIVE)
         page.wait_for_timeout(500)
-    assert not waiting, f"{path}: no chart came alive for {timeout_s:g} s: {waiting[:8]}; console: {w.problems[-5:]}"
+    assert not waiting, f"{path}: no chart came alive for {timeout_s:g} s, twice: {stalls}; console: {w.problems[-5:]}"
     return n
 
 
