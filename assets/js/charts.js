@@ -155,23 +155,23 @@
     tip.style.top = y + 'px';
   }
 
-  var specs = {};
-  var bundles = {};
+  // Each spec file (a set's bundle, or a single spec) is fetched once per page; a failed fetch is tried again, not remembered.
+  var files = {};
   function getJson(url) {
-    return fetch(url, { credentials: 'same-origin' }).then(function (r) {
+    var got = files[url] || (files[url] = fetch(url, { credentials: 'same-origin' }).then(function (r) {
       if (!r.ok) throw new Error(url + ': HTTP ' + r.status);
       return r.json();
-    });
+    }));
+    got.catch(function () { if (files[url] === got) delete files[url]; });
+    return got;
   }
-  // A chart's spec: "<bundle>#<chart id>" names it inside its set's bundle (fetched once for all its charts),
+  // A chart's spec: "<bundle>#<chart id>" names it inside its set's bundle (one file for all its charts),
   // a URL without a fragment is a spec's own file.
   function specOf(href) {
     var at = href.indexOf('#');
     if (at < 0) return getJson(href);
     var url = href.slice(0, at), id = decodeURIComponent(href.slice(at + 1));
-    var b = bundles[url] || (bundles[url] = getJson(url));
-    b.catch(function () { if (bundles[url] === b) delete bundles[url]; });  // a failed fetch is tried again, not remembered
-    return b.then(function (all) {
+    return getJson(url).then(function (all) {
       if (!Object.prototype.hasOwnProperty.call(all, id)) throw new Error(url + ': no chart ' + id);
       return all[id];
     });
@@ -213,9 +213,7 @@
     var href = fig.getAttribute('data-vega');
     var live = fig.querySelector('.chart-live');
     if (!href || !live || !sameOrigin(href)) return;
-    var spec = specs[href] || (specs[href] = specOf(href));
-    spec.catch(function () { if (specs[href] === spec) delete specs[href]; });  // a failed fetch is tried again, not remembered
-    Promise.all([vega(), spec]).then(function (got) {
+    Promise.all([vega(), specOf(href)]).then(function (got) {
       var V = got[0];
       var s = ownWidth(recolour(got[1], palette()));
       fig._ws = s._ws;
