@@ -39,3 +39,51 @@ def test_a_broken_export_is_named_at_its_place(exported):
         setdata.check(data, "x.json")
     del data["slug"]
     assert any("'slug' is a required property" in p for p in setdata.problems(data))
+
+
+def _mutations(doc, path=()):
+    """Each way to break `doc` at one place: every value replaced by one of another JSON type, every object given a key
+    no schema names, every key removed (some are optional: the validators must agree either way)."""
+    others = {dict: [], list: {}, str: 7, int: "7", float: "7.5", bool: "yes", type(None): [None]}
+    yield path, "replace", others.get(type(doc), None)
+    if isinstance(doc, dict):
+        yield path, "add", None
+        for key, value in doc.items():
+            yield (*path, key), "remove", None
+            yield from _mutations(value, (*path, key))
+    elif isinstance(doc, list):
+        for i, value in enumerate(doc[:3]):  # a list's items share one schema: the first few are enough
+            yield from _mutations(value, (*path, i))
+
+
+def _mutated(doc, path, how, value):
+    doc = copy.deepcopy(doc)
+    if not path:
+        return value if how == "replace" else {**doc, "surprise": 1}
+    parent = doc
+    for step in path[:-1]:
+        parent = parent[step]
+    if how == "remove":
+        del parent[path[-1]]
+    elif how == "add":
+        parent[path[-1]]["surprise"] = 1
+    else:
+        parent[path[-1]] = value
+    return doc
+
+
+def test_the_fast_validator_agrees_with_the_reference_one(exported):
+    # The build asks jsonschema-rs first and passes what it finds valid: were it ever more lenient than jsonschema,
+    # a broken file would pass unnamed. Single-place breaks spread over the smallest set's data (every kind of place:
+    # each value's type, each key removed, a key added to each object) must be judged alike by both.
+    reference = setdata._validator(setdata.SCHEMA)
+    slug = min(exported, key=lambda s: len(json.dumps(exported[s])))
+    breaks = list(_mutations(exported[slug]))
+    step = max(1, len(breaks) // 400)
+    judged = {True: 0, False: 0}
+    for path, how, value in breaks[::step]:
+        doc = _mutated(exported[slug], path, how, value)
+        valid = reference.is_valid(doc)
+        assert setdata._valid(doc, setdata.SCHEMA) == valid, (slug, path, how)
+        judged[valid] += 1
+    assert judged[False] > 100 and judged[True] > 10, judged  # both answers were put to the test

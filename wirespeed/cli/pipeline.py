@@ -75,13 +75,20 @@ def site(db: Path, destination: Path, data_only: bool, base_url: str | None) -> 
     if base_url is not None and data_only:
         raise click.UsageError("--base-url applies to the Hugo build, which --data-only skips (the exported data is the same for every base URL)")
     base_url = base_url_option(base_url)
+    # Within one `wirespeed build`, the site step reuses the data-only export made before the reports when no report
+    # failed since (sitebuild.reusable): the same data, written once.
+    shared = click.get_current_context().find_root().ensure_object(dict)
     try:
-        outcome = sitebuild.export(db, data_only=True) if data_only else sitebuild.build(db, destination, base_url)
+        if data_only:
+            outcome = shared["site export"] = sitebuild.export(db, data_only=True)
+        else:
+            outcome = sitebuild.build(db, destination, base_url, exported=shared.pop("site export", None))
     except (SiteError, sitebuild.SiteFailed) as exc:
         raise StepFailed(str(exc)) from None
     for line in outcome.refused + outcome.items:
         err.print(line, markup=False)
-    out.print(f"site data for {len(outcome.slugs)} result sets → build/hugo-data, build/site-static", markup=False)
+    again = " (as exported before the reports: no report failed)" if outcome.reused else ""
+    out.print(f"site data for {len(outcome.slugs)} result sets → build/hugo-data, build/site-static{again}", markup=False)
     if not data_only:
         out.print(f"site built: {outcome.pages} HTML pages in {destination}/", markup=False)
     if outcome.refused or outcome.items:

@@ -34,6 +34,7 @@ class Outcome:
     refused: list[str] = field(default_factory=list)  # one line per set left out
     items: list[str] = field(default_factory=list)  # one line per article or comparison left out
     pages: int = 0
+    reused: bool = False  # the data-only export made before the reports, not exported again (reusable())
 
 
 def export(db: Path, data_only: bool, exclude: dict[str, dict[str, str]] | None = None) -> Outcome:
@@ -92,12 +93,26 @@ def _culprit(db: Path, exclude: dict[str, dict[str, str]], slugs: list[str], des
     return slugs[hi - 1]
 
 
-def build(db: Path, destination: Path, base_url: str | None = None) -> Outcome:
-    """Export and build the site, leaving out the sets Hugo fails with (see the module's docstring)."""
+def reusable(db: Path, exported: Outcome | None) -> Outcome | None:
+    """The data-only export `exported` (made earlier in this process, by `wirespeed build`), when the site's own
+    export would write the same: no published set's report step has failed since (the only thing the two exports
+    weigh differently). A copy, so that the site step's rounds cannot change the record; else None."""
+    if exported is None:
+        return None
+    status_root = db.parent / "status"
+    if any(setstatus.failed_steps(s, ("report",), status_root) for s in tally.published_slugs(db)):
+        return None
+    return Outcome(list(exported.slugs), list(exported.refused), list(exported.items), reused=True)
+
+
+def build(db: Path, destination: Path, base_url: str | None = None, exported: Outcome | None = None) -> Outcome:
+    """Export and build the site, leaving out the sets Hugo fails with (see the module's docstring). `exported`: the
+    data-only export this process made before the reports; used as it is when no report failed since (reusable())."""
     exclude: dict[str, dict[str, str]] = {}
     logs = db.parent / "logs"
+    first = reusable(db, exported)
     for _round in range(ROUNDS):
-        outcome = export(db, data_only=False, exclude=exclude)
+        outcome = first if first is not None and not exclude else export(db, data_only=False, exclude=exclude)
         article_lines, error = _hugo(db, outcome, destination, base_url)
         if error is None:
             outcome.items += article_lines

@@ -27,9 +27,30 @@ def _validator(schema_file: str):
     return jsonschema.Draft202012Validator(schema)
 
 
+@functools.cache
+def _fast(schema_file: str):
+    """The same schema compiled by jsonschema-rs: it only answers "valid?", about 30 times sooner."""
+    import jsonschema_rs
+
+    return jsonschema_rs.Draft202012Validator(json.loads(resources.files("wirespeed.schema").joinpath(schema_file).read_text("utf-8")))
+
+
+def _valid(doc: Any, schema_file: str) -> bool:
+    """True when the fast validator finds `doc` valid; False when it does not, or cannot read `doc` (a value that is not
+    JSON): the reference validator then decides, and words the errors."""
+    try:
+        return bool(_fast(schema_file).is_valid(doc))
+    except (ValueError, TypeError, OverflowError):
+        return False
+
+
 def schema_lines(doc: Any, schema_file: str = SCHEMA) -> list[str]:
     """Every way `doc` breaks the JSON Schema `schema_file` (package data of wirespeed.schema), one line each
-    (`JSON path: rule`), in path order; the site's data contracts (this one and the set index) share it."""
+    (`JSON path: rule`), in path order; the site's data contracts (this one and the set index) share it.
+    A document jsonschema-rs finds valid is passed at once (every set's data, on every build); any other is
+    judged by the Python reference validator, so what is refused, and the words, are jsonschema's."""
+    if _valid(doc, schema_file):
+        return []
     return [f"{'/'.join(map(str, e.absolute_path)) or '(top)'}: {e.message[:200]}"
             for e in sorted(_validator(schema_file).iter_errors(doc), key=lambda e: list(map(str, e.absolute_path)))]
 
