@@ -18,7 +18,7 @@ import duckdb
 import wirespeed
 from wirespeed.resultset import publish
 from wirespeed.system import atomic
-from wirespeed.site import setdata, setindex
+from wirespeed.site import exportcache, setdata, setindex
 from wirespeed.engine import dates, qualified
 from wirespeed.engine import number_style
 from wirespeed.pipeline import paths, status as setstatus
@@ -169,10 +169,17 @@ def spec_bundle(slug: str, specs: dict[str, Any], dest: Path) -> str:
     return name
 
 
+def changed_and_trends(con: duckdb.DuckDBPyConnection, slug: str) -> tuple[str | None, dict[str, Any]]:
+    """A set's own last change (its folder's newest commit, else its files' time: the date of what is built from it) and
+    the trend pages it links (the series it is a point of, its device's page)."""
+    return lastchange.iso(lastchange.last_change(Path(meta_path(con, slug)))), trend_pages.set_links(con, slug)
+
+
 def export_set(con: duckdb.DuckDBPyConnection, slug: str, analysis_root: Path, static_root: Path, published: set[str] | None = None,
-               shown: dict[str, dict[str, str]] | None = None) -> dict[str, Any]:
+               shown: dict[str, dict[str, str]] | None = None, known: tuple[str | None, dict[str, Any]] | None = None) -> dict[str, Any]:
     """The site data of one result set; copies its files under static_root/results/<slug>/. A comparison it declares
-    with other sets may name only sets in `published` (default: the catalog's published sets)."""
+    with other sets may name only sets in `published` (default: the catalog's published sets). `known`: the set's
+    changed_and_trends(), when the caller has them."""
     publish.check_slug(slug)
     summary = set_summary(con, slug)
     meta = summary["meta"]
@@ -283,11 +290,11 @@ def export_set(con: duckdb.DuckDBPyConnection, slug: str, analysis_root: Path, s
     cards = headlines(summary, samples(con, slug))
     name_figures(tables.values(), cards, ids)
     preview.render({"title": meta["title"], "dut": meta["dut"], "headlines": cards}, dest / "preview.png", analysis_root.parent / "previews")
+    changed, trends = known if known is not None else changed_and_trends(con, slug)
     return {
         "slug": slug, "title": meta["title"], "summary": meta.get("summary", ""), "status": meta["status"],
         "date": meta["source"].get("published") or "", "date_text": dates.text(meta["source"].get("published")),
-        # the set's own last change (its folder's newest commit, else its files' time): the date of what is built from it
-        "changed": lastchange.iso(lastchange.last_change(Path(meta_path(con, slug)))),
+        "changed": changed,  # the set's own last change: the date of what is built from it
         "year": dates.year(meta["source"].get("published")), "licence": meta["licence"],
         "tags": meta.get("tags", []), "source": meta["source"], "campaign": meta.get("campaign", {}), "dut": meta["dut"], "instrument": meta["instrument"],
         "device": {"name": devicename.full(meta["dut"]["vendor"], meta["dut"]["model"]), "short": devicename.short(meta["dut"]["vendor"], meta["dut"]["model"])},
@@ -301,7 +308,7 @@ def export_set(con: duckdb.DuckDBPyConnection, slug: str, analysis_root: Path, s
         "other_tables": unassigned_tables, "other_charts": unassigned_charts,
         "figures": figs, "headlines": cards, "preview": f"{url}/preview.png", "comparisons": comparisons,
         "consistency": {"checked": len(summary["agreements"]), "agree": len(summary["agreements"]) - len(mism), "mismatches": mism, "errata": errata},
-        "downloads": downloads, "unavailable": unavailable, "trends": trend_pages.set_links(con, slug),
+        "downloads": downloads, "unavailable": unavailable, "trends": trends,
     }
 
 
@@ -365,6 +372,11 @@ def _export_all(con: duckdb.DuckDBPyConnection, candidates: list[str], allowed: 
         sets_dir.mkdir(parents=True)
         names = con.execute("SELECT dut_vendor, dut_model, published, slug FROM published_sets").fetchall()
         shown = {"vendor": display_names([(v, p, s) for v, _m, p, s in names if v]), "device": display_names([(m, p, s) for _v, m, p, s in names if m])}
+        # the last export's memory (exportcache.py): a set whose inputs are unchanged is taken from it (not for a shard)
+        build = analysis_root.parent
+        remembered = exportcache.Memory(build) if only is None else None
+        context = exportcache.context() if only is None else ""
+        entries_now: dict[str, exportcache.Entry] = {}
         for slug in candidates:
             if only is not None and slug not in only:
                 continue
@@ -378,9 +390,21 @@ def _export_all(con: duckdb.DuckDBPyConnection, candidates: list[str], allowed: 
             if slug not in allowed:
                 refused.append(failed[slug])  # its export failed in an earlier round
                 continue
+            set_key = text = None
             try:
-                data = export_set(con, slug, analysis_root, static_tmp, allowed, shown)
-                compared = compare_data.set_entries(con, slug, f"results/{slug}/")  # the compare page's rows, made set by set: one set's fail alone
+                known = changed_and_trends(con, slug)
+                if only is None:
+                    loaded_from, ehash, across = con.execute("SELECT path, content_hash || ':' || engine_hash, json_extract(meta, '$.set_comparisons')"
+                                                             " FROM result_sets WHERE slug = ?", [slug]).fetchone()
+                    if across in (None, "null", "[]"):  # a set compared with other sets reads them: always exported
+                        set_key = exportcache.key(context, slug, [loaded_from, ehash], analysis_root / slug, *known, shown)
+                if set_key is not None and remembered is not None and (e := remembered.get(slug)) is not None and e.key == set_key:
+                    text = exportcache.reuse(e, slug, data_root / "wirespeed" / "sets" / f"{slug}.json", static_root, static_tmp)
+                if text is not None:
+                    data, compared = json.loads(text), e.compared
+                else:
+                    data = export_set(con, slug, analysis_root, static_tmp, allowed, shown, known)
+                    compared = compare_data.set_entries(con, slug, f"results/{slug}/")  # the compare page's rows, made set by set: one set's fail alone
             except publish.PublishRefused as exc:
                 refused.append(failed.setdefault(slug, f"{exc} (result set {slug} not published)"))
                 setstatus.record(slug, "site", {"what": "publishing its files (wirespeed/resultset/publish.py)", "cause": str(exc).removeprefix(f"{slug}: "),
@@ -398,7 +422,8 @@ def _export_all(con: duckdb.DuckDBPyConnection, candidates: list[str], allowed: 
                     shutil.rmtree(static_tmp / "results" / slug, ignore_errors=True)
                 continue
             try:
-                setdata.check(data, f"site data of {slug}")
+                if text is None:  # a remembered set's data was checked when it was written, and is read back unchanged
+                    setdata.check(data, f"site data of {slug}")
             except setdata.SetDataError as exc:
                 failure = {"what": "exporting its site data (wirespeed/site/setdata.py: the site data's schema)", "cause": str(exc),
                            "log": str(setstatus.write_log(slug, "site", "export", str(exc), analysis_root.parent / "logs"))}
@@ -412,7 +437,11 @@ def _export_all(con: duckdb.DuckDBPyConnection, candidates: list[str], allowed: 
             entries += compared
             unavailable[slug] = data["unavailable"]
             indexed[slug] = setindex.entry(data)
-            (sets_dir / f"{slug}.json").write_text(json.dumps(data, ensure_ascii=False, default=str) + "\n", encoding="utf-8")
+            if text is None:
+                text = json.dumps(data, ensure_ascii=False, default=str) + "\n"
+            (sets_dir / f"{slug}.json").write_text(text, encoding="utf-8")
+            if set_key is not None:
+                entries_now[slug] = exportcache.entry(set_key, text, static_tmp / "results" / slug, compared)
         if strict and refused:
             raise SiteError(refused[0])
         compare_data.write(con, slugs, static_tmp, entries)  # the compare page: the sets just exported, nothing else
@@ -425,8 +454,11 @@ def _export_all(con: duckdb.DuckDBPyConnection, candidates: list[str], allowed: 
         duck = con.execute("SELECT value FROM catalog_info WHERE key = 'duckdb_version'").fetchone()
         (data_tmp / "wirespeed" / "build.json").write_text(json.dumps({"wirespeed": wirespeed.__version__, "duckdb": duck[0] if duck else None,
                                                                        "sets": slugs}) + "\n", encoding="utf-8")
+        exportcache.forget(build)  # until the new output is in place, the memory describes neither (a shard's none at all)
         atomic.swap_dir(data_tmp, data_root)
         atomic.swap_dir(static_tmp, static_root)
+        if only is None:
+            exportcache.save(build, entries_now)
     finally:
         for tmp in (data_tmp, static_tmp):
             if tmp.exists():

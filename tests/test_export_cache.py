@@ -1,0 +1,119 @@
+"""The site export remembers what it wrote (wirespeed/site/exportcache.py): a set whose inputs are unchanged is
+taken from the last export (its files linked, not written again), a set whose inputs changed in any way is exported
+again, and what comes out is byte for byte what an export without the memory writes. A previous output that is no
+longer what the memory describes, or a memory an interrupted or sharded export left incomplete, is not used."""
+
+from __future__ import annotations
+
+import filecmp
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+import workdir
+from conftest import ARCHIVE
+
+pytestmark = pytest.mark.slow
+SETS = ("cisco-7600-osm-acl-2001", "keysight-ixnetwork-ve-dpdk-400g-2022")  # two small examples, each standing alone
+CHANGED, KEPT = SETS
+
+
+def _step(w: Path, *args: str) -> str:
+    proc = workdir.wirespeed(w, *args)
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stdout[-2000:] + proc.stderr[-2000:]
+    return proc.stdout
+
+
+def _inodes(w: Path, slug: str) -> dict[str, int]:
+    top = w / "build" / "site-static" / "results" / slug
+    return {p.relative_to(top).as_posix(): p.stat().st_ino for p in top.rglob("*") if p.is_file()}
+
+
+def _same_trees(a: Path, b: Path) -> None:
+    """Every file of a is in b with the same bytes, and b has no other."""
+    files_a = sorted(p.relative_to(a).as_posix() for p in a.rglob("*") if p.is_file())
+    files_b = sorted(p.relative_to(b).as_posix() for p in b.rglob("*") if p.is_file())
+    assert files_a == files_b
+    _match, mismatch, errors = filecmp.cmpfiles(a, b, files_a, shallow=False)
+    assert not mismatch and not errors, (mismatch, errors)
+
+
+def _fresh_export_matches(w: Path, tmp: Path) -> None:
+    """The output now is what an export without its memory writes."""
+    kept = tmp / "remembered"
+    shutil.rmtree(kept, ignore_errors=True)
+    for name in ("hugo-data", "site-static"):
+        shutil.copytree(w / "build" / name, kept / name)
+    shutil.rmtree(w / "build" / "site-export")
+    _step(w, "site", "--data-only")
+    for name in ("hugo-data", "site-static"):
+        _same_trees(kept / name, w / "build" / name)
+
+
+@pytest.fixture(scope="module")
+def work(tmp_path_factory):
+    w = workdir.make(tmp_path_factory.mktemp("export-memory"), examples=False)
+    for article in (w / "content" / "reviews").glob("*.md"):  # the reviews cite examples that are not here
+        article.unlink()
+    for slug in SETS:
+        shutil.copytree(ARCHIVE / slug, w / "data" / "results" / slug)
+    for step in (["ingest"], ["analyse"], ["site", "--data-only"]):
+        _step(w, *step)
+    return w
+
+
+def test_an_unchanged_set_is_linked_from_the_last_export_and_the_output_is_a_fresh_exports(work, tmp_path):
+    before = {s: _inodes(work, s) for s in SETS}
+    assert (work / "build" / "site-export" / "complete").is_file()
+    _step(work, "site", "--data-only")
+    for slug in SETS:
+        assert _inodes(work, slug) == before[slug], f"{slug}: its files were written again"
+    _fresh_export_matches(work, tmp_path)
+
+
+def test_a_changed_set_is_exported_again_and_the_others_are_not(work, tmp_path):
+    _step(work, "site", "--data-only")  # the memory back after the last test's fresh export
+    before = {s: _inodes(work, s) for s in SETS}
+    toml = work / "data" / "results" / CHANGED / "result.toml"
+    text = toml.read_text(encoding="utf-8")
+    toml.write_text(text.replace('title = "Cisco 7600 with', 'title = "The Cisco 7600 with', 1), encoding="utf-8")
+    for step in (["ingest"], ["analyse"], ["site", "--data-only"]):
+        _step(work, *step)
+    data = json.loads((work / "build" / "hugo-data" / "wirespeed" / "sets" / f"{CHANGED}.json").read_text(encoding="utf-8"))
+    assert data["title"].startswith("The Cisco 7600 with")
+    assert _inodes(work, KEPT) == before[KEPT]
+    assert _inodes(work, CHANGED)["preview.png"] != before[CHANGED]["preview.png"]  # its preview prints the new title
+    _fresh_export_matches(work, tmp_path)
+
+
+def test_a_changed_analysis_output_is_exported_again(work, tmp_path):
+    _step(work, "site", "--data-only")
+    out = work / "build" / "analysis" / KEPT
+    csv = next(out.glob("*/tables/*.csv"))
+    csv.write_text(csv.read_text(encoding="utf-8") + "\n", encoding="utf-8")  # a notebook that now writes one more line
+    _step(work, "site", "--data-only")
+    published = work / "build" / "site-static" / "results" / KEPT / "tables" / csv.name
+    assert published.read_bytes() == csv.read_bytes()
+    _fresh_export_matches(work, tmp_path)
+
+
+def test_a_previous_output_that_changed_since_is_not_used(work, tmp_path):
+    _step(work, "site", "--data-only")
+    svg = next((work / "build" / "site-static" / "results" / KEPT / "charts").glob("*.svg"))
+    good = svg.read_bytes()
+    svg.write_bytes(good[:-10])  # cut short after the export that wrote it
+    _step(work, "site", "--data-only")
+    assert svg.read_bytes() == good
+    _fresh_export_matches(work, tmp_path)
+
+
+def test_an_incomplete_memory_is_not_used(work):
+    _step(work, "site", "--data-only")
+    (work / "build" / "site-export" / "complete").unlink()  # as an export interrupted between its swap and its memory leaves it
+    before = _inodes(work, KEPT)
+    _step(work, "site", "--data-only")
+    after = _inodes(work, KEPT)
+    assert all(after[p] != before[p] for p in before), "files linked from an export the memory no longer describes"
+    assert (work / "build" / "site-export" / "complete").is_file()

@@ -1,0 +1,185 @@
+"""The site export's memory (site/data.py): a result set whose inputs are those it had at the last export is taken
+from that export's output instead of being exported again, so a build after a commit that changed one set, or
+none, exports that one set, or none.
+
+A set's key is the content hash of everything its export reads: its rows in the catalog (the catalog's own hashes of
+the set's folder and of the ingest code that loaded it), its analysis outputs (every file, never following a link), the
+date of its last change, the trend series it belongs to, the display names of every vendor and device (they depend on
+the other sets), the export's code, and the versions of the tools it runs (DuckDB writes its Parquet, Graphviz its
+test-bed diagram, vl-convert and Pillow its preview). A set that compares itself with other sets (`set_comparisons`)
+reads them too: it is always exported.
+
+The memory is build/site-export/: a file per set with its key, the hash of its site data file, the files it wrote (path
+and size), the shared notebook styles its pages link and its rows of the compare page, and a mark that the memory is
+complete. The mark is removed before an export swaps its output in and written after the files, so the memory never
+describes another export's output (a shard's export leaves it incomplete); an entry is used only when the
+previous output is still as it describes (the data file's hash, every file's size), and the files are linked, not
+rewritten. What comes out is byte for byte what a fresh export writes (tests/test_export_cache.py).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+from dataclasses import asdict, dataclass
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from wirespeed.system import atomic
+
+FOLDER = "site-export"  # under build/: <slug>.json per set, and COMPLETE
+COMPLETE = "complete"
+FORMAT = 1
+CODE = "import wirespeed.site.data"
+PACKAGES = ("duckdb", "vl-convert-python", "graphviz", "pillow", "numpy", "jsonschema", "jsonschema-rs")
+_SHARED = re.compile(r'(?:href|src)="(?:\.\./)+notebooks/([A-Za-z0-9._-]+)"')
+
+
+@dataclass
+class Entry:
+    key: str
+    data_sha256: str
+    files: list[list]  # [path under results/<slug>/, size]
+    shared: list[str]  # the shared notebook files (static notebooks/) its pages link
+    compared: list[dict[str, Any]]  # its rows of the compare page
+
+
+def _file_hash(path: str) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        while chunk := f.read(1 << 20):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def tree_hash(top: Path) -> str:
+    """The content hash of every file and link under `top` (names and contents; a link by its target's name, never
+    followed); the same for a missing folder every time."""
+    h = hashlib.sha256()
+    if not top.is_dir() or top.is_symlink():
+        return h.hexdigest()
+    for dirpath, dirnames, filenames in os.walk(top, followlinks=False):
+        dirnames.sort()
+        for name in sorted(filenames + [d for d in dirnames if os.path.islink(os.path.join(dirpath, d))]):
+            p = os.path.join(dirpath, name)
+            rel = os.path.relpath(p, top)
+            h.update(rel.encode() + b"\0")
+            h.update((("link:" + os.readlink(p)) if os.path.islink(p) else _file_hash(p)).encode() + b"\n")
+    return h.hexdigest()
+
+
+def context() -> str:
+    """What every set's key shares: the export's code, the tools' versions."""
+    import graphviz
+
+    from wirespeed.system.codehash import code_closure
+
+    try:
+        dot = ".".join(map(str, graphviz.version()))
+    except (graphviz.ExecutableNotFound, RuntimeError, OSError):
+        dot = None
+    versions = {}
+    for name in PACKAGES:
+        try:
+            versions[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            versions[name] = None
+    whole = {"format": FORMAT, "code": code_closure(CODE), "packages": versions, "dot": dot}
+    return hashlib.sha256(json.dumps(whole, sort_keys=True).encode()).hexdigest()
+
+
+def key(shared_key: str, slug: str, catalog: Any, analysis_dir: Path, changed: str | None, trends: Any, shown: Any) -> str:
+    """A set's export key (see the module's docstring); `catalog`: the set's row of result_sets that says what it was
+    loaded from (its path, the content hash of its folder, the hash of the ingest code)."""
+    whole = {"context": shared_key, "slug": slug, "catalog": catalog, "analysis": tree_hash(analysis_dir), "changed": changed,
+             "trends": trends, "shown": shown}
+    return hashlib.sha256(json.dumps(whole, sort_keys=True, default=str).encode()).hexdigest()
+
+
+class Memory:
+    """The last export's entries, read one set at a time (none when the memory is incomplete or of another format)."""
+
+    def __init__(self, build: Path):
+        self.folder = build / FOLDER
+        try:
+            self.complete = (self.folder / COMPLETE).read_text(encoding="utf-8").strip() == str(FORMAT)
+        except OSError:
+            self.complete = False
+
+    def get(self, slug: str) -> Entry | None:
+        if not self.complete:
+            return None
+        try:
+            return Entry(**json.loads((self.folder / f"{slug}.json").read_text(encoding="utf-8")))
+        except (OSError, ValueError, TypeError):
+            return None
+
+
+def forget(build: Path) -> None:
+    """Before an export swaps its output in: the memory no longer describes what is on disk."""
+    (build / FOLDER / COMPLETE).unlink(missing_ok=True)
+
+
+def save(build: Path, entries: dict[str, Entry]) -> None:
+    """After the export's output is in place: one file per set (rewritten only when it changed), no other, then the mark
+    that the memory is complete."""
+    folder = build / FOLDER
+    folder.mkdir(parents=True, exist_ok=True)
+    for slug, e in entries.items():
+        text = json.dumps(asdict(e), ensure_ascii=False) + "\n"  # key order kept: the compare page's rows are written as they come
+        path = folder / f"{slug}.json"
+        try:
+            same = path.read_text(encoding="utf-8") == text
+        except OSError:
+            same = False
+        if not same:
+            atomic.write_text(path, text)
+    for path in folder.glob("*.json"):
+        if path.stem not in entries:
+            path.unlink()
+    atomic.write_text(folder / COMPLETE, f"{FORMAT}\n")
+
+
+def entry(set_key: str, data_text: str, out_dir: Path, compared: list[dict[str, Any]]) -> Entry:
+    """The entry of a set just exported into out_dir (its results/<slug>/ folder)."""
+    files, shared = [], set()
+    for p in sorted(out_dir.rglob("*")):
+        if p.is_file() and not p.is_symlink():
+            files.append([p.relative_to(out_dir).as_posix(), p.stat().st_size])
+            if p.suffix == ".html" and p.parent.name == "notebooks":
+                shared |= set(_SHARED.findall(p.read_text(encoding="utf-8", errors="replace")))
+    return Entry(set_key, hashlib.sha256(data_text.encode()).hexdigest(), files, sorted(shared), compared)
+
+
+def reuse(e: Entry, slug: str, data_file: Path, old_static: Path, new_static: Path) -> str | None:
+    """The site data text of `slug` from the last export, its files linked from old_static into new_static (results/<slug>/
+    and the shared notebook files its pages use), when the last output is still what `e` describes; else None (nothing
+    written)."""
+    old_dir = old_static / "results" / slug
+    try:
+        text = data_file.read_text(encoding="utf-8")
+        if hashlib.sha256(text.encode()).hexdigest() != e.data_sha256:
+            return None
+        for rel, size in e.files:
+            p = old_dir / rel
+            if p.is_symlink() or not p.is_file() or p.stat().st_size != size:
+                return None
+        if any(not (old_static / "notebooks" / name).is_file() for name in e.shared):
+            return None
+    except (OSError, ValueError):
+        return None
+    pairs = [(old_dir / rel, new_static / "results" / slug / rel) for rel, _size in e.files]
+    pairs += [(old_static / "notebooks" / name, new_static / "notebooks" / name) for name in e.shared]
+    for src, dest in pairs:
+        if dest.exists():
+            continue  # a shared file another set brought already
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            os.link(src, dest)
+        except OSError:
+            shutil.copy2(src, dest)
+    return text
