@@ -375,7 +375,7 @@ def _export_all(con: duckdb.DuckDBPyConnection, candidates: list[str], allowed: 
         # the last export's memory (exportcache.py): a set whose inputs are unchanged is taken from it (not for a shard)
         build = analysis_root.parent
         remembered = exportcache.Memory(build) if only is None else None
-        context = exportcache.context() if only is None else ""
+        context = exportcache.context() if remembered is not None else ""
         entries_now: dict[str, exportcache.Entry] = {}
         for slug in candidates:
             if only is not None and slug not in only:
@@ -393,16 +393,13 @@ def _export_all(con: duckdb.DuckDBPyConnection, candidates: list[str], allowed: 
             set_key = text = None
             try:
                 known = changed_and_trends(con, slug)
-                if only is None:
-                    loaded_from, ehash, across = con.execute("SELECT path, content_hash || ':' || engine_hash, json_extract(meta, '$.set_comparisons')"
-                                                             " FROM result_sets WHERE slug = ?", [slug]).fetchone()
-                    if across in (None, "null", "[]"):  # a set compared with other sets reads them: always exported
-                        set_key = exportcache.key(context, slug, [loaded_from, ehash], analysis_root / slug, *known, shown)
-                if set_key is not None and remembered is not None and (e := remembered.get(slug)) is not None and e.key == set_key:
-                    text = exportcache.reuse(e, slug, data_root / "wirespeed" / "sets" / f"{slug}.json", static_root, static_tmp)
-                if text is not None:
-                    data, compared = json.loads(text), e.compared
-                else:
+                if remembered is not None:
+                    set_key = exportcache.set_key(con, context, slug, analysis_root / slug, known, shown)
+                    kept = remembered.take(slug, set_key, data_root / "wirespeed" / "sets" / f"{slug}.json", static_root, static_tmp)
+                    if kept is not None:
+                        text, compared = kept
+                        data = json.loads(text)
+                if text is None:
                     data = export_set(con, slug, analysis_root, static_tmp, allowed, shown, known)
                     compared = compare_data.set_entries(con, slug, f"results/{slug}/")  # the compare page's rows, made set by set: one set's fail alone
             except publish.PublishRefused as exc:

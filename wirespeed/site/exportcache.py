@@ -92,10 +92,15 @@ def context() -> str:
     return hashlib.sha256(json.dumps(whole, sort_keys=True).encode()).hexdigest()
 
 
-def key(shared_key: str, slug: str, catalog: Any, analysis_dir: Path, changed: str | None, trends: Any, shown: Any) -> str:
-    """A set's export key (see the module's docstring); `catalog`: the set's row of result_sets that says what it was
-    loaded from (its path, the content hash of its folder, the hash of the ingest code)."""
-    whole = {"context": shared_key, "slug": slug, "catalog": catalog, "analysis": tree_hash(analysis_dir), "changed": changed,
+def set_key(con: Any, shared_key: str, slug: str, analysis_dir: Path, known: tuple[str | None, Any], shown: Any) -> str | None:
+    """A set's export key (see the module's docstring), or None for a set compared with other sets (always exported).
+    `shared_key`: context(); `known`: the set's last change and trend links (site/data.py changed_and_trends)."""
+    loaded_from, hashes, across = con.execute("SELECT path, content_hash || ':' || engine_hash, json_extract(meta, '$.set_comparisons')"
+                                              " FROM result_sets WHERE slug = ?", [slug]).fetchone()
+    if across not in (None, "null", "[]"):
+        return None
+    changed, trends = known
+    whole = {"context": shared_key, "slug": slug, "catalog": [loaded_from, hashes], "analysis": tree_hash(analysis_dir), "changed": changed,
              "trends": trends, "shown": shown}
     return hashlib.sha256(json.dumps(whole, sort_keys=True, default=str).encode()).hexdigest()
 
@@ -117,6 +122,15 @@ class Memory:
             return Entry(**json.loads((self.folder / f"{slug}.json").read_text(encoding="utf-8")))
         except (OSError, ValueError, TypeError):
             return None
+
+    def take(self, slug: str, key: str | None, data_file: Path, old_static: Path, new_static: Path) -> tuple[str, list[dict[str, Any]]] | None:
+        """(site data text, compare rows) of `slug` from the last export, its files linked into new_static (reuse()), when
+        its entry has this key and the last output is still as the entry describes; else None (nothing written)."""
+        e = self.get(slug) if key is not None else None
+        if e is None or e.key != key:
+            return None
+        text = reuse(e, slug, data_file, old_static, new_static)
+        return None if text is None else (text, e.compared)
 
 
 def forget(build: Path) -> None:
