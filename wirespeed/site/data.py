@@ -393,7 +393,7 @@ def _export_all(con: duckdb.DuckDBPyConnection, candidates: list[str], allowed: 
             set_key = text = None
             try:
                 known = changed_and_trends(con, slug)
-                if remembered is not None:
+                if remembered is not None and publish.SAFE_SLUG.match(slug):  # the slug names files of the memory: checked first
                     set_key = exportcache.set_key(con, context, slug, analysis_root / slug, known, shown)
                     kept = remembered.take(slug, set_key, data_root / "wirespeed" / "sets" / f"{slug}.json", static_root, static_tmp)
                     if kept is not None:
