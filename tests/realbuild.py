@@ -23,9 +23,7 @@ STEPS = (["validate"], ["ingest"], ["analyse"], ["site", "--data-only"], ["repor
 
 def _build() -> dict:
     WORK.mkdir()
-    w = workdir.make(WORK, examples=False)
-    for article in (w / "content" / "reviews").glob("*.md"):  # the reviews cite the bundled examples, which are not here
-        article.unlink()
+    w = workdir.make_without_reviews(WORK)  # the reviews cite the bundled examples, which are not here
     slugs, refused, chosen = realsets.import_all(w)
     for step in STEPS:
         proc = workdir.wirespeed(w, *step)

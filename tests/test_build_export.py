@@ -4,12 +4,10 @@ without any hook in wirespeed: a folder stands where one set's PDF is to be writ
 
 from __future__ import annotations
 
-import shutil
 
 import pytest
 
 import workdir
-from conftest import ARCHIVE
 
 pytestmark = pytest.mark.slow
 SETS = ("cisco-7600-osm-acl-2001", "keysight-ixnetwork-ve-dpdk-400g-2022")  # two small examples, each standing alone
@@ -18,12 +16,7 @@ BROKEN = SETS[1]
 
 @pytest.fixture(scope="module")
 def work(tmp_path_factory):
-    w = workdir.make(tmp_path_factory.mktemp("export-once"), examples=False)
-    for article in (w / "content" / "reviews").glob("*.md"):  # the reviews cite examples that are not here
-        article.unlink()
-    for slug in SETS:
-        shutil.copytree(ARCHIVE / slug, w / "data" / "results" / slug)
-    return w
+    return workdir.make_without_reviews(tmp_path_factory.mktemp("export-once"), *SETS)
 
 
 def test_a_build_with_every_report_made_exports_once(work):

@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 
 import workdir
-from conftest import ARCHIVE
 
 pytestmark = pytest.mark.slow
 SETS = ("cisco-7600-osm-acl-2001", "keysight-ixnetwork-ve-dpdk-400g-2022")  # two small examples, each standing alone
@@ -54,11 +53,7 @@ def _fresh_export_matches(w: Path, tmp: Path) -> None:
 
 @pytest.fixture(scope="module")
 def work(tmp_path_factory):
-    w = workdir.make(tmp_path_factory.mktemp("export-memory"), examples=False)
-    for article in (w / "content" / "reviews").glob("*.md"):  # the reviews cite examples that are not here
-        article.unlink()
-    for slug in SETS:
-        shutil.copytree(ARCHIVE / slug, w / "data" / "results" / slug)
+    w = workdir.make_without_reviews(tmp_path_factory.mktemp("export-memory"), *SETS)
     for step in (["ingest"], ["analyse"], ["site", "--data-only"]):
         _step(w, *step)
     return w

@@ -29,6 +29,17 @@ def make(w: Path, examples: bool = True, series: int | None = 0) -> Path:
     return w
 
 
+def make_without_reviews(w: Path, *slugs: str) -> Path:
+    """Fill w with the site's sources and only the named example sets (none: an empty archive), without the review
+    articles, which cite the bundled examples; returns w."""
+    make(w, examples=False)
+    for article in (w / "content" / "reviews").glob("*.md"):
+        article.unlink()
+    for slug in slugs:
+        shutil.copytree(ROOT / "data" / "results" / slug, w / "data" / "results" / slug)
+    return w
+
+
 def wirespeed(w: Path, *args: str, timeout: int = 1800) -> subprocess.CompletedProcess:
     """Run the CLI in the working folder as a user would."""
     return subprocess.run([*WIRESPEED, *args], cwd=w, capture_output=True, text=True, timeout=timeout)

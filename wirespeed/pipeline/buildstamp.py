@@ -40,7 +40,7 @@ class Stamp:
     files: dict[str, list] = field(default_factory=dict)  # path -> [size, mtime_ns, inode, sha256]
 
 
-def _walk(top: Path):
+def walk(top: Path):
     """Every file and link under `top` (or `top` itself), without following links, in a stable order."""
     try:
         st = os.lstat(top)
@@ -59,7 +59,8 @@ def _walk(top: Path):
                 continue
 
 
-def _content_hash(path: str, st: os.stat_result) -> str:
+def content_hash(path: str, st: os.stat_result) -> str:
+    """The sha256 of a file's bytes; a link's target name (never followed)."""
     if stat.S_ISLNK(st.st_mode):
         return "link:" + os.readlink(path)
     h = hashlib.sha256()
@@ -113,13 +114,13 @@ def compute(root: Path, base_url: str | None, previous: Stamp | None = None) -> 
     package = Path(wirespeed.__file__).parent
     tops = [(root / name, name) for name in SOURCES] + [(package, "<wirespeed>")]
     for top, label in tops:
-        for p, st in _walk(top):
+        for p, st in walk(top):
             rel = label + p[len(str(top)):] if label == "<wirespeed>" else os.path.relpath(p, root)
             if label == "<wirespeed>" and not p.endswith((".py", ".json", ".toml", ".latex", ".lua", ".css", ".tex", ".yaml")):
                 continue
             seen = known.get(rel)
             sig = [st.st_size, st.st_mtime_ns, st.st_ino]
-            files[rel] = sig + [seen[3] if seen and seen[:3] == sig else _content_hash(p, st)]
+            files[rel] = sig + [seen[3] if seen and seen[:3] == sig else content_hash(p, st)]
     whole = {"format": FORMAT, "files": {k: v[3] for k, v in files.items()}, "tools": _tools(), "commit": _commit(root),
              "base_url": base_url if base_url is not None else os.environ.get("HUGO_BASEURL")}
     return Stamp(hashlib.sha256(json.dumps(whole, sort_keys=True).encode()).hexdigest(), files)

@@ -29,6 +29,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from wirespeed.pipeline import buildstamp
 from wirespeed.system import atomic
 
 FOLDER = "site-export"  # under build/: <slug>.json per set, and COMPLETE
@@ -48,27 +49,12 @@ class Entry:
     compared: list[dict[str, Any]]  # its rows of the compare page
 
 
-def _file_hash(path: str) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        while chunk := f.read(1 << 20):
-            h.update(chunk)
-    return h.hexdigest()
-
-
 def tree_hash(top: Path) -> str:
     """The content hash of every file and link under `top` (names and contents; a link by its target's name, never
-    followed); the same for a missing folder every time."""
+    followed: buildstamp's walk); the same for a missing folder every time."""
     h = hashlib.sha256()
-    if not top.is_dir() or top.is_symlink():
-        return h.hexdigest()
-    for dirpath, dirnames, filenames in os.walk(top, followlinks=False):
-        dirnames.sort()
-        for name in sorted(filenames + [d for d in dirnames if os.path.islink(os.path.join(dirpath, d))]):
-            p = os.path.join(dirpath, name)
-            rel = os.path.relpath(p, top)
-            h.update(rel.encode() + b"\0")
-            h.update((("link:" + os.readlink(p)) if os.path.islink(p) else _file_hash(p)).encode() + b"\n")
+    for p, st in buildstamp.walk(top):
+        h.update(os.path.relpath(p, top).encode() + b"\0" + buildstamp.content_hash(p, st).encode() + b"\n")
     return h.hexdigest()
 
 

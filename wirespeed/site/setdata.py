@@ -19,12 +19,20 @@ class SetDataError(ValueError):
 
 
 @functools.cache
-def _validator(schema_file: str):
+def _schema(schema_file: str) -> dict[str, Any]:
+    """The JSON Schema `schema_file` (package data of wirespeed.schema), checked against its draft."""
     import jsonschema
 
     schema = json.loads(resources.files("wirespeed.schema").joinpath(schema_file).read_text("utf-8"))
     jsonschema.Draft202012Validator.check_schema(schema)
-    return jsonschema.Draft202012Validator(schema)
+    return schema
+
+
+@functools.cache
+def _validator(schema_file: str):
+    import jsonschema
+
+    return jsonschema.Draft202012Validator(_schema(schema_file))
 
 
 @functools.cache
@@ -32,7 +40,7 @@ def _fast(schema_file: str):
     """The same schema compiled by jsonschema-rs: it only answers "valid?", about 30 times sooner."""
     import jsonschema_rs
 
-    return jsonschema_rs.Draft202012Validator(json.loads(resources.files("wirespeed.schema").joinpath(schema_file).read_text("utf-8")))
+    return jsonschema_rs.Draft202012Validator(_schema(schema_file))
 
 
 def _valid(doc: Any, schema_file: str) -> bool:
