@@ -384,3 +384,36 @@ def f(x):
     assert _module_file("wirespeed.engine") == ROOT / "wirespeed" / "engine" / "__init__.py"
     assert _module_file("wirespeed.engine.units") == ROOT / "wirespeed" / "engine" / "units.py"
     assert _module_file("wirespeed.engine.units.to_canonical") is None and _module_file("wirespeed.no_such_module") is None
+
+
+def test_the_code_closure_remembered_across_processes_is_the_one_parsed(tmp_path):
+    """The memo of what each module imports (build/cache/imports.json, written at a process's end) gives the closure a
+    fresh parse gives; an entry is named by its text, so a module whose imports change is parsed again; a memo file
+    that is not one is ignored. Each run in a process of its own, as the steps of a build do."""
+    import subprocess
+    import sys
+
+    memo = tmp_path / "build" / "cache" / "imports.json"
+    (tmp_path / "build").mkdir()
+    ask = ("import json, sys\nfrom pathlib import Path\nfrom wirespeed.system import codehash\n"
+           "if sys.argv[1] != '-': codehash.remember_in(Path(sys.argv[1]))\n"
+           "print(json.dumps(codehash.code_closure(sys.argv[2])))")
+
+    def closure(memo_arg: str, source: str) -> dict:
+        proc = subprocess.run([sys.executable, "-c", ask, memo_arg, source], capture_output=True, text=True, cwd=ROOT, check=True)
+        return json.loads(proc.stdout)
+
+    source = "import wirespeed.analysis.outputs\nimport wirespeed.site.data"
+    parsed = closure("-", source)
+    assert not memo.exists()
+    assert closure(str(memo), source) == parsed and memo.is_file()
+    entries = json.loads(memo.read_text())
+    assert len(entries) >= len(parsed)
+    assert closure(str(memo), source) == parsed  # from the memo
+    # an entry for another text never answers for this one: a module importing more is parsed, not looked up
+    extra = next(m for m in ("wirespeed.collectors.trex_tape", "wirespeed.sitecheck", "wirespeed.capture.scan") if m not in parsed)
+    assert extra in closure(str(memo), f"{source}\nimport {extra}")
+    assert extra not in closure(str(memo), source)
+    memo.write_text("[1, 2")
+    assert closure(str(memo), source) == parsed
+    assert isinstance(json.loads(memo.read_text()), dict)  # rewritten whole

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import json
+from pathlib import Path
 
 import pytest
 
@@ -87,3 +88,13 @@ def test_the_fast_validator_agrees_with_the_reference_one(exported):
         assert setdata._valid(doc, setdata.SCHEMA) == valid, (slug, path, how)
         judged[valid] += 1
     assert judged[False] > 100 and judged[True] > 10, judged  # both answers were put to the test
+
+
+@pytest.mark.parametrize("schema_file", sorted(p.name for p in (Path(setdata.__file__).parent.parent / "schema").glob("*.schema.json")))
+def test_every_schema_is_valid_under_its_draft(schema_file):
+    """The build reads its schemas without checking them against their draft (half a second a process); this does."""
+    import jsonschema
+
+    schema = json.loads((Path(setdata.__file__).parent.parent / "schema" / schema_file).read_text("utf-8"))
+    assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema", schema_file
+    jsonschema.Draft202012Validator.check_schema(schema)

@@ -25,6 +25,8 @@ from wirespeed.cli.common import err
 from wirespeed.cli.collecting import collect
 from wirespeed.cli.pipeline import analyse, build, merge, report, site
 from wirespeed.cli.sets import cited, ingest, new, show, summary, validate
+from wirespeed.pipeline import paths
+from wirespeed.system import codehash
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -35,6 +37,8 @@ def cli(root: Path | None) -> None:
     """Turn network-device benchmark result sets into review articles and PDF test reports."""
     if root is not None:
         os.chdir(root)
+    if paths.is_project(Path.cwd()):  # the code hashes of the steps' cache keys parse each module once, not once a process
+        codehash.remember_in(paths.IMPORTS_MEMO)
 
 
 for _module in (sets, importing, pipeline, preview, sitecheck, explain, collecting, reference, export):

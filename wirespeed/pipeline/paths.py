@@ -15,6 +15,7 @@ TRENDS = BUILD / "trends"                   # series/<device>/<series>/: each tr
 STATUS = BUILD / "status"                   # <slug>.json: each step's outcome for a set
 LOGS = BUILD / "logs"                       # <slug>/<step>-<name>.log: a failure's full text; kernels.log: the notebook kernels' own messages
 HUGO_LEFT_OUT = BUILD / "hugo-left-out.toml"  # Hugo config that ignores articles citing left-out sets
+IMPORTS_MEMO = BUILD / "cache" / "imports.json"  # what each wirespeed module imports, by its text's hash (system/codehash.py)
 
 
 def is_project(folder: Path) -> bool:

@@ -5,6 +5,7 @@ Planning, the worker pool, status and pruning are the step runner's (runner.py).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -70,7 +71,9 @@ def _tree_hash(root: Path) -> str:
     return h.hexdigest()
 
 
+@functools.cache
 def _tool_versions() -> dict[str, str]:
+    """pandoc's, XeTeX's and fontTools' versions, asked once a process (the reports and the trend report share them)."""
     pv = subprocess.run([str(pandoc()), "--version"], capture_output=True, text=True, check=True).stdout.splitlines()[0]
     xv = subprocess.run(["xelatex", "--version"], capture_output=True, text=True).stdout.splitlines()[:1]
     import fontTools  # the charts' shared font subsets (report/fontshare.py)

@@ -6,6 +6,8 @@ its shortcodes expand from the same exported data the web page uses.
 
 from __future__ import annotations
 
+import copy
+import functools
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -55,6 +57,13 @@ class Article:
         return out
 
 
+@functools.lru_cache(maxsize=1024)
+def _front(yaml_text: str) -> Any:
+    """The front matter parsed, remembered by its text: a build asks every article which set it reports on once
+    per report (LibYAML's safe loader where PyYAML has it, the same YAML subset as yaml.safe_load)."""
+    return yaml.load(yaml_text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # noqa: S506 - a safe loader
+
+
 def read(path: Path) -> Article:
     """Parse an article's front matter and body."""
     text = path.read_text(encoding="utf-8")
@@ -64,7 +73,7 @@ def read(path: Path) -> Article:
     if end < 0:
         raise ArticleError(f"{path}:1: front matter is not closed by a --- line")
     try:
-        front = yaml.safe_load(text[4:end]) or {}
+        front = copy.deepcopy(_front(text[4:end])) or {}  # a copy: a caller may change its article's front matter
     except yaml.YAMLError as exc:
         raise ArticleError(f"{path}: front matter is not valid YAML: {exc}".replace("\n", " ")) from None
     if not isinstance(front, dict):

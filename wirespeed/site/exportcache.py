@@ -25,7 +25,6 @@ import os
 import re
 import shutil
 from dataclasses import asdict, dataclass
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -62,19 +61,13 @@ def context() -> str:
     """What every set's key shares: the export's code, the tools' versions."""
     import graphviz
 
-    from wirespeed.system.codehash import code_closure
+    from wirespeed.system.codehash import code_closure, package_versions
 
     try:
         dot = ".".join(map(str, graphviz.version()))
     except (graphviz.ExecutableNotFound, RuntimeError, OSError):
         dot = None
-    versions = {}
-    for name in PACKAGES:
-        try:
-            versions[name] = metadata.version(name)
-        except metadata.PackageNotFoundError:
-            versions[name] = None
-    whole = {"format": FORMAT, "code": code_closure(CODE), "packages": versions, "dot": dot}
+    whole = {"format": FORMAT, "code": code_closure(CODE), "packages": package_versions(*PACKAGES), "dot": dot}
     return hashlib.sha256(json.dumps(whole, sort_keys=True).encode()).hexdigest()
 
 

@@ -24,7 +24,7 @@ from wirespeed.engine import dates
 from wirespeed.presentation import trend_chart, trend_text
 from wirespeed.pipeline import paths, runner
 from wirespeed.system import atomic, csvsafe
-from wirespeed.system.codehash import code_closure
+from wirespeed.system.codehash import code_closure, package_versions
 
 OUT = paths.TRENDS
 CHART = "trend"  # each series' one chart: trends/<device>/<series>/trend.svg, …
@@ -51,12 +51,8 @@ class ChartJob(runner.Job):
         return tuple(self.out / "charts" / f"{CHART}{ext}" for _, ext in CHART_FILES)
 
 
-def _tools() -> dict[str, str]:
-    import altair
-    import pikepdf
-    import vl_convert
-
-    return {"altair": altair.__version__, "vega-lite": altair.SCHEMA_VERSION, "vl-convert": vl_convert.__version__, "pikepdf": pikepdf.__version__}
+def _tools() -> dict[str, str | None]:
+    return package_versions("altair", "vl-convert-python", "pikepdf")  # altair's release fixes its Vega-Lite schema
 
 
 def render(job: ChartJob) -> dict[str, Any]:

@@ -8,9 +8,12 @@ entry-point group wirespeed.charts, a plugin's too (a change to a chart type red
 from __future__ import annotations
 
 import ast
+import atexit
 import hashlib
 import importlib.util
+import json
 from functools import lru_cache
+from importlib import metadata
 from importlib.metadata import entry_points
 from pathlib import Path
 
@@ -75,16 +78,14 @@ def _registry_call(node: ast.AST) -> str | None:
     return None
 
 
-@lru_cache(maxsize=4096)
-def _imports(source: str, package: str | None = None) -> frozenset[str]:
-    """The wirespeed modules (and registered plugins) a source imports; remembered by its text, since a build asks for
-    the closure of every notebook and they share most of their modules."""
+def _parsed(source: str, package: str | None) -> tuple[frozenset[str], frozenset[str]]:
+    """(the modules a source names in its imports, the extension groups it asks `registry()` for), from its syntax tree."""
     names: set[str] = set()
-    plugins: set[str] = set()
+    groups: set[str] = set()
     try:
         tree = ast.parse(source)
     except SyntaxError:
-        return names
+        return frozenset(), frozenset()
     for node in _run_nodes(tree, expressions="registry" in source):  # a registry("group") call is an expression
         if isinstance(node, ast.Import):
             names.update(a.name for a in node.names)
@@ -96,8 +97,74 @@ def _imports(source: str, package: str | None = None) -> frozenset[str]:
             names.add(base)
             names.update(f"{base}.{a.name}" for a in node.names)
         elif (group := _registry_call(node)) is not None:
-            plugins |= _registered(group)
-    return frozenset({n for n in names if n == "wirespeed" or n.startswith("wirespeed.")} | plugins)
+            groups.add(group)
+    return frozenset(n for n in names if n == "wirespeed" or n.startswith("wirespeed.")), frozenset(groups)
+
+
+class _Memo:
+    """What each source text imports, kept across processes in one JSON file (remember_in): parsing the package's
+    modules cost about a second in every process that asks a code hash. An entry is named by the hash of the text
+    and its package, so a changed module is parsed again; the registered plugins of a group are looked up anew."""
+
+    def __init__(self) -> None:
+        self.file: Path | None = None
+        self.known: dict[str, list[list[str]]] | None = None
+        self.added = False
+
+    def get(self, source: str, package: str | None) -> tuple[frozenset[str], frozenset[str]]:
+        key = hashlib.sha256(f"{package or ''}\0{source}".encode()).hexdigest()
+        if self.known is None:
+            self.known = self._read()
+        if (hit := self.known.get(key)) is not None:
+            return frozenset(hit[0]), frozenset(hit[1])
+        found = _parsed(source, package)
+        self.known[key] = [sorted(found[0]), sorted(found[1])]
+        self.added = self.file is not None
+        return found
+
+    def _read(self) -> dict[str, list[list[str]]]:
+        if self.file is None:
+            return {}
+        try:
+            known = json.loads(self.file.read_text("utf-8"))
+        except (OSError, ValueError):  # none yet, or unreadable: parse again
+            return {}
+        ok = isinstance(known, dict) and all(isinstance(v, list) and len(v) == 2 and all(isinstance(x, list) for x in v) for v in known.values())
+        return known if ok else {}
+
+    def save(self) -> None:
+        """Write the entries this process added (with those of the file now, another process's included)."""
+        if not (self.added and self.file and self.known is not None and self.file.parent.parent.is_dir()):
+            return
+        from wirespeed.system import atomic
+
+        merged = {**self._read(), **self.known}
+        try:
+            self.file.parent.mkdir(exist_ok=True)
+            atomic.write_text(self.file, json.dumps(merged, sort_keys=True, separators=(",", ":")) + "\n")
+        except OSError:  # a cache: not writing it costs only time
+            pass
+        self.added = False
+
+
+_MEMO = _Memo()
+
+
+def remember_in(file: Path) -> None:
+    """Keep what each module imports in `file` (in a folder under an existing one, e.g. build/cache/imports.json),
+    read at the first code hash and written at the process's end."""
+    if _MEMO.file is None:
+        atexit.register(_MEMO.save)
+    _MEMO.file, _MEMO.known = file, None
+
+
+@lru_cache(maxsize=4096)
+def _imports(source: str, package: str | None = None) -> frozenset[str]:
+    """The wirespeed modules (and registered plugins) a source imports; remembered by its text, since a build asks for
+    the closure of every notebook and they share most of their modules."""
+    names, groups = _MEMO.get(source, package)
+    plugins = frozenset().union(*(_registered(g) for g in groups)) if groups else frozenset()
+    return names | plugins
 
 
 def code_closure(source: str) -> dict[str, str]:
@@ -119,3 +186,15 @@ def code_closure(source: str) -> dict[str, str]:
         pkg = name if path.name == "__init__.py" else parent
         todo.extend(sorted(_imports(text, pkg) - set(seen)))
     return dict(sorted(seen.items()))
+
+
+def package_versions(*names: str) -> dict[str, str | None]:
+    """Distribution name → its installed version (None when it is not installed), read from the packages'
+    metadata without importing them: the tool part of a cache key."""
+    found: dict[str, str | None] = {}
+    for name in names:
+        try:
+            found[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            found[name] = None
+    return found
