@@ -38,7 +38,11 @@ system-packages:
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$missing; \
 	fi
 
+# The package's bytecode, written as pip writes it for an installed package (an editable install gets none, and
+# with PYTHONDONTWRITEBYTECODE set nothing else writes it): every `wirespeed` process, a test's too, then reads its
+# modules instead of compiling them (a quarter of the time of the tests that run the command line). 0.1 s when current.
 python-env: $(VENV)/.installed
+	@$(BIN)/python -m compileall -q wirespeed
 
 # Vega, Vega-Lite and vega-embed for the site's interactive charts, hyparquet and DuckDB-Wasm for the archive's
 # browser and SQL page, pinned by package-lock.json.
