@@ -416,4 +416,13 @@ def test_the_code_closure_remembered_across_processes_is_the_one_parsed(tmp_path
     assert extra not in closure(str(memo), source)
     memo.write_text("[1, 2")
     assert closure(str(memo), source) == parsed
-    assert isinstance(json.loads(memo.read_text()), dict)  # rewritten whole
+    kept = json.loads(memo.read_text())
+    assert isinstance(kept, dict) and kept  # rewritten whole
+    # bounded: past its limit the memo keeps only what the last process used
+    from wirespeed.system.codehash import MEMO_ENTRIES
+
+    memo.write_text(json.dumps({**{f"{i:064x}": [[], []] for i in range(MEMO_ENTRIES + 1)}, **kept}))
+    assert closure(str(memo), source + "\nimport wirespeed.engine.units") == closure("-", source + "\nimport wirespeed.engine.units")
+    bounded = json.loads(memo.read_text())
+    assert len(bounded) <= len(kept) + 1 and f"{0:064x}" not in bounded and f"{MEMO_ENTRIES:064x}" not in bounded
+    assert closure(str(memo), source) == parsed

@@ -109,12 +109,14 @@ class _Memo:
     def __init__(self) -> None:
         self.file: Path | None = None
         self.known: dict[str, list[list[str]]] | None = None
+        self.used: set[str] = set()
         self.added = False
 
     def get(self, source: str, package: str | None) -> tuple[frozenset[str], frozenset[str]]:
         key = hashlib.sha256(f"{package or ''}\0{source}".encode()).hexdigest()
         if self.known is None:
             self.known = self._read()
+        self.used.add(key)
         if (hit := self.known.get(key)) is not None:
             return frozenset(hit[0]), frozenset(hit[1])
         found = _parsed(source, package)
@@ -133,12 +135,15 @@ class _Memo:
         return known if ok else {}
 
     def save(self) -> None:
-        """Write the entries this process added (with those of the file now, another process's included)."""
+        """Write the entries this process added (with those of the file now, another process's included). Past
+        MEMO_ENTRIES (the texts of many past versions of the modules), only the entries this process used are kept."""
         if not (self.added and self.file and self.known is not None and self.file.parent.parent.is_dir()):
             return
         from wirespeed.system import atomic
 
         merged = {**self._read(), **self.known}
+        if len(merged) > MEMO_ENTRIES:
+            merged = {k: v for k, v in merged.items() if k in self.used}
         try:
             self.file.parent.mkdir(exist_ok=True)
             atomic.write_text(self.file, json.dumps(merged, sort_keys=True, separators=(",", ":")) + "\n")
@@ -147,6 +152,7 @@ class _Memo:
         self.added = False
 
 
+MEMO_ENTRIES = 20_000
 _MEMO = _Memo()
 
 
@@ -155,7 +161,7 @@ def remember_in(file: Path) -> None:
     read at the first code hash and written at the process's end."""
     if _MEMO.file is None:
         atexit.register(_MEMO.save)
-    _MEMO.file, _MEMO.known = file, None
+    _MEMO.file, _MEMO.known, _MEMO.used = file, None, set()
 
 
 @lru_cache(maxsize=4096)
