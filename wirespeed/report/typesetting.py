@@ -95,12 +95,13 @@ def plan(slugs: list[str] | None, data_root: Path = paths.HUGO_DATA, static_root
     tools = _tool_versions()
     template = _tree_hash(TEMPLATE_ROOT)
     code = code_closure("import wirespeed.report.typesetting")
+    reports = articles.by_report()
     jobs = []
     for slug in wanted:
         data_file = sets_dir / f"{slug}.json"
         data = json.loads(data_file.read_text())
         charts_dir = static_root / "results" / slug / "charts"
-        article = articles.for_report(slug)
+        article = articles.for_report(slug, reports=reports)
         if article is not None and articles.missing(article, articles.cited_sets(article) - set(available), {slug: set(data.get("unavailable", {}))}):
             article = None  # it cites what is not on the site, so it is left out of the site too: the report takes the generated structure
         charts = {cid: hashlib.sha256((charts_dir / f"{cid}.pdf").read_bytes()).hexdigest() for cid in sorted(data["charts"]) if (charts_dir / f"{cid}.pdf").is_file()}

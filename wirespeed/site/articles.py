@@ -6,8 +6,6 @@ its shortcodes expand from the same exported data the web page uses.
 
 from __future__ import annotations
 
-import copy
-import functools
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -57,13 +55,6 @@ class Article:
         return out
 
 
-@functools.lru_cache(maxsize=1024)
-def _front(yaml_text: str) -> Any:
-    """The front matter parsed, remembered by its text: a build asks every article which set it reports on once
-    per report (LibYAML's safe loader where PyYAML has it, the same YAML subset as yaml.safe_load)."""
-    return yaml.load(yaml_text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # noqa: S506 - a safe loader
-
-
 def read(path: Path) -> Article:
     """Parse an article's front matter and body."""
     text = path.read_text(encoding="utf-8")
@@ -73,7 +64,8 @@ def read(path: Path) -> Article:
     if end < 0:
         raise ArticleError(f"{path}:1: front matter is not closed by a --- line")
     try:
-        front = copy.deepcopy(_front(text[4:end])) or {}  # a copy: a caller may change its article's front matter
+        # LibYAML's safe loader where PyYAML has it: the same YAML subset as yaml.safe_load, several times sooner
+        front = yaml.load(text[4:end], Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)) or {}  # noqa: S506 - a safe loader
     except yaml.YAMLError as exc:
         raise ArticleError(f"{path}: front matter is not valid YAML: {exc}".replace("\n", " ")) from None
     if not isinstance(front, dict):
@@ -82,11 +74,19 @@ def read(path: Path) -> Article:
     return Article(path, front, text[end + 5:], body_line)
 
 
-def for_report(slug: str, root: Path = ARTICLES) -> Article | None:
-    """The article that is the source of a result set's PDF report, if any."""
-    if not root.is_dir():
-        return None
-    found = [a for a in (read(p) for p in sorted(root.glob("*.md")) if p.name != "_index.md") if a.report == slug]
+def by_report(root: Path = ARTICLES) -> dict[str, list[Article]]:
+    """Every article that is the source of a result set's PDF report, by that set: each article read once (the
+    report step asks this for every set)."""
+    out: dict[str, list[Article]] = {}
+    for p in sorted(root.glob("*.md")) if root.is_dir() else []:
+        if p.name != "_index.md" and isinstance((a := read(p)).report, str):
+            out.setdefault(a.report, []).append(a)
+    return out
+
+
+def for_report(slug: str, root: Path = ARTICLES, reports: dict[str, list[Article]] | None = None) -> Article | None:
+    """The article that is the source of a result set's PDF report, if any (`reports`: by_report's answer, read once)."""
+    found = (by_report(root) if reports is None else reports).get(slug, [])
     if len(found) > 1:
         raise ArticleError(f"{found[1].path}: result set {slug!r} already has its report article {found[0].path}")
     return found[0] if found else None
