@@ -16,6 +16,13 @@ STATUS = BUILD / "status"                   # <slug>.json: each step's outcome f
 LOGS = BUILD / "logs"                       # <slug>/<step>-<name>.log: a failure's full text; kernels.log: the notebook kernels' own messages
 HUGO_LEFT_OUT = BUILD / "hugo-left-out.toml"  # Hugo config that ignores articles citing left-out sets
 IMPORTS_MEMO = BUILD / "cache" / "imports.json"  # what each wirespeed module imports, by its text's hash (system/codehash.py)
+LATEX_SEEDS = BUILD / "cache" / "latex"     # <report>/: the cross-reference files its last typesetting settled on (report/latex.py)
+
+
+def latex_seed(out: Path) -> Path:
+    """The seed folder of the report written at `out` (<build>/reports/<name>.pdf or <build>/trends/<name>.pdf):
+    <build>/cache/latex/<name>, in the build folder `out` is in."""
+    return out.parent.parent / LATEX_SEEDS.relative_to(BUILD) / out.stem
 
 
 def is_project(folder: Path) -> bool:

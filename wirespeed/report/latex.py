@@ -4,6 +4,12 @@ first LaTeX error as the message, and a PDF whose bytes depend only on its input
 XeLaTeX runs in the report's own temporary folder on relative file names: xdvipdfmx derives the
 PDF's /ID from SOURCE_DATE_EPOCH and the file names, so a fixed date and fixed names give a fixed ID.
 Every tool runs in its own process group (killed whole at the deadline) and dies with its parent.
+
+A report typeset before starts from the cross-reference files its last typesetting settled on (a seed:
+build/cache/latex/<name>/). When its first run writes them back unchanged, that run read exactly what it
+wrote, which is where a typesetting from nothing ends too, so it is the last: a rebuilt report usually takes
+one XeLaTeX run instead of two. A seed only saves runs; a seed that does not settle costs the runs it
+takes, and one that makes the first run fail is dropped and the report typeset from nothing.
 """
 
 from __future__ import annotations
@@ -12,16 +18,20 @@ import ctypes
 import hashlib
 import os
 import re
+import shutil
 import signal
 import subprocess
 import time
 from pathlib import Path
+
+from wirespeed.system import atomic
 
 TIMEOUT_ENV = "WIRESPEED_REPORT_TIMEOUT"
 DEFAULT_TIMEOUT_S = 120.0
 MAX_RUNS = 4
 # files whose content feeds the next run (contents, lists, labels, LastPage, bookmarks)
 _CROSSREF = (".aux", ".toc", ".lot", ".lof", ".out")
+SEED_MAX_BYTES = 16 * 1024 * 1024  # a seed file larger than this is not read (ours are kilobytes)
 _PR_SET_PDEATHSIG = 1
 
 
@@ -105,13 +115,36 @@ def _crossref_state(workdir: Path, stem: str) -> str:
     return h.hexdigest()
 
 
-def xelatex(workdir: Path, tex: str, env: dict[str, str], deadline: float) -> Path:
+def xelatex(workdir: Path, tex: str, env: dict[str, str], deadline: float, seed: Path | None = None) -> Path:
     """Typeset `tex` (a file name in workdir) until its cross-references stop changing; returns the PDF.
 
     Each run writes only XeTeX's own output (-no-pdf: the .xdv); xdvipdfmx turns the last one into the PDF, once,
-    with the options XeLaTeX gives it, instead of after every run (about a tenth of a run each time)."""
+    with the options XeLaTeX gives it, instead of after every run (about a tenth of a run each time).
+    `seed`: a folder of cross-reference files to start from, and where the settled ones are kept for next time."""
     stem = tex.removesuffix(".tex")
-    cmd = ["xelatex", "-no-pdf", "-no-shell-escape", "-interaction=nonstopmode", "-halt-on-error", tex]
+    seeded = seed is not None and _plant(seed, workdir, stem)
+    try:
+        _settle(workdir, stem, env, deadline)
+    except LatexError:
+        if not seeded:
+            raise
+        _clear(workdir, stem)  # e.g. a seed written under another template: from nothing, as without one
+        _settle(workdir, stem, env, deadline)
+    xdv, pdf = workdir / f"{stem}.xdv", workdir / f"{stem}.pdf"
+    if not xdv.is_file():
+        raise LatexError("xelatex wrote no output (no .xdv)")
+    proc = run(["xdvipdfmx", "-q", "-E", "-o", pdf.name, xdv.name], workdir, env, deadline, "xdvipdfmx")
+    if proc.returncode != 0 or not pdf.is_file():
+        lines = [l.strip() for l in (proc.stderr + proc.stdout).splitlines() if l.strip()]
+        raise LatexError(f"xdvipdfmx failed (exit {proc.returncode}): {' | '.join(lines[:3])}")
+    if seed is not None:
+        _keep(workdir, stem, seed)
+    return pdf
+
+
+def _settle(workdir: Path, stem: str, env: dict[str, str], deadline: float) -> None:
+    """XeLaTeX runs until a run writes the cross-reference files it read (MAX_RUNS at most)."""
+    cmd = ["xelatex", "-no-pdf", "-no-shell-escape", "-interaction=nonstopmode", "-halt-on-error", f"{stem}.tex"]
     before = _crossref_state(workdir, stem)
     for _ in range(MAX_RUNS):
         proc = run(cmd, workdir, env, deadline, "xelatex")
@@ -129,11 +162,42 @@ def xelatex(workdir: Path, tex: str, env: dict[str, str], deadline: float) -> Pa
         if after == before:
             break
         before = after
-    xdv, pdf = workdir / f"{stem}.xdv", workdir / f"{stem}.pdf"
-    if not xdv.is_file():
-        raise LatexError("xelatex wrote no output (no .xdv)")
-    proc = run(["xdvipdfmx", "-q", "-E", "-o", pdf.name, xdv.name], workdir, env, deadline, "xdvipdfmx")
-    if proc.returncode != 0 or not pdf.is_file():
-        lines = [l.strip() for l in (proc.stderr + proc.stdout).splitlines() if l.strip()]
-        raise LatexError(f"xdvipdfmx failed (exit {proc.returncode}): {' | '.join(lines[:3])}")
-    return pdf
+
+
+def _clear(workdir: Path, stem: str) -> None:
+    for ext in (*_CROSSREF, ".xdv", ".log"):
+        (workdir / f"{stem}{ext}").unlink(missing_ok=True)
+
+
+def _plant(seed: Path, workdir: Path, stem: str) -> bool:
+    """Copy the seed's cross-reference files into workdir (regular files only, never through a link); True if any was."""
+    if seed.is_symlink() or not seed.is_dir():
+        return False
+    planted = False
+    for ext in _CROSSREF:
+        src = seed / f"seed{ext}"
+        try:
+            if src.is_symlink() or not src.is_file() or src.stat().st_size > SEED_MAX_BYTES:
+                continue
+            (workdir / f"{stem}{ext}").write_bytes(src.read_bytes())
+            planted = True
+        except OSError:
+            continue
+    return planted
+
+
+def _keep(workdir: Path, stem: str, seed: Path) -> None:
+    """The settled cross-reference files become the seed (swapped in whole; a failure to keep them changes no output)."""
+    try:
+        tmp = atomic.temp_dir_beside(seed)
+        try:
+            for ext in _CROSSREF:
+                src = workdir / f"{stem}{ext}"
+                if src.is_file():
+                    shutil.copyfile(src, tmp / f"seed{ext}")
+            atomic.swap_dir(tmp, seed)
+        finally:
+            if tmp.exists():
+                shutil.rmtree(tmp, ignore_errors=True)
+    except OSError:
+        pass

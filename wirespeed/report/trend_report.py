@@ -154,7 +154,7 @@ def build(job: TrendReportJob) -> dict[str, Any]:
                 (charts / f"{p['id'].replace('/', '-')}.pdf").write_bytes((job.static_root / "trends" / p["id"] / f"{trend_pages.CHART}.pdf").read_bytes())
             work = Path(tmp) / "work"
             work.mkdir()
-            pdf = typeset(ast, work, charts, str(dates.epoch(when)))
+            pdf = typeset(ast, work, charts, str(dates.epoch(when)), seed=paths.latex_seed(job.out))
             atomic.write_bytes(job.out, pdf.read_bytes())
         atomic.write_text(job.manifest, job.manifest_text())
         return {"ok": True}

@@ -1,0 +1,96 @@
+"""A report typeset before starts from the cross-references its last typesetting settled on (report/latex.py): the
+PDF is byte for byte the one typeset from nothing, it usually takes one XeLaTeX run instead of two, a seed that
+makes the first run fail is dropped, and a seed is never read through a link."""
+
+from __future__ import annotations
+
+import pytest
+
+from wirespeed.pipeline import paths
+from wirespeed.report import latex, typesetting
+from wirespeed.report import pandoc_ast as A
+
+from test_report_robustness import _doc
+
+
+def _blocks(sections: int) -> list:
+    """Headings (the contents), a table that spans pages (longtable's widths) and the page count (LastPage): each
+    needs a second run when typeset from nothing."""
+    head = [[("Frame size", "AlignLeft", 1, 1), ("Throughput", "AlignRight", 1, 1)]]
+    rows = [[(f"{64 + i} bytes", "AlignLeft"), (f"{1_000_000 - 37 * i:,} frames/s", "AlignRight")] for i in range(90)]
+    out = []
+    for n in range(sections):
+        out += [A.header(1, f"Section {n + 1}"), A.para("Throughput at each frame size, as measured. " * 20)]
+    return out + [A.table(A.inlines("Every frame size"), head, rows, ["AlignLeft", "AlignRight"], widths=[0.45, 0.45])]
+
+
+@pytest.fixture
+def runs(monkeypatch):
+    """How many XeLaTeX runs each typesetting took (the last entry is the current one)."""
+    counts: list[int] = []
+    real = latex.run
+
+    def counted(cmd, *args, **kwargs):
+        if cmd[0] == "xelatex":
+            counts[-1] += 1
+        return real(cmd, *args, **kwargs)
+
+    monkeypatch.setattr(latex, "run", counted)
+
+    def typeset(doc: dict, work, seed=None):
+        counts.append(0)
+        work.mkdir()
+        return typesetting.typeset(doc, work, work, "1700000000", seed=seed).read_bytes()
+
+    typeset.counts = counts
+    return typeset
+
+
+@pytest.mark.slow
+def test_a_seeded_report_is_the_one_typeset_from_nothing_in_one_run(tmp_path, runs):
+    seed = tmp_path / "cache" / "latex" / "report"
+    doc = _doc(_blocks(3))
+    plain = runs(doc, tmp_path / "plain")
+    assert runs.counts[-1] >= 2 and not seed.exists()
+    assert runs(doc, tmp_path / "first", seed) == plain  # no seed yet: from nothing, and the settled files kept
+    assert {"seed.aux", "seed.toc"} <= {p.name for p in seed.iterdir()}
+    assert runs(doc, tmp_path / "again", seed) == plain
+    assert runs.counts[-1] == 1
+    # another document (more sections: other pages, another contents) from the first one's seed: the seed is stale,
+    # so it takes the runs it needs, and ends where the other document typeset from nothing does
+    other = _doc(_blocks(6))
+    assert runs(other, tmp_path / "other-seeded", seed) == runs(other, tmp_path / "other-plain")
+    assert runs.counts[-2] >= 2
+
+
+@pytest.mark.slow
+def test_a_seed_that_breaks_the_first_run_is_dropped(tmp_path, runs):
+    seed = tmp_path / "seed"
+    seed.mkdir()
+    (seed / "seed.aux").write_text("\\relax\n\\wsNoSuchCommand{from another template}\n", encoding="utf-8")
+    doc = _doc(_blocks(2))
+    assert runs(doc, tmp_path / "seeded", seed) == runs(doc, tmp_path / "plain")
+    assert "wsNoSuchCommand" not in (seed / "seed.aux").read_text(encoding="utf-8")  # the settled files replaced it
+
+
+def test_a_seed_is_never_read_through_a_link(tmp_path):
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "seed.aux").write_text("\\relax\n", encoding="utf-8")
+    work = tmp_path / "work"
+    work.mkdir()
+    linked_dir = tmp_path / "linked"
+    linked_dir.symlink_to(elsewhere, target_is_directory=True)
+    assert not latex._plant(linked_dir, work, "report")
+    seed = tmp_path / "seed"
+    seed.mkdir()
+    (seed / "seed.aux").symlink_to(elsewhere / "seed.aux")
+    (seed / "seed.toc").write_text("\\contentsline {section}{x}{1}\n", encoding="utf-8")
+    assert latex._plant(seed, work, "report")
+    assert not (work / "report.aux").exists() and (work / "report.toc").read_text(encoding="utf-8").startswith("\\contentsline")
+
+
+def test_each_report_has_its_own_seed_in_its_build_folder(tmp_path):
+    assert paths.latex_seed(tmp_path / "build" / "reports" / "a-set.pdf") == tmp_path / "build" / "cache" / "latex" / "a-set"
+    assert paths.latex_seed(paths.REPORTS / "a-set.pdf") == paths.LATEX_SEEDS / "a-set"
+    assert paths.latex_seed(paths.TRENDS / "trends.pdf") == paths.LATEX_SEEDS / "trends"
