@@ -1,6 +1,7 @@
 """The site export remembers what it wrote (wirespeed/site/exportcache.py): a set whose inputs are unchanged is
 taken from the last export (its files linked, not written again), a set whose inputs changed in any way is exported
-again, and what comes out is byte for byte what an export without the memory writes. A previous output that is no
+again (a set that compares itself with another also when that one changes or is left out), and what comes out is
+byte for byte what an export without the memory writes. A previous output that is no
 longer what the memory describes, or a memory an interrupted or sharded export left incomplete, is not used."""
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ import pytest
 import workdir
 
 pytestmark = pytest.mark.slow
-SETS = ("cisco-7600-osm-acl-2001", "keysight-ixnetwork-ve-dpdk-400g-2022")  # two small examples, each standing alone
-CHANGED, KEPT = SETS
+CHANGED, KEPT = "cisco-7600-osm-acl-2001", "keysight-ixnetwork-ve-dpdk-400g-2022"  # two small examples, each standing alone
+COMPARING, COMPARED = "cisco-catalyst-6500-vss-2008", "cisco-nexus-9516-128x100g-2015"  # [[set_comparisons]] of the first names the second
+SETS = (CHANGED, KEPT, COMPARING, COMPARED)
 
 
 def _step(w: Path, *args: str) -> str:
@@ -112,3 +114,35 @@ def test_an_incomplete_memory_is_not_used(work):
     after = _inodes(work, KEPT)
     assert all(after[p] != before[p] for p in before), "files linked from an export the memory no longer describes"
     assert (work / "build" / "site-export" / "complete").is_file()
+
+
+def test_a_set_compared_with_another_is_exported_again_only_when_that_one_changes_or_is_left_out(work, tmp_path):
+    _step(work, "site", "--data-only")
+    before = _inodes(work, COMPARING)
+    assert any(name.startswith("tables/vs-nexus-9516") for name in before)
+    _step(work, "site", "--data-only")
+    assert _inodes(work, COMPARING) == before, "a set whose compared sets are unchanged was exported again"
+    toml = work / "data" / "results" / COMPARED / "result.toml"
+    text = toml.read_text(encoding="utf-8")
+    toml.write_text(text.replace('title = "', 'title = "Re-read: ', 1), encoding="utf-8")
+    for step in (["ingest"], ["analyse"], ["site", "--data-only"]):
+        _step(work, *step)
+    after = _inodes(work, COMPARING)
+    assert all(after[p] != before[p] for p in before), "the comparing set was taken from an export of the other set's old rows"
+    _fresh_export_matches(work, tmp_path)
+    # the compared set left out (its report failed, say): the comparison is left out of the comparing set's page
+    status = work / "build" / "status" / f"{COMPARED}.json"
+    kept = status.read_text(encoding="utf-8")
+    try:
+        status.write_text(json.dumps({**json.loads(kept), "analyse": {"ok": False, "what": "a notebook", "cause": "a test's failure", "log": ""}}),
+                          encoding="utf-8")
+        proc = workdir.wirespeed(work, "site", "--data-only")  # exits non-zero: a set was left out
+        assert "Traceback" not in proc.stderr and f"{COMPARED}: left out of the site" in proc.stdout + proc.stderr, proc.stderr[-2000:]
+        data = json.loads((work / "build" / "hugo-data" / "wirespeed" / "sets" / f"{COMPARING}.json").read_text(encoding="utf-8"))
+        assert "vs-nexus-9516" in data["unavailable"], data["unavailable"]
+        assert not (work / "build" / "hugo-data" / "wirespeed" / "sets" / f"{COMPARED}.json").exists()
+    finally:
+        status.write_text(kept, encoding="utf-8")
+    _step(work, "site", "--data-only")
+    data = json.loads((work / "build" / "hugo-data" / "wirespeed" / "sets" / f"{COMPARING}.json").read_text(encoding="utf-8"))
+    assert "vs-nexus-9516" not in data["unavailable"] and "vs-nexus-9516" in data["tables"]

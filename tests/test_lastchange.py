@@ -8,7 +8,7 @@ import os
 import subprocess
 from pathlib import Path
 
-from wirespeed.resultset.lastchange import iso, last_change
+from wirespeed.resultset.lastchange import iso, last_change, last_changes
 from wirespeed.report import links as reportlinks
 
 A_TIME, B_TIME, OTHER_TIME = 1_700_000_000, 1_750_000_000, 1_790_000_000
@@ -57,3 +57,30 @@ def test_local_changes_and_trees_outside_git_take_the_files_time(tmp_path):
     (tmp_path / "outside.csv").write_text("y\n")
     assert last_change(plain) == 1_600_000_000
     assert last_change(tmp_path / "empty") is None
+
+
+def test_many_sets_asked_at_once_get_each_its_own_date(tmp_path):
+    """last_changes asks git once for every set of a folder: the same dates as last_change set by set, with a set
+    changed twice, one with local changes, one never committed, and a set folder whose name git quotes."""
+    repo = _repo(tmp_path)
+    results = repo / "data" / "results"
+    (results / "a" / "more.csv").write_text("x\n")
+    _commit(repo, "data/results/a", 1_720_000_000)  # a's second commit: after b's, before the README's
+    odd = results / "ünïcode set"
+    odd.mkdir()
+    (odd / "result.toml").write_text("x\n")
+    _commit(repo, "data/results", 1_730_000_000)
+    (results / "b" / "extra.csv").write_text("local\n")
+    os.utime(results / "b" / "extra.csv", (1_810_000_000, 1_810_000_000))
+    fresh = results / "c"
+    fresh.mkdir()
+    (fresh / "result.toml").write_text("x\n")
+    os.utime(fresh / "result.toml", (1_820_000_000, 1_820_000_000))
+    folders = [results / n for n in ("a", "b", "c", "ünïcode set")]
+    plain = tmp_path / "copy" / "d"
+    plain.mkdir(parents=True)
+    (plain / "result.toml").write_text("x\n")
+    os.utime(plain / "result.toml", (1_600_000_000, 1_600_000_000))
+    got = last_changes(folders + [plain])
+    assert got == {f: last_change(f) for f in folders + [plain]}
+    assert [got[f] for f in folders] == [1_720_000_000, 1_810_000_000, 1_820_000_000, 1_730_000_000] and got[plain] == 1_600_000_000

@@ -22,6 +22,77 @@ def last_change(path: Path) -> int | None:
     return _git_time(path) or _newest_mtime(path)
 
 
+def last_changes(folders: list[Path]) -> dict[Path, int | None]:
+    """last_change of many set folders, asking git twice per folder that holds them (its status and one walk of its
+    history, newest first, stopped once every set is found) instead of twice per set: what an archive of thousands
+    of sets needs. A set with local changes, outside git or never committed takes its files' time, as in last_change."""
+    out: dict[Path, int | None] = {}
+    groups: dict[Path, list[Path]] = {}
+    for folder in folders:
+        groups.setdefault(folder.parent, []).append(folder)
+    for parent, members in groups.items():
+        times = _git_times(parent, {m.name for m in members})
+        for m in members:
+            out[m] = times.get(m.name) or _newest_mtime(m)
+    return out
+
+
+def _git_times(parent: Path, names: set[str]) -> dict[str, int]:
+    """{folder name under parent: commit time of the newest commit touching it} for the named folders that are
+    committed as they are; empty when parent is not in a git checkout."""
+    top = (_git(parent, "rev-parse", "--show-toplevel") or "").strip()
+    if not top or not parent.is_dir():
+        return {}
+    try:
+        rel = parent.resolve().relative_to(Path(top).resolve()).as_posix()
+    except ValueError:
+        return {}
+    prefix = "" if rel == "." else rel + "/"
+    spec = f":(literal){rel}"
+
+    def name_of(path: str) -> str | None:
+        path = path.strip().strip('"')  # a name git quotes starts with a quote: the folder's name is after the prefix
+        return path[len(prefix):].split("/", 1)[0] if path.startswith(prefix) else None
+
+    status = _git(Path(top), "status", "--porcelain=v1", "-z", "--untracked-files=all", "--", spec)
+    if status is None:
+        return {}
+    changed, fields = set(), status.split("\0")
+    i = 0
+    while i < len(fields):
+        entry = fields[i]
+        if len(entry) > 3:
+            changed.add(name_of(entry[3:]))
+            if entry[0] in "RC":  # a rename or copy: the next field is where it came from
+                i += 1
+                changed.add(name_of(fields[i]) if i < len(fields) else None)
+        i += 1
+    wanted = names - changed
+    found: dict[str, int] = {}
+    if not wanted:
+        return found
+    cmd = ["git", "-C", top, "-c", "core.quotePath=false", "log", "--cc", "--name-only", "--format=%x01%ct", "--", spec]
+    try:
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, errors="replace",
+                                env={**os.environ, "TZ": "UTC", "GIT_OPTIONAL_LOCKS": "0"})
+    except OSError:
+        return {}
+    when = None
+    try:
+        for line in proc.stdout:  # type: ignore[union-attr]
+            if line.startswith("\x01"):
+                text = line[1:].strip()
+                when = int(text) if text.isdigit() else None
+            elif when is not None and (name := name_of(line)) in wanted and name not in found:
+                found[name] = when
+                if len(found) == len(wanted):
+                    break
+    finally:
+        proc.kill()
+        proc.wait()
+    return found
+
+
 def iso(epoch: int | None) -> str | None:
     """'2026-11-23T09:14:02Z' for an epoch, None for None."""
     if epoch is None:

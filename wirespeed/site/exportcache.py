@@ -7,7 +7,8 @@ the set's folder and of the ingest code that loaded it), its analysis outputs (e
 date of its last change, the trend series it belongs to, the display names of every vendor and device (they depend on
 the other sets), the export's code, and the versions of the tools it runs (DuckDB writes its Parquet, Graphviz its
 test-bed diagram, vl-convert and Pillow its preview). A set that compares itself with other sets (`set_comparisons`)
-reads them too: it is always exported.
+reads their rows in the catalog too: its key also holds each compared set's catalog hashes and whether it is
+published in this export (a comparison with a set left out is left out).
 
 The memory is build/site-export/: a file per set with its key, the hash of its site data file, the files it wrote (path
 and size), the shared notebook styles its pages link and its rows of the compare page, and a mark that the memory is
@@ -71,16 +72,18 @@ def context() -> str:
     return hashlib.sha256(json.dumps(whole, sort_keys=True).encode()).hexdigest()
 
 
-def set_key(con: Any, shared_key: str, slug: str, analysis_dir: Path, known: tuple[str | None, Any], shown: Any) -> str | None:
-    """A set's export key (see the module's docstring), or None for a set compared with other sets (always exported).
-    `shared_key`: context(); `known`: the set's last change and trend links (site/data.py changed_and_trends)."""
+def set_key(con: Any, shared_key: str, slug: str, analysis_dir: Path, known: tuple[str | None, Any], shown: Any,
+            published: set[str] | frozenset[str] = frozenset()) -> str:
+    """A set's export key (see the module's docstring). `shared_key`: context(); `known`: the set's last change and
+    trend links (site/data.py changed_and_trends); `published`: the sets this export publishes (the comparisons' sets)."""
     loaded_from, hashes, across = con.execute("SELECT path, content_hash || ':' || engine_hash, json_extract(meta, '$.set_comparisons')"
                                               " FROM result_sets WHERE slug = ?", [slug]).fetchone()
-    if across not in (None, "null", "[]"):
-        return None
+    compared = sorted({s for c in json.loads(across or "[]") or [] for s in c.get("sets", [])})
+    others = [[s, s in published, *(con.execute("SELECT path, content_hash || ':' || engine_hash FROM result_sets WHERE slug = ?", [s]).fetchone() or [])]
+              for s in compared]
     changed, trends = known
     whole = {"context": shared_key, "slug": slug, "catalog": [loaded_from, hashes], "analysis": tree_hash(analysis_dir), "changed": changed,
-             "trends": trends, "shown": shown}
+             "trends": trends, "shown": shown, "compared": others}
     return hashlib.sha256(json.dumps(whole, sort_keys=True, default=str).encode()).hexdigest()
 
 
