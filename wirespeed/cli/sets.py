@@ -20,17 +20,18 @@ def validate(paths: tuple[str, ...], verbose: bool) -> None:
 
     Prints one line per problem (file:line: field: message [rule]); exits 1 on any error.
     """
-    from wirespeed.checks import run_checks
-    from wirespeed.catalog.load import load_many
+    from wirespeed.catalog.validation import validate as checked
+    from wirespeed.pipeline import paths as project_paths
 
     chosen = folders(paths)
     if not chosen:
         raise StepFailed(f"no result sets under {ARCHIVE}/ and no paths given")
     counts = {"error": 0, "warning": 0, "acknowledged": 0}
     invalid = 0
-    for _folder, rs, problems in load_many(chosen):
-        if rs is not None:
-            problems = problems + run_checks(rs)
+    # the project's archive: each set's own problems remembered by its folder's hash (the archive's rules run over all)
+    memo = project_paths.VALIDATE_MEMO if not paths and project_paths.is_project(Path.cwd()) else None
+    for c in checked(chosen, memo):
+        problems = c.problems
         if any(p.severity == "error" for p in problems):
             invalid += 1
         for p in problems:

@@ -16,6 +16,7 @@ STATUS = BUILD / "status"                   # <slug>.json: each step's outcome f
 LOGS = BUILD / "logs"                       # <slug>/<step>-<name>.log: a failure's full text; kernels.log: the notebook kernels' own messages
 HUGO_LEFT_OUT = BUILD / "hugo-left-out.toml"  # Hugo config that ignores articles citing left-out sets
 IMPORTS_MEMO = BUILD / "cache" / "imports.json"  # what each wirespeed module imports, by its text's hash (system/codehash.py)
+VALIDATE_MEMO = BUILD / "cache" / "validate"  # <set folder>.json: each set's own problems, by its folder's hash (catalog/validation.py)
 LATEX_SEEDS = BUILD / "cache" / "latex"     # <report>/: the cross-reference files its last typesetting settled on (report/latex.py)
 
 
