@@ -94,3 +94,22 @@ def test_each_report_has_its_own_seed_in_its_build_folder(tmp_path):
     assert paths.latex_seed(tmp_path / "build" / "reports" / "a-set.pdf") == tmp_path / "build" / "cache" / "latex" / "a-set"
     assert paths.latex_seed(paths.REPORTS / "a-set.pdf") == paths.LATEX_SEEDS / "a-set"
     assert paths.latex_seed(paths.TRENDS / "trends.pdf") == paths.LATEX_SEEDS / "trends"
+
+
+def test_a_seed_or_memory_entry_left_by_a_killed_run_is_swept(tmp_path):
+    from wirespeed.system import interrupts
+
+    build = tmp_path / "build"
+    seed = build / "cache" / "latex" / "a-set"
+    seed.mkdir(parents=True)
+    (seed / "seed.aux").write_text("\\relax\n", encoding="utf-8")
+    half = build / "cache" / "latex" / ".a-set.k2j4h5g6"  # atomic.temp_dir_beside's name, killed before its swap
+    half.mkdir()
+    memo = build / "cache" / "validate"
+    memo.mkdir()
+    (memo / "a-set.json").write_text("{}\n", encoding="utf-8")
+    unfinished = memo / ".a-set.json.ab12cd34"  # atomic.write_text's temporary file
+    unfinished.write_text("{", encoding="utf-8")
+    removed = interrupts.sweep(build)
+    assert set(removed) == {half, unfinished}
+    assert (seed / "seed.aux").is_file() and (memo / "a-set.json").is_file()

@@ -90,7 +90,10 @@ def site(db: Path, destination: Path, data_only: bool, base_url: str | None) -> 
     again = " (as exported before the reports: no report failed)" if outcome.reused else ""
     out.print(f"site data for {len(outcome.slugs)} result sets → build/hugo-data, build/site-static{again}", markup=False)
     if not data_only:
-        out.print(f"site built: {outcome.pages} HTML pages in {destination}/", markup=False)
+        if outcome.hugo_kept:
+            out.print(f"site up to date: what Hugo reads is unchanged since it built the {outcome.pages} HTML pages in {destination}/", markup=False)
+        else:
+            out.print(f"site built: {outcome.pages} HTML pages in {destination}/", markup=False)
     if outcome.refused or outcome.items:
         sys.exit(EXIT_LEFT_OUT)
 

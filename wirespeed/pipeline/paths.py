@@ -17,6 +17,7 @@ LOGS = BUILD / "logs"                       # <slug>/<step>-<name>.log: a failur
 HUGO_LEFT_OUT = BUILD / "hugo-left-out.toml"  # Hugo config that ignores articles citing left-out sets
 IMPORTS_MEMO = BUILD / "cache" / "imports.json"  # what each wirespeed module imports, by its text's hash (system/codehash.py)
 VALIDATE_MEMO = BUILD / "cache" / "validate"  # <set folder>.json: each set's own problems, by its folder's hash (catalog/validation.py)
+HUGO_MEMO = BUILD / "cache" / "hugo.json"   # the key of the last Hugo build and the site it left (site/hugomemo.py)
 LATEX_SEEDS = BUILD / "cache" / "latex"     # <report>/: the cross-reference files its last typesetting settled on (report/latex.py)
 
 

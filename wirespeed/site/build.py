@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from wirespeed.catalog import tally
-from wirespeed.site import articles, data as sitedata
+from wirespeed.site import articles, data as sitedata, hugomemo
 from wirespeed.pipeline import leftout, paths, status as setstatus
 from wirespeed.system import hugo
 
@@ -35,6 +35,7 @@ class Outcome:
     items: list[str] = field(default_factory=list)  # one line per article or comparison left out
     pages: int = 0
     reused: bool = False  # the data-only export made before the reports, not exported again (reusable())
+    hugo_kept: bool = False  # Hugo's inputs were those of its last build, whose site is still in place: not run (hugomemo.py)
 
 
 def export(db: Path, data_only: bool, exclude: dict[str, dict[str, str]] | None = None) -> Outcome:
@@ -61,10 +62,23 @@ def _hugo(db: Path, outcome: Outcome, destination: Path, base_url: str | None) -
         extra = ["--config", f"config.toml,{conf.resolve()}"]
     else:
         paths.HUGO_LEFT_OUT.unlink(missing_ok=True)  # present only while the last build left articles out (wirespeed serve reads it)
+    memo, remembered = paths.HUGO_MEMO, None
+    try:  # Hugo is asked only when what it reads changed (hugomemo.py)
+        configs = [Path("config.toml")] + ([Path(extra[1].split(",", 1)[1])] if extra else [])
+        args = [str(destination.resolve()), *extra, *(["--baseURL", base_url] if base_url is not None else [])]
+        last = hugomemo.load(memo)
+        remembered = hugomemo.key(Path("."), configs, args, hugo.environment(keep_base_url=base_url is None), hugo.binary(), last.get("files", {}))
+        if hugomemo.fresh(last, remembered[0], destination):
+            outcome.hugo_kept = True
+            return lines, None
+    except (OSError, ValueError, hugo.HugoError):
+        remembered = None  # the key cannot be made: Hugo builds, and nothing is remembered
     try:
         hugo.build(destination=destination, extra=extra, base_url=base_url)
     except hugo.HugoError as exc:
         return lines, exc
+    if remembered is not None:
+        hugomemo.save(memo, *remembered, destination)
     return lines, None
 
 

@@ -183,11 +183,13 @@ def _remove(p: Path) -> bool:
 def sweep(build: Path = Path("build"), destinations: tuple[Path, ...] = ()) -> list[Path]:
     """Remove the temporary folders and files interrupted runs left behind; call it holding build_lock.
 
-    build/.hugo-data.*, build/.site-static.*, build/analysis/.* and build/analysis/<slug>/.<notebook>.*
-    folders, atomic.write_bytes temporary files in build/, build/reports/ and build/analysis/<slug>/,
-    and .<destination>.* folders beside each Hugo destination. Returns what was removed."""
+    build/.hugo-data.*, build/.site-static.*, build/analysis/.*, build/analysis/<slug>/.<notebook>.* and
+    build/cache/latex/.<report>.* folders, atomic.write_bytes temporary files in build/, build/reports/,
+    build/analysis/<slug>/ and build/cache/ (and its validate/), and .<destination>.* folders beside each Hugo
+    destination. Returns what was removed."""
     removed: list[Path] = []
-    places: list[Path] = [build, build / "reports", build / "analysis"]
+    seeds = build / "cache" / "latex"
+    places: list[Path] = [build, build / "reports", build / "analysis", build / "cache", build / "cache" / "validate", seeds]
     analysis = build / "analysis"
     if analysis.is_dir():
         places += [d for d in analysis.iterdir() if d.is_dir() and not d.is_symlink() and not d.name.startswith(".")]
@@ -198,7 +200,7 @@ def sweep(build: Path = Path("build"), destinations: tuple[Path, ...] = ()) -> l
             if not p.name.startswith(".") or p.name.endswith(".lock"):
                 continue
             if p.is_dir() and not p.is_symlink():
-                stale = place == analysis or place.parent == analysis or p.name.startswith((".hugo-data.", ".site-static."))
+                stale = place in (analysis, seeds) or place.parent == analysis or p.name.startswith((".hugo-data.", ".site-static."))
             else:
                 stale = bool(_TEMP_FILE.match(p.name)) and not p.name.endswith(".log")
             if stale and _remove(p):
