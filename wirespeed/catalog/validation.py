@@ -18,7 +18,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from wirespeed.catalog.load import RESULT_FILE, load
+from wirespeed.catalog import load as loader
+from wirespeed.catalog.load import RESULT_FILE
 from wirespeed.problems import Problem, display_path, internal_problem
 from wirespeed.system import atomic
 
@@ -86,7 +87,7 @@ def _read(folder: Path) -> Checked:
     from wirespeed.checks import run_checks
 
     try:
-        rs, problems = load(folder)
+        rs, problems = loader.load(folder)
     except Exception as exc:  # noqa: BLE001 - one set's unexpected failure must not hide the others
         rs, problems = None, [internal_problem(Path(folder) / RESULT_FILE, "loading", exc)]
     return Checked(Path(folder), rs, problems, run_checks(rs) if rs is not None else [])
@@ -124,7 +125,7 @@ def validate(folders: list[Path], memo: Path | None = None) -> list[Checked]:
             else:
                 slugs[c.rs.slug] = c.folder
     triples = [(c.folder, c.rs, c.across) for c in out]
-    crossrefs.check(triples, load)
+    crossrefs.check(triples, loader.load)
     lookalikes.check(triples)
     if memo is not None:
         _forget_others(memo, {c.folder.name for c in out})
