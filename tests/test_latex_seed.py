@@ -91,19 +91,20 @@ def test_a_seed_is_never_read_through_a_link(tmp_path):
 
 
 def test_each_report_has_its_own_seed_in_its_build_folder(tmp_path):
-    assert paths.latex_seed(tmp_path / "build" / "reports" / "a-set.pdf") == tmp_path / "build" / "cache" / "latex" / "a-set"
-    assert paths.latex_seed(paths.REPORTS / "a-set.pdf") == paths.LATEX_SEEDS / "a-set"
-    assert paths.latex_seed(paths.TRENDS / "trends.pdf") == paths.LATEX_SEEDS / "trends"
+    assert paths.latex_seed(tmp_path / "build" / "reports" / "a-set.pdf") == tmp_path / "build" / "cache" / "latex" / "reports-a-set"
+    assert paths.latex_seed(paths.REPORTS / "a-set.pdf") == paths.LATEX_SEEDS / "reports-a-set"
+    assert paths.latex_seed(paths.TRENDS / "trends.pdf") == paths.LATEX_SEEDS / "trends-trends"
+    assert paths.latex_seed(paths.REPORTS / "trends.pdf") != paths.latex_seed(paths.TRENDS / "trends.pdf")  # a set named "trends"
 
 
 def test_a_seed_or_memory_entry_left_by_a_killed_run_is_swept(tmp_path):
     from wirespeed.system import interrupts
 
     build = tmp_path / "build"
-    seed = build / "cache" / "latex" / "a-set"
+    seed = build / "cache" / "latex" / "reports-a-set"
     seed.mkdir(parents=True)
     (seed / "seed.aux").write_text("\\relax\n", encoding="utf-8")
-    half = build / "cache" / "latex" / ".a-set.k2j4h5g6"  # atomic.temp_dir_beside's name, killed before its swap
+    half = build / "cache" / "latex" / ".reports-a-set.k2j4h5g6"  # atomic.temp_dir_beside's name, killed before its swap
     half.mkdir()
     memo = build / "cache" / "validate"
     memo.mkdir()

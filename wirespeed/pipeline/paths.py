@@ -18,13 +18,14 @@ HUGO_LEFT_OUT = BUILD / "hugo-left-out.toml"  # Hugo config that ignores article
 IMPORTS_MEMO = BUILD / "cache" / "imports.json"  # what each wirespeed module imports, by its text's hash (system/codehash.py)
 VALIDATE_MEMO = BUILD / "cache" / "validate"  # <set folder>.json: each set's own problems, by its folder's hash (catalog/validation.py)
 HUGO_MEMO = BUILD / "cache" / "hugo.json"   # the key of the last Hugo build and the site it left (site/hugomemo.py)
-LATEX_SEEDS = BUILD / "cache" / "latex"     # <report>/: the cross-reference files its last typesetting settled on (report/latex.py)
+LATEX_SEEDS = BUILD / "cache" / "latex"     # reports-<slug>/, trends-trends/: the cross-reference files a report's last typesetting settled on (report/latex.py)
 
 
 def latex_seed(out: Path) -> Path:
-    """The seed folder of the report written at `out` (<build>/reports/<name>.pdf or <build>/trends/<name>.pdf):
-    <build>/cache/latex/<name>, in the build folder `out` is in."""
-    return out.parent.parent / LATEX_SEEDS.relative_to(BUILD) / out.stem
+    """The seed folder of the report written at `out` (<build>/reports/<slug>.pdf or <build>/trends/trends.pdf):
+    <build>/cache/latex/<its folder's name>-<its name>, in the build folder `out` is in (a set named "trends" and the
+    trend report keep apart)."""
+    return out.parent.parent / LATEX_SEEDS.relative_to(BUILD) / f"{out.parent.name}-{out.stem}"
 
 
 def is_project(folder: Path) -> bool:

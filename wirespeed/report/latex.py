@@ -6,7 +6,7 @@ PDF's /ID from SOURCE_DATE_EPOCH and the file names, so a fixed date and fixed n
 Every tool runs in its own process group (killed whole at the deadline) and dies with its parent.
 
 A report typeset before starts from the cross-reference files its last typesetting settled on (a seed:
-build/cache/latex/<name>/). When its first run writes them back unchanged, that run read exactly what it
+build/cache/latex/reports-<slug>/). When its first run writes them back unchanged, that run read exactly what it
 wrote, which is where a typesetting from nothing ends too, so it is the last: a rebuilt report usually takes
 one XeLaTeX run instead of two. A seed only saves runs; a seed that does not settle costs the runs it
 takes, and one that makes the first run fail is dropped and the report typeset from nothing.
