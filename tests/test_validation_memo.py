@@ -92,3 +92,26 @@ def test_a_broken_or_linked_memory_entry_is_not_used(tmp_path, monkeypatch):
     assert _lines(again) == _read_all(results)
     read = {c.folder.name for c in again if c.rs is not None and not isinstance(c.rs, validation.Remembered)}
     assert {SETS[0], SETS[1]} <= read
+
+
+def test_a_set_whose_reading_crashed_is_not_remembered(tmp_path, monkeypatch):
+    import importlib
+
+    monkeypatch.chdir(tmp_path)
+    results = _archive(tmp_path)
+    memo = tmp_path / "memo"
+    loader = importlib.import_module("wirespeed.catalog.load")
+    real = loader.load
+
+    def flaky(folder):
+        if Path(folder).name == SETS[0]:
+            raise OSError("a read that failed once")
+        return real(folder)
+
+    monkeypatch.setattr(loader, "load", flaky)
+    crashed = validation.validate(sorted(results.iterdir()), memo)
+    assert any(p.rule == "internal" for p in next(c for c in crashed if c.folder.name == SETS[0]).problems)
+    assert not (memo / f"{SETS[0]}.json").exists() and (memo / f"{SETS[1]}.json").is_file()
+    monkeypatch.setattr(loader, "load", real)
+    again = validation.validate(sorted(results.iterdir()), memo)
+    assert not any(p.rule == "internal" for c in again for p in c.problems)

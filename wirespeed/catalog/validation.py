@@ -6,7 +6,8 @@ from each remembered set's names, tests and metadata: a change to one set can st
 
 The memory is build/cache/validate/<folder name>.json, our own output; an entry that cannot be read, is of another
 format or has another key is ignored, and the set is read again. A set whose folder cannot be hashed safely (a link,
-a special file, a limit passed), or whose metadata is not plain JSON, is never remembered: it is read every time.
+a special file, a limit passed), whose metadata is not plain JSON, or whose reading failed unexpectedly (an internal
+problem) is not remembered: it is read every time.
 """
 
 from __future__ import annotations
@@ -72,6 +73,8 @@ def _recall(memo: Path, folder: Path, key: str) -> Checked | None:
 
 
 def _keep(memo: Path, c: Checked, key: str) -> None:
+    if any(p.rule == "internal" for p in c.loading + c.checks):
+        return  # an unexpected failure (a crash, an I/O error) may not happen again: read the set again next time
     meta = c.rs.meta if c.rs is not None else None
     try:
         text = json.dumps({"key": key, "meta": meta, "tests": list(c.rs.tests) if c.rs is not None else [],
