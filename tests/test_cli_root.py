@@ -35,3 +35,15 @@ def test_root_runs_the_step_in_the_project(tmp_path):
 def test_the_repository_is_a_project_and_its_subfolders_find_it():
     assert paths.is_project(ROOT) and not paths.is_project(ROOT / "docs")
     assert paths.project_root(ROOT / "docs") == ROOT and paths.project_root(ROOT / "data" / "results") == ROOT
+
+
+def test_the_site_step_before_any_catalog_says_which_step_comes_first(tmp_path):
+    project = tmp_path / "project"
+    (project / "data" / "results").mkdir(parents=True)
+    for args in (["site", "--data-only"], ["site"]):
+        proc = run_cli(*args, cwd=project)
+        assert proc.returncode == 3, (args, proc.stdout, proc.stderr)
+        lines = [l for l in proc.stderr.splitlines() if l.strip()]
+        assert lines == ["Error: build/wirespeed.duckdb: no catalog yet: run wirespeed ingest, then wirespeed analyse "
+                         "(wirespeed build runs every step)"], proc.stderr
+    assert not (project / "public").exists()

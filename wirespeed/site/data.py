@@ -335,6 +335,8 @@ def export(catalog: Path, analysis_root: Path = paths.ANALYSIS, data_root: Path 
     as on the site, as in the whole build they would be."""
     exclude = exclude or {}
     status_root = analysis_root.parent / "status"
+    if not Path(catalog).is_file():
+        raise SiteError(f"{catalog}: no catalog yet: run wirespeed ingest, then wirespeed analyse (wirespeed build runs every step)")
     con = duckdb.connect(str(catalog), read_only=True)
     try:
         candidates = [s for (s,) in con.execute("SELECT slug FROM published_sets ORDER BY published DESC, slug").fetchall()]
