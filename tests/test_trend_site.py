@@ -86,3 +86,22 @@ def test_the_published_parquet_archive_reads_back(site):
     assert got == [("regression", 1)]  # the real step
     years = {y for (y,) in con.execute(f"SELECT DISTINCT year FROM read_parquet('{root}/trend_points/**/*.parquet', hive_partitioning = true)").fetchall()}
     assert years == {2026}
+
+
+def test_every_sets_trend_links_asked_at_once_are_those_asked_set_by_set():
+    """all_set_links (one query for the export) against the question asked per set and per series, for every set."""
+    from wirespeed.catalog import trend as catalog_trend
+    from wirespeed.site import trend_pages
+
+    with read_catalog() as con:
+        slugs = [s for (s,) in con.execute("SELECT slug FROM result_sets ORDER BY slug").fetchall()]
+        together = trend_pages.all_set_links(con, slugs)
+        for slug in slugs:
+            one = []
+            for sid in catalog_trend.set_series(con, slug):
+                rel = con.execute("SELECT * FROM trend_series WHERE series = ?", [sid])
+                s = dict(zip([d[0] for d in rel.description], rel.fetchone()))
+                one.append({"title": trend_pages.trend_text.title(s), "url": f"trends/{sid}"})
+            assert [l for l in together.get(slug, {}).get("series", [])] == one, slug
+        assert all(together[s]["device"]["url"].startswith("trends/") for s in SERIES_SETS)
+        assert not any(s.startswith("cisco-") for s in together)  # sets in no series link none

@@ -169,12 +169,13 @@ def spec_bundle(slug: str, specs: dict[str, Any], dest: Path) -> str:
     return name
 
 
-def changed_and_trends(con: duckdb.DuckDBPyConnection, slug: str, changes: dict[str, int | None] | None = None) -> tuple[str | None, dict[str, Any]]:
+def changed_and_trends(con: duckdb.DuckDBPyConnection, slug: str, changes: dict[str, int | None] | None = None,
+                       links: dict[str, dict[str, Any]] | None = None) -> tuple[str | None, dict[str, Any]]:
     """A set's own last change (its folder's newest commit, else its files' time: the date of what is built from it) and
-    the trend pages it links (the series it is a point of, its device's page). `changes`: every set's last change, asked
-    at once (last_changes), where the caller has them."""
+    the trend pages it links (the series it is a point of, its device's page). `changes` and `links`: every set's last
+    change and trend links, asked at once (last_changes, all_set_links), where the caller has them."""
     when = changes[slug] if changes is not None and slug in changes else lastchange.last_change(Path(meta_path(con, slug)))
-    return lastchange.iso(when), trend_pages.set_links(con, slug)
+    return lastchange.iso(when), (links.get(slug, {}) if links is not None else trend_pages.set_links(con, slug))
 
 
 def export_set(con: duckdb.DuckDBPyConnection, slug: str, analysis_root: Path, static_root: Path, published: set[str] | None = None,
@@ -385,6 +386,7 @@ def _export_all(con: duckdb.DuckDBPyConnection, candidates: list[str], allowed: 
         folders = {s: Path(p) for s, p in con.execute("SELECT slug, path FROM result_sets").fetchall() if s in wanted}
         times = lastchange.last_changes(list(folders.values()))  # git asked once for every set, not twice per set
         changes = {s: times[f] for s, f in folders.items()}
+        links = trend_pages.all_set_links(con, candidates)  # one query for every set's trend links
         for slug in candidates:
             if only is not None and slug not in only:
                 continue
@@ -400,7 +402,7 @@ def _export_all(con: duckdb.DuckDBPyConnection, candidates: list[str], allowed: 
                 continue
             set_key = text = None
             try:
-                known = changed_and_trends(con, slug, changes)
+                known = changed_and_trends(con, slug, changes, links)
                 if remembered is not None and publish.SAFE_SLUG.match(slug):  # the slug names files of the memory: checked first
                     set_key = exportcache.set_key(con, context, slug, analysis_root / slug, known, shown, allowed)
                     kept = remembered.take(slug, set_key, data_root / "wirespeed" / "sets" / f"{slug}.json", static_root, static_tmp)

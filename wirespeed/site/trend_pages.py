@@ -179,12 +179,20 @@ def export(con: duckdb.DuckDBPyConnection, exported: list[str], data_root: Path,
 
 def set_links(con: duckdb.DuckDBPyConnection, slug: str) -> dict[str, Any]:
     """What a result set's page links: the series it is a point of (title and URL) and its device's trend page."""
-    out: list[dict[str, str]] = []
-    device = None
-    for sid in catalog_trend.set_series(con, slug):
-        row = con.execute("SELECT * FROM trend_series WHERE series = ?", [sid]).fetchone()
-        cols = [d[0] for d in con.description]
+    return all_set_links(con, [slug]).get(slug, {})
+
+
+def all_set_links(con: duckdb.DuckDBPyConnection, slugs: list[str]) -> dict[str, dict[str, Any]]:
+    """set_links of every set in `slugs` that is a point of a series (the others have none), in one query: a query per
+    set and per series took 18 ms a set, three minutes an export at 10,000 sets."""
+    rel = con.execute("SELECT p.slug AS point_slug, t.* FROM (SELECT DISTINCT slug, series FROM trend_points WHERE slug IN (SELECT unnest(?::VARCHAR[]))) p"
+                      " JOIN trend_series t USING (series) ORDER BY p.slug, t.series", [list(slugs)])
+    cols = [d[0] for d in rel.description]
+    rows = rel.fetchall()
+    out: dict[str, dict[str, Any]] = {}
+    for row in rows:
         s = dict(zip(cols, row))
-        out.append({"title": trend_text.title(s), "url": f"trends/{sid}"})
-        device = {"name": trend_text.device_name(s["dut_vendor"], s["dut_model"]), "url": f"trends/{s['device']}"}
-    return {"series": out, "device": device} if out else {}
+        links = out.setdefault(s.pop("point_slug"), {"series": [], "device": None})
+        links["series"].append({"title": trend_text.title(s), "url": f"trends/{s['series']}"})
+        links["device"] = {"name": trend_text.device_name(s["dut_vendor"], s["dut_model"]), "url": f"trends/{s['device']}"}
+    return out
