@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import filecmp
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -146,3 +147,21 @@ def test_a_set_compared_with_another_is_exported_again_only_when_that_one_change
     _step(work, "site", "--data-only")
     data = json.loads((work / "build" / "hugo-data" / "wirespeed" / "sets" / f"{COMPARING}.json").read_text(encoding="utf-8"))
     assert "vs-nexus-9516" not in data["unavailable"] and "vs-nexus-9516" in data["tables"]
+
+
+def test_an_analysis_file_is_hashed_again_only_when_its_size_time_or_inode_changed(tmp_path):
+    from wirespeed.site import exportcache
+
+    top = tmp_path / "analysis" / "a-set"
+    (top / "throughput").mkdir(parents=True)
+    table = top / "throughput" / "table.csv"
+    table.write_text("frame,fps\n64,1000\n", encoding="utf-8")
+    whole, files = exportcache.tree_hash(top)
+    assert set(files) == {"throughput/table.csv"} and exportcache.tree_hash(top, files) == (whole, files)
+    stale = {rel: sig[:3] + ["0" * 64] for rel, sig in files.items()}  # the signatures an earlier export kept, another hash
+    assert exportcache.tree_hash(top, stale)[1]["throughput/table.csv"][3] == "0" * 64  # unchanged file: not read again
+    before = table.stat()
+    table.write_text("frame,fps\n64,1001\n", encoding="utf-8")  # rewritten in place: the same size and inode, another time
+    os.utime(table, ns=(before.st_atime_ns, before.st_mtime_ns + 1_000_000))  # (a clock tick later, whatever the clock's grain)
+    again, new_files = exportcache.tree_hash(top, stale)
+    assert again != whole and new_files["throughput/table.csv"][3] != "0" * 64

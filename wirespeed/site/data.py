@@ -401,11 +401,14 @@ def _export_all(con: duckdb.DuckDBPyConnection, candidates: list[str], allowed: 
                 refused.append(failed[slug])  # its export failed in an earlier round
                 continue
             set_key = text = None
+            analysis_files: dict[str, list] = {}
             try:
                 known = changed_and_trends(con, slug, changes, links)
                 if remembered is not None and publish.SAFE_SLUG.match(slug):  # the slug names files of the memory: checked first
-                    set_key = exportcache.set_key(con, context, slug, analysis_root / slug, known, shown, allowed)
-                    kept = remembered.take(slug, set_key, data_root / "wirespeed" / "sets" / f"{slug}.json", static_root, static_tmp)
+                    last = remembered.get(slug)
+                    set_key, analysis_files = exportcache.set_key(con, context, slug, analysis_root / slug, known, shown, allowed,
+                                                                  last.analysis if last is not None else None)
+                    kept = remembered.take(slug, set_key, data_root / "wirespeed" / "sets" / f"{slug}.json", static_root, static_tmp, last)
                     if kept is not None:
                         text, compared = kept
                         data = json.loads(text)
@@ -448,7 +451,7 @@ def _export_all(con: duckdb.DuckDBPyConnection, candidates: list[str], allowed: 
                 text = json.dumps(data, ensure_ascii=False, default=str) + "\n"
             (sets_dir / f"{slug}.json").write_text(text, encoding="utf-8")
             if set_key is not None:
-                entries_now[slug] = exportcache.entry(set_key, text, static_tmp / "results" / slug, compared)
+                entries_now[slug] = exportcache.entry(set_key, text, static_tmp / "results" / slug, compared, analysis_files)
         if strict and refused:
             raise SiteError(refused[0])
         compare_data.write(con, slugs, static_tmp, entries)  # the compare page: the sets just exported, nothing else

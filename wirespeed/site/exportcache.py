@@ -25,7 +25,7 @@ import json
 import os
 import re
 import shutil
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +34,7 @@ from wirespeed.system import atomic
 
 FOLDER = "site-export"  # under build/: <slug>.json per set, and COMPLETE
 COMPLETE = "complete"
-FORMAT = 1
+FORMAT = 2  # 2: each entry keeps its analysis files' stat signatures and hashes
 CODE = "import wirespeed.site.data"
 PACKAGES = ("duckdb", "vl-convert-python", "graphviz", "pillow", "numpy", "jsonschema", "jsonschema-rs")
 _SHARED = re.compile(r'(?:href|src)="(?:\.\./)+notebooks/([A-Za-z0-9._-]+)"')
@@ -47,15 +47,25 @@ class Entry:
     files: list[list]  # [path under results/<slug>/, size]
     shared: list[str]  # the shared notebook files (static notebooks/) its pages link
     compared: list[dict[str, Any]]  # its rows of the compare page
+    analysis: dict[str, list] = field(default_factory=dict)  # its analysis files: path -> [size, mtime_ns, inode, sha256]
 
 
-def tree_hash(top: Path) -> str:
+def tree_hash(top: Path, previous: dict[str, list] | None = None) -> tuple[str, dict[str, list]]:
     """The content hash of every file and link under `top` (names and contents; a link by its target's name, never
-    followed: buildstamp's walk); the same for a missing folder every time."""
+    followed: buildstamp's walk), the same for a missing folder every time; and each file's [size, mtime_ns, inode,
+    sha256]. A file whose size, time and inode are those in `previous` keeps its hash there, as git's index does: an
+    export reads again only the analysis outputs that were written since (a megabyte a set)."""
+    previous = previous or {}
     h = hashlib.sha256()
+    files: dict[str, list] = {}
     for p, st in buildstamp.walk(top):
-        h.update(os.path.relpath(p, top).encode() + b"\0" + buildstamp.content_hash(p, st).encode() + b"\n")
-    return h.hexdigest()
+        rel = os.path.relpath(p, top)
+        sig = [st.st_size, st.st_mtime_ns, st.st_ino]
+        seen = previous.get(rel)
+        digest = seen[3] if isinstance(seen, list) and len(seen) == 4 and seen[:3] == sig else buildstamp.content_hash(p, st)
+        files[rel] = sig + [digest]
+        h.update(rel.encode() + b"\0" + digest.encode() + b"\n")
+    return h.hexdigest(), files
 
 
 def context() -> str:
@@ -73,18 +83,20 @@ def context() -> str:
 
 
 def set_key(con: Any, shared_key: str, slug: str, analysis_dir: Path, known: tuple[str | None, Any], shown: Any,
-            published: set[str] | frozenset[str] = frozenset()) -> str:
-    """A set's export key (see the module's docstring). `shared_key`: context(); `known`: the set's last change and
-    trend links (site/data.py changed_and_trends); `published`: the sets this export publishes (the comparisons' sets)."""
+            published: set[str] | frozenset[str] = frozenset(), analysis_seen: dict[str, list] | None = None) -> tuple[str, dict[str, list]]:
+    """A set's export key (see the module's docstring), and its analysis files' signatures (tree_hash). `shared_key`:
+    context(); `known`: the set's last change and trend links (site/data.py changed_and_trends); `published`: the sets
+    this export publishes (the comparisons' sets); `analysis_seen`: the signatures its last entry kept."""
     loaded_from, hashes, across = con.execute("SELECT path, content_hash || ':' || engine_hash, json_extract(meta, '$.set_comparisons')"
                                               " FROM result_sets WHERE slug = ?", [slug]).fetchone()
     compared = sorted({s for c in json.loads(across or "[]") or [] for s in c.get("sets", [])})
     others = [[s, s in published, *(con.execute("SELECT path, content_hash || ':' || engine_hash FROM result_sets WHERE slug = ?", [s]).fetchone() or [])]
               for s in compared]
     changed, trends = known
-    whole = {"context": shared_key, "slug": slug, "catalog": [loaded_from, hashes], "analysis": tree_hash(analysis_dir), "changed": changed,
+    analysis, files = tree_hash(analysis_dir, analysis_seen)
+    whole = {"context": shared_key, "slug": slug, "catalog": [loaded_from, hashes], "analysis": analysis, "changed": changed,
              "trends": trends, "shown": shown, "compared": others}
-    return hashlib.sha256(json.dumps(whole, sort_keys=True, default=str).encode()).hexdigest()
+    return hashlib.sha256(json.dumps(whole, sort_keys=True, default=str).encode()).hexdigest(), files
 
 
 class Memory:
@@ -105,10 +117,11 @@ class Memory:
         except (OSError, ValueError, TypeError):
             return None
 
-    def take(self, slug: str, key: str | None, data_file: Path, old_static: Path, new_static: Path) -> tuple[str, list[dict[str, Any]]] | None:
+    def take(self, slug: str, key: str | None, data_file: Path, old_static: Path, new_static: Path,
+             e: Entry | None = None) -> tuple[str, list[dict[str, Any]]] | None:
         """(site data text, compare rows) of `slug` from the last export, its files linked into new_static (reuse()), when
-        its entry has this key and the last output is still as the entry describes; else None (nothing written)."""
-        e = self.get(slug) if key is not None else None
+        its entry (`e`, else read) has this key and the last output is still as the entry describes; else None (nothing written)."""
+        e = (e or self.get(slug)) if key is not None else None
         if e is None or e.key != key:
             return None
         text = reuse(e, slug, data_file, old_static, new_static)
@@ -140,15 +153,15 @@ def save(build: Path, entries: dict[str, Entry]) -> None:
     atomic.write_text(folder / COMPLETE, f"{FORMAT}\n")
 
 
-def entry(set_key: str, data_text: str, out_dir: Path, compared: list[dict[str, Any]]) -> Entry:
-    """The entry of a set just exported into out_dir (its results/<slug>/ folder)."""
+def entry(set_key: str, data_text: str, out_dir: Path, compared: list[dict[str, Any]], analysis: dict[str, list] | None = None) -> Entry:
+    """The entry of a set just exported into out_dir (its results/<slug>/ folder); `analysis`: its analysis files' signatures."""
     files, shared = [], set()
     for p in sorted(out_dir.rglob("*")):
         if p.is_file() and not p.is_symlink():
             files.append([p.relative_to(out_dir).as_posix(), p.stat().st_size])
             if p.suffix == ".html" and p.parent.name == "notebooks":
                 shared |= set(_SHARED.findall(p.read_text(encoding="utf-8", errors="replace")))
-    return Entry(set_key, hashlib.sha256(data_text.encode()).hexdigest(), files, sorted(shared), compared)
+    return Entry(set_key, hashlib.sha256(data_text.encode()).hexdigest(), files, sorted(shared), compared, analysis or {})
 
 
 def reuse(e: Entry, slug: str, data_file: Path, old_static: Path, new_static: Path) -> str | None:
