@@ -8,6 +8,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
+
 from conftest import ROOT
 from wirespeed.catalog import validation
 from wirespeed.catalog.load import load_many
@@ -64,12 +66,19 @@ def test_what_is_remembered_is_what_reading_every_set_finds(tmp_path, monkeypatc
     assert not (memo / f"{SETS[1]}.json").exists()  # a set that is gone is forgotten
 
 
-def test_a_changed_set_is_read_again(tmp_path, monkeypatch):
+@pytest.fixture
+def remembered(tmp_path, monkeypatch) -> tuple[Path, Path, list[Path]]:
+    """(the archive, its memory, its set folders), validated once: every set remembered."""
     monkeypatch.chdir(tmp_path)
     results = _archive(tmp_path)
     memo = tmp_path / "memo"
     folders = sorted(results.iterdir())
     validation.validate(folders, memo)
+    return results, memo, folders
+
+
+def test_a_changed_set_is_read_again(remembered):
+    results, memo, folders = remembered
     toml = results / SETS[1] / "result.toml"
     toml.write_text(toml.read_text(encoding="utf-8").replace("slug = ", "colour = \"red\"\nslug = ", 1), encoding="utf-8")
     changed = validation.validate(folders, memo)
@@ -77,12 +86,8 @@ def test_a_changed_set_is_read_again(tmp_path, monkeypatch):
     assert any("colour" in str(p) for p in next(c for c in changed if c.folder.name == SETS[1]).problems)
 
 
-def test_a_broken_or_linked_memory_entry_is_not_used(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    results = _archive(tmp_path)
-    memo = tmp_path / "memo"
-    folders = sorted(results.iterdir())
-    validation.validate(folders, memo)
+def test_a_broken_or_linked_memory_entry_is_not_used(remembered, tmp_path):
+    results, memo, folders = remembered
     (memo / f"{SETS[0]}.json").write_text("{not json", encoding="utf-8")
     elsewhere = tmp_path / "elsewhere.json"
     shutil.copyfile(memo / f"{SETS[1]}.json", elsewhere)

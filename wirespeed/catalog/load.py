@@ -243,25 +243,34 @@ def _load(setdir: SetFolder) -> tuple[ResultSet | None, list[Problem]]:
     return rs, problems
 
 
-def load_many(folders: list[Path]) -> list[tuple[Path, ResultSet | None, list[Problem]]]:
-    """Load several result sets and add the problems that involve more than one (duplicate slugs)."""
-    out = []
+def load_one(folder: Path | str) -> tuple[ResultSet | None, list[Problem]]:
+    """load(), with an unexpected failure turned into the set's one internal problem (it must not hide the others)."""
+    try:
+        return load(folder)
+    except Exception as exc:  # noqa: BLE001 - one set's unexpected failure must not hide the others
+        return None, [internal_problem(Path(folder) / RESULT_FILE, "loading", exc)]
+
+
+def across(loaded: list[tuple[Path, Any, list[Problem]]]) -> None:
+    """Add to each set's problems those that involve more than one set: a slug used twice, the sets a comparison
+    names, look-alike names. `loaded`: (folder, the set or what the rules read of it, the list its problems go to)."""
+    from wirespeed.resultset import crossrefs, lookalikes
+
     slugs: dict[str, Path] = {}
-    for folder in folders:
-        try:
-            rs, problems = load(folder)
-        except Exception as exc:  # noqa: BLE001 - one set's unexpected failure must not hide the others
-            rs, problems = None, [internal_problem(Path(folder) / RESULT_FILE, "loading", exc)]
+    for folder, rs, problems in loaded:
         if rs is not None:
             if rs.slug in slugs:
                 problems.append(Problem(display_path(Path(folder) / RESULT_FILE), None, "slug", f"duplicate slug {rs.slug!r}: also used by {display_path(slugs[rs.slug])}", "semantic.duplicate-slug"))
             else:
                 slugs[rs.slug] = Path(folder)
-        out.append((Path(folder), rs, problems))
-    from wirespeed.resultset import crossrefs, lookalikes
+    crossrefs.check(loaded, load)
+    lookalikes.check(loaded)
 
-    crossrefs.check(out, load)
-    lookalikes.check(out)
+
+def load_many(folders: list[Path]) -> list[tuple[Path, ResultSet | None, list[Problem]]]:
+    """Load several result sets and add the problems that involve more than one (across())."""
+    out = [(Path(folder), *load_one(folder)) for folder in folders]
+    across(out)
     return out
 
 

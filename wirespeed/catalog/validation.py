@@ -20,8 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from wirespeed.catalog import load as loader
-from wirespeed.catalog.load import RESULT_FILE
-from wirespeed.problems import Problem, display_path, internal_problem
+from wirespeed.problems import Problem, display_path
 from wirespeed.system import atomic
 
 FORMAT = 1
@@ -89,10 +88,7 @@ def _keep(memo: Path, c: Checked, key: str) -> None:
 def _read(folder: Path) -> Checked:
     from wirespeed.checks import run_checks
 
-    try:
-        rs, problems = loader.load(folder)
-    except Exception as exc:  # noqa: BLE001 - one set's unexpected failure must not hide the others
-        rs, problems = None, [internal_problem(Path(folder) / RESULT_FILE, "loading", exc)]
+    rs, problems = loader.load_one(folder)
     return Checked(Path(folder), rs, problems, run_checks(rs) if rs is not None else [])
 
 
@@ -100,7 +96,6 @@ def validate(folders: list[Path], memo: Path | None = None) -> list[Checked]:
     """Every set's problems (Checked.problems). `memo`: the folder that remembers each set's own problems (None: read
     every set)."""
     from wirespeed.catalog.store import engine_hash, folder_hash
-    from wirespeed.resultset import crossrefs, lookalikes
 
     engine = engine_hash() if memo is not None else ""
     out: list[Checked] = []
@@ -119,17 +114,7 @@ def validate(folders: list[Path], memo: Path | None = None) -> list[Checked]:
             if memo is not None and key:
                 _keep(memo, c, key)
         out.append(c)
-    slugs: dict[str, Path] = {}
-    for c in out:  # what load_many adds: a slug used twice
-        if c.rs is not None:
-            if c.rs.slug in slugs:
-                c.across.append(Problem(display_path(c.folder / RESULT_FILE), None, "slug",
-                                        f"duplicate slug {c.rs.slug!r}: also used by {display_path(slugs[c.rs.slug])}", "semantic.duplicate-slug"))
-            else:
-                slugs[c.rs.slug] = c.folder
-    triples = [(c.folder, c.rs, c.across) for c in out]
-    crossrefs.check(triples, loader.load)
-    lookalikes.check(triples)
+    loader.across([(c.folder, c.rs, c.across) for c in out])  # the rules over several sets, as load_many runs them
     if memo is not None:
         _forget_others(memo, {c.folder.name for c in out})
     return out

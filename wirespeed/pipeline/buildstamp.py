@@ -70,6 +70,15 @@ def content_hash(path: str, st: os.stat_result) -> str:
     return h.hexdigest()
 
 
+def signed(path: str, st: os.stat_result, seen: object) -> list:
+    """A file's [size, mtime_ns, inode, sha256]: the hash in `seen` (its last such list) when the first three are
+    unchanged, as git's index does, else the file read again."""
+    sig = [st.st_size, st.st_mtime_ns, st.st_ino]
+    if isinstance(seen, list) and len(seen) == 4 and seen[:3] == sig:
+        return sig + [seen[3]]
+    return sig + [content_hash(path, st)]
+
+
 def _tools() -> dict[str, list]:
     """Each tool the build runs: its path, size and modification time (a new version is a new file)."""
     found: dict[str, list] = {"python": [sys.executable]}
@@ -118,9 +127,7 @@ def compute(root: Path, base_url: str | None, previous: Stamp | None = None) -> 
             rel = label + p[len(str(top)):] if label == "<wirespeed>" else os.path.relpath(p, root)
             if label == "<wirespeed>" and not p.endswith((".py", ".json", ".toml", ".latex", ".lua", ".css", ".tex", ".yaml")):
                 continue
-            seen = known.get(rel)
-            sig = [st.st_size, st.st_mtime_ns, st.st_ino]
-            files[rel] = sig + [seen[3] if seen and seen[:3] == sig else content_hash(p, st)]
+            files[rel] = signed(p, st, known.get(rel))
     whole = {"format": FORMAT, "files": {k: v[3] for k, v in files.items()}, "tools": _tools(), "commit": _commit(root),
              "base_url": base_url if base_url is not None else os.environ.get("HUGO_BASEURL")}
     return Stamp(hashlib.sha256(json.dumps(whole, sort_keys=True).encode()).hexdigest(), files)

@@ -60,11 +60,8 @@ def tree_hash(top: Path, previous: dict[str, list] | None = None) -> tuple[str, 
     files: dict[str, list] = {}
     for p, st in buildstamp.walk(top):
         rel = os.path.relpath(p, top)
-        sig = [st.st_size, st.st_mtime_ns, st.st_ino]
-        seen = previous.get(rel)
-        digest = seen[3] if isinstance(seen, list) and len(seen) == 4 and seen[:3] == sig else buildstamp.content_hash(p, st)
-        files[rel] = sig + [digest]
-        h.update(rel.encode() + b"\0" + digest.encode() + b"\n")
+        files[rel] = buildstamp.signed(p, st, previous.get(rel))
+        h.update(rel.encode() + b"\0" + files[rel][3].encode() + b"\n")
     return h.hexdigest(), files
 
 

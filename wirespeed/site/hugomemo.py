@@ -46,9 +46,7 @@ def key(root: Path, configs: list[Path], args: list[str], env: dict[str, str], b
     for top in _sources(root, configs):
         for p, st in buildstamp.walk(top):
             rel = os.path.relpath(p, root)
-            sig = [st.st_size, st.st_mtime_ns, st.st_ino]
-            seen = previous.get(rel)
-            files[rel] = sig + [seen[3] if seen and seen[:3] == sig else buildstamp.content_hash(p, st)]
+            files[rel] = buildstamp.signed(p, st, previous.get(rel))
     try:
         st = os.stat(binary)
         tool = [str(binary), st.st_size, st.st_mtime_ns]
