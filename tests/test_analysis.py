@@ -37,7 +37,7 @@ def test_every_example_has_outputs(analysed):
         index = json.loads((analysed / folder.name / "index.json").read_text())
         assert (index["tables"] and index["charts"]) or folder.name not in EXAMPLES, folder.name  # a contributed set may have neither
         for nb in index["notebooks"]:
-            assert (analysed / folder.name / nb["ipynb"]).is_file() and (analysed / folder.name / nb["html"]).is_file()
+            assert (analysed / folder.name / nb["ipynb"]).is_file() and "html" not in nb  # the page is the site's, of the source
 
 
 def test_nexus_tables_1_to_14(analysed):
@@ -150,17 +150,10 @@ def test_no_notebook_cell_prints_a_bare_none(analysed):
                 assert text.strip() != "None", f"{ipynb}: cell {n} prints None"
 
 
-def test_notebook_html_is_standalone(analysed):
-    for html in analysed.glob("*/*/*.html"):
-        text = html.read_text()
-        assert not re.search(r'(?:src|href)="https?://', text), html
-        assert "cdn" not in text.lower() or "cdnjs" not in text, html
-
-
 def test_executed_notebooks_carry_each_chart_as_its_published_drawing(analysed):
     """An .ipynb download is a valid executed notebook whose chart outputs are the published drawings (charts/<id>.svg,
-    which every notebook viewer shows, where a Vega-Lite 6 spec needs a renderer JupyterLab does not ship); its web page
-    shows the same SVG by reference, not a copy, and its highlighted code has no span that changes nothing on screen."""
+    which every notebook viewer shows, where a Vega-Lite 6 spec needs a renderer JupyterLab does not ship); the analysis
+    writes no web page of it (the notebook's page is the site's, of its source: site/notebook_pages.py)."""
     import nbformat
 
     from wirespeed.analysis.outputs import CHART_KEY
@@ -170,8 +163,7 @@ def test_executed_notebooks_carry_each_chart_as_its_published_drawing(analysed):
         text = ipynb.read_text(encoding="utf-8")
         nbformat.validate(nbformat.reads(text, as_version=4))
         assert "vnd.vegalite" not in text, ipynb
-        page = ipynb.with_suffix(".html").read_text(encoding="utf-8")
-        assert "<svg" not in page, ipynb  # the page shows each drawing by reference
+        assert not list(ipynb.parent.glob("*.html")), ipynb
         for cell in json.loads(text)["cells"]:
             for output in cell.get("outputs", []):
                 for mime, meta in output.get("metadata", {}).items():
@@ -179,9 +171,7 @@ def test_executed_notebooks_carry_each_chart_as_its_published_drawing(analysed):
                     drawing = (ipynb.parent / "charts" / f"{cid}.svg").read_text(encoding="utf-8")
                     assert mime == "image/svg+xml" and "".join(output["data"][mime]) == drawing, (ipynb, cid)
                     assert f"charts/{cid}.vl.json" in "".join(output["data"]["text/plain"])  # where its spec is
-                    assert re.search(rf'<img [^>]*src="../charts/{re.escape(cid)}.svg"', page), (ipynb, cid)
                     charts += 1
-        assert '<span class="n">' not in page and "<span></span>" not in page and 'class="highlight' in page, ipynb
     assert charts >= 40
 
 
@@ -193,29 +183,6 @@ def test_published_json_is_compact(analysed):
     for path in paths:
         text = path.read_text(encoding="utf-8")
         assert text.count("\n") == 1 and text.endswith("\n") and json.loads(text), path
-
-
-def test_notebook_page_code_keeps_its_text_and_colours(tmp_path: Path):
-    """The spans html_export leaves out of highlighted code are those nbconvert's stylesheet gives no look of their
-    own (names, white space); a run of one token class is one span; the code reads exactly as written."""
-    import html as htmllib
-
-    import nbformat
-
-    from wirespeed.analysis.run import html_export
-
-    code = 'rows = con.execute("""\nSELECT a, b\nFROM t\n""").fetchall()  # the rows\nprint(len(rows), rows[0].a)'
-    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(code)])
-    (tmp_path / "x.ipynb").write_text(nbformat.writes(nb), encoding="utf-8")
-    page = html_export(tmp_path / "x.ipynb")
-    (block,) = re.findall(r'<div class="highlight[^"]*"><pre>(.*?)</pre>', page, re.S)
-    assert htmllib.unescape(re.sub(r"<[^>]+>", "", block)).rstrip("\n") == code
-    assert '<span class="n">' not in block and '<span class="w">' not in block and "<span></span>" not in block
-    assert '<span class="s2">"""\nSELECT a, b\nFROM t\n"""</span>' in block  # one span for the string over its lines
-    assert '<span class="c1"># the rows</span>' in block and '<span class="nb">print</span>' in block
-    css = "".join(re.findall(r"<style[^>]*>(.*?)</style>", page, re.S))
-    assert ".highlight .s2 {" in css and not re.search(r"\.highlight \.n\s*\{", css)  # names look as plain code does
-    assert re.search(r"\.highlight \.w \{ color: [^;}]*\}", css)  # white space: a colour only
 
 
 def test_cache_reruns_only_what_changed(tmp_path: Path):

@@ -17,7 +17,7 @@ def records(**figure) -> dict:
     return {"slug": "s", "title": "A set", "source": {"document": "Report", "publisher": "Lab"},
             "tests": [{"id": "t", "title": "Throughput", "where": "Table 1", "figures": [fig]}],
             "rows": {"1": {"file": "data/results/s/t.csv", "line": 2, "url": "results/s/data/t.csv"}},
-            "notebooks": {"t-results": {"name": "throughput", "cell": 8, "url": "results/s/notebooks/throughput.html#cell-id=ab"}}}
+            "notebooks": {"t-results": {"name": "throughput", "cell": 8, "url": "notebooks/throughput.html#cell-id=ab"}}}
 
 
 def test_a_figure_section_says_each_fact_once_with_links_relative_to_the_page():
@@ -27,7 +27,7 @@ def test_a_figure_section_says_each_fact_once_with_links_relative_to_the_page():
     facts = {dt.get_text(): dt.find_next_sibling("dd").get_text(" ", strip=True) for dt in section.find_all("dt")}
     assert facts == {"Rounding": "as published", "Qualifier": "exact, from the published cell", "Input row": "t.csv , line 2",
                      "Notebook": "throughput, code cell 8"}
-    assert [a["href"] for a in section.find_all("a")] == ["../data/t.csv", "../notebooks/throughput.html#cell-id=ab"]
+    assert [a["href"] for a in section.find_all("a")] == ["../data/t.csv", "../../../notebooks/throughput.html#cell-id=ab"]
     assert soup.find("p", class_="explain-where").get_text() == "Source figures printed in Table 1 of “Report” (Lab)."
     assert soup.find("p", class_="eyebrow").a["href"] == "../"
 

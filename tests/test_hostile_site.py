@@ -127,7 +127,7 @@ def test_no_script_runs_and_the_payload_shows_as_text(work, server, browser):
     paths = _set_pages(work)
     assert len(paths) >= 5, paths  # the set page, its tests and its comparison
     paths += ["/", "/results/", "/compare/"]
-    downloads = [f"/results/{SLUG}/data/raw/hostile.txt", f"/results/{SLUG}/notebooks/throughput.html", f"/results/{SLUG}/notebooks/comparison.html"]
+    downloads = [f"/results/{SLUG}/data/raw/hostile.txt", "/notebooks/throughput.html", "/notebooks/comparison.html"]
     ctx = browser.new_context()
     page = ctx.new_page()
     dialogs: list[str] = []
@@ -173,6 +173,8 @@ def test_headers_file_sends_the_pages_csp_and_downloads_as_attachments(work):
     assert "  X-Content-Type-Options: nosniff" in blocks["/*"]
     data = blocks["/results/*/data/*"]
     assert "  Content-Disposition: attachment" in data and "  Content-Type: application/octet-stream" in data
+    notebooks = blocks["/results/*/notebooks/*"]  # the executed copies: their outputs carry the set's text
+    assert "  Content-Disposition: attachment" in notebooks and "  Content-Type: application/octet-stream" in notebooks
 
 
 def test_killing_site_during_hugo_leaves_the_previous_public_whole(work):

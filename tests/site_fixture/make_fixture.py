@@ -218,7 +218,7 @@ def nexus() -> dict:
              "note": "Digits transposed in the published table; the frame rate agrees with line rate."}]},
         "downloads": [
             {"title": "Measurements (CSV)", "url": f"results/{slug}/data/measurements.csv"},
-            {"title": "Executed notebook (HTML)", "url": f"results/{slug}/notebooks/throughput.html"},
+            {"title": "Executed notebook (.ipynb)", "url": f"results/{slug}/notebooks/throughput.ipynb"},
             {"title": "PDF report", "url": f"reports/{slug}.pdf"},
         ],
     }
@@ -333,9 +333,12 @@ def main() -> None:
             write(STATIC / "results" / slug / "tables" / f"{t['id']}.json",
                   json.dumps(t, indent=1, ensure_ascii=False) + "\n")
         write(STATIC / "results" / slug / "data" / "measurements.csv", long.getvalue())
-    write(STATIC / "results" / "cisco-nexus-9516-100g" / "notebooks" / "throughput.html",
+    write(STATIC / "notebooks" / "throughput.html",
           "<!doctype html><html lang=en><meta charset=utf-8><title>throughput notebook (fixture)</title>"
-          "<h1>Throughput notebook</h1><p>Placeholder for the executed notebook the pipeline publishes.</p></html>\n")
+          "<h1>Throughput notebook</h1><p>Placeholder for the notebook's page the pipeline publishes.</p></html>\n")
+    for slug in ("cisco-nexus-9516-100g", "mikrotik-ccr2004-trex-ramp"):
+        write(STATIC / "results" / slug / "notebooks" / "throughput.ipynb",
+              json.dumps({"cells": [], "metadata": {"fixture": True}, "nbformat": 4, "nbformat_minor": 5}) + "\n")
     write(STATIC / "results" / "mikrotik-ccr2004-trex-ramp" / "data" / "trex-runs.json",
           json.dumps({"fixture": True, "runs": [{"step_gbps": g, "duration_s": 60} for g in range(2, 21, 2)]}) + "\n")
 

@@ -9,16 +9,12 @@ says which part changed. Planning, the worker pool, status and pruning are the s
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
 import os
-import re
 import shutil
 import sys
 import traceback
-from html import escape
-from urllib.parse import quote
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -26,10 +22,9 @@ from typing import Any, Callable
 from wirespeed.system import atomic
 
 from wirespeed.pipeline import kernels, kernelstate, paths, runner, status as setstatus
-from wirespeed.analysis.outputs import CHART_KEY
 from wirespeed.system.codehash import code_closure, package_versions
 
-NOTEBOOKS = Path("notebooks")
+NOTEBOOKS = paths.NOTEBOOKS
 OUT_ROOT = paths.ANALYSIS
 
 
@@ -74,7 +69,7 @@ def tool_versions() -> dict[str, str]:
     """Versions of the tools that change what a notebook writes, as their packages declare them: none of them is
     imported to ask (that took 1.7 s of a build that runs no notebook). Altair's release fixes the Vega-Lite schema
     it writes; pikepdf's, the qpdf it bundles."""
-    return {"python": sys.version.split()[0], **package_versions("duckdb", "altair", "vl-convert-python", "papermill", "nbconvert", "jupytext", "pikepdf")}
+    return {"python": sys.version.split()[0], **package_versions("duckdb", "altair", "vl-convert-python", "papermill", "jupytext", "pikepdf")}
 
 
 def plan(catalog: Path, slugs: list[str] | None = None, notebooks_dir: Path = NOTEBOOKS, out_root: Path = OUT_ROOT, include_drafts: bool = False) -> Plan:
@@ -118,119 +113,6 @@ def plan(catalog: Path, slugs: list[str] | None = None, notebooks_dir: Path = NO
     result.stale_dirs += runner.stale(out_root, set(sets), dirs=True)
     con.close()
     return result
-
-
-_CDN = re.compile(r"<script[^>]*\bsrc=\"https?://[^\"]*\"[^>]*>\s*</script>|<link[^>]*\bhref=\"https?://[^\"]*\"[^>]*>", re.I)
-
-
-@functools.cache
-def _html_exporter() -> Any:
-    """nbconvert's HTML exporter, made once per process (loading its templates costs more than an export). The code
-    cells' highlighting and the cleaning of it are remembered by their text: every set's run of a notebook has the same
-    code, which took a third of an export to highlight and clean again."""
-    from nbconvert import HTMLExporter
-    from nbconvert.filters import Highlight2HTML, clean_html
-
-    exporter = HTMLExporter(template_name="lab")
-    exporter.mathjax_url = ""
-    highlight = Highlight2HTML(pygments_lexer="ipython3", parent=exporter)
-
-    @functools.lru_cache(maxsize=4096)
-    def highlighted(source: str, language: str | None, metadata: str) -> str:
-        return highlight(source, language, json.loads(metadata))
-
-    def highlight_code(source: str, language: str | None = None, metadata: Any = None) -> str:
-        return highlighted(source, language, json.dumps(metadata or {}, sort_keys=True, default=str))
-
-    exporter.filters = {**exporter.filters, "highlight_code": highlight_code, "clean_html": functools.lru_cache(maxsize=4096)(clean_html)}
-    return exporter
-
-
-# The dark theme, for a reader whose site theme (or, without a choice of theirs, the OS setting) is dark: JupyterLab
-# Dark's variables (the lab template's own theme-dark.css) where the site's dark theme applies (the site's theme
-# choice is set on <html> by notebooks/theme-<hash>.js, site.notebook_pages), the charts' light drawings inverted with
-# their hues turned back as on the site's pages, and the browser's own controls and scroll bars dark.
-_DARK_WHERE = ('@media screen and (prefers-color-scheme: dark) {{ :root:not([data-theme="light"]) {{ {rules} }} {images} }}\n'
-               '@media screen {{ :root[data-theme="dark"] {{ {rules} }} {dark_images} }}\n')
-_CHART_IMAGES = 'img[src^="../charts/"]'
-
-
-@functools.cache
-def _dark_theme() -> str:
-    """The CSS of the notebook page's dark theme (see _DARK_WHERE)."""
-    env = _html_exporter().environment
-    css = env.loader.get_source(env, "static/theme-dark.css")[0]
-    body = re.search(r":root\s*\{(.*)\}", css, re.S)
-    if body is None:
-        raise AnalysisError("nbconvert's lab template has no :root block in static/theme-dark.css")
-    rules = body[1].strip() + "\n  color-scheme: dark;"
-    invert = "{ filter: invert(1) hue-rotate(180deg); }"
-    return _DARK_WHERE.format(rules=rules, images=f':root:not([data-theme="light"]) {_CHART_IMAGES} {invert}',
-                              dark_images=f':root[data-theme="dark"] {_CHART_IMAGES} {invert}')
-
-
-_SVG_SIZE = re.compile(r'<svg\b[^>]*?\bwidth="([0-9.]+)"[^>]*?\bheight="([0-9.]+)"')
-
-
-def _chart_by_reference(output: Any, charts: Path) -> None:
-    """A chart output (its Vega-Lite spec, outputs._Chart) shown on the notebook's web page as the set's published
-    drawing (../charts/<id>.svg, the file the set page shows too, sized from `charts`/<id>.svg) instead of a copy inline."""
-    meta = next((m for m in output.get("metadata", {}).values() if isinstance(m, dict) and m.get(CHART_KEY)), None)
-    if meta is None:
-        return
-    cid = meta[CHART_KEY]
-    drawing = charts / f"{cid}.svg"
-    size = _SVG_SIZE.search(drawing.read_text(encoding="utf-8")[:2000]) if drawing.is_file() else None
-    dims = f' width="{round(float(size[1]))}" height="{round(float(size[2]))}"' if size else ""
-    src = "../charts/" + quote(cid) + ".svg"
-    output["data"] = {"text/html": f'<img src="{escape(src)}" alt="{escape(meta.get("alt", ""))}"{dims} loading="lazy">'}
-    output["metadata"] = {}
-
-
-_HIGHLIGHTED = re.compile(r'(<div class="highlight[^"]*"><pre>)(.*?)(</pre>)', re.S)
-# Pygments' token spans that look as plain code does: names (no rule for .n in the stylesheet), whitespace, empty spans
-_PLAIN_TOKEN = re.compile(r'<span class="(?:n|w)">([^<]*)</span>|<span></span>')
-_TOKEN = re.compile(r'<span class="([a-z0-9]+)">([^<]*)</span>|([^<]+)')
-
-
-def _lean_code(code: str) -> str:
-    """Pygments' spans of one code block, with a run of tokens of one class (a string over several lines, with
-    only white space between) in one span."""
-    out: list[list[str | None]] = []  # [class or None, text]
-    for m in _TOKEN.finditer(_PLAIN_TOKEN.sub(r"\1", code)):
-        cls, text = (m[1], m[2]) if m[1] else (None, m[3])
-        if out and out[-1][0] == cls:
-            out[-1][1] += text
-        elif out and cls and len(out) > 1 and out[-1][0] is None and out[-1][1].isspace() and out[-2][0] == cls:
-            ws = out.pop()[1]
-            out[-1][1] += ws + text
-        else:
-            out.append([cls, text])
-    return "".join(f'<span class="{c}">{t}</span>' if c else t for c, t in out)
-
-
-def _plain_tokens(html: str) -> str:
-    """The highlighted code without the spans that change nothing on screen (a third of a page's markup)."""
-    return _HIGHLIGHTED.sub(lambda m: m[1] + _lean_code(m[2]) + m[3], html)
-
-
-def html_export(ipynb: Path) -> str:
-    """Standalone HTML of an executed notebook that loads nothing from the internet."""
-    import nbformat
-
-    nb = nbformat.read(str(ipynb), as_version=4)
-    for cell in nb.cells:
-        for output in cell.get("outputs", []):
-            _chart_by_reference(output, ipynb.parent / "charts")
-    body, _ = _html_exporter().from_notebook_node(nb)
-    body = body.replace("</head>", f'<style type="text/css">\n{_dark_theme()}</style>\n</head>', 1)
-    body = _plain_tokens(_CDN.sub("", body))
-    body = re.sub(r"<script[^>]*\bsrc=\"\"[^>]*>\s*</script>", "", body)
-    body = re.sub(r"<link[^>]*\bhref=\"custom\.css\"[^>]*>", "", body)  # the template's optional user stylesheet
-    # inline scripts that would fetch from a CDN (MathJax configuration, the mermaid loader)
-    body = re.sub(r"<script[^>]*>(?:(?!</script>).)*?(?:https?://cdn|MathJax)(?:(?!</script>).)*</script>", "", body, flags=re.S)
-    # no icon of its own: browsers would fetch /favicon.ico from the server root, outside a site under a path
-    return body.replace("</head>", '<link rel="icon" href="data:,">\n</head>', 1)
 
 
 def _relative(path: Path, root: str) -> str:
@@ -294,7 +176,6 @@ def _execute(job: Job, root: str) -> dict[str, Any]:
             return _failed(job, f"notebook {job.notebook}, code cell {cell} ({first})", f"{exc.ename}: {exc.evalue}", log)
         source.unlink()
         _stabilise(executed, job, root, tmp)
-        atomic.write_text(tmp / f"{job.name}.html", html_export(executed))
         atomic.write_text(tmp / "manifest.json", job.manifest_text())
         atomic.swap_dir(tmp, job.out_dir)
         return {"ok": True}
@@ -314,7 +195,7 @@ def write_index(slug: str, out_root: Path = OUT_ROOT) -> dict[str, Any]:
     index: dict[str, Any] = {"slug": slug, "tables": {}, "charts": {}, "notebooks": []}
     for nb_dir in sorted(d for d in set_dir.iterdir() if d.is_dir() and not d.name.startswith(".")):
         outputs = json.loads((nb_dir / "outputs.json").read_text())
-        index["notebooks"].append({"name": nb_dir.name, "ipynb": f"{nb_dir.name}/{nb_dir.name}.ipynb", "html": f"{nb_dir.name}/{nb_dir.name}.html"})
+        index["notebooks"].append({"name": nb_dir.name, "ipynb": f"{nb_dir.name}/{nb_dir.name}.ipynb"})
         for kind in ("tables", "charts"):
             for oid, entry in outputs[kind].items():
                 if oid in index[kind]:

@@ -19,6 +19,7 @@ import duckdb
 from wirespeed.engine import qualified
 from wirespeed.engine.ramp import running_stream
 from wirespeed.engine import number_style
+from wirespeed.system.reproducible import cell_id
 
 OPS = {"": lambda a, b: b, "×": lambda a, b: a * b, "÷": lambda a, b: a / b, "−": lambda a, b: a - b}
 CANONICAL = {"throughput": "frames/s", "line_rate": "frames/s", "throughput_l1": "bit/s", "throughput_l2": "bit/s", "throughput_line_rate": "%",
@@ -150,19 +151,26 @@ def _rounding(fig: dict[str, Any], row: dict[str, Any], metric: str, machine: bo
 
 
 def notebook_cells(analysis: Path, index: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    """Table id → the executed notebook and code cell that wrote it (the cell whose output names the table)."""
+    """Table id → the notebook and code cell that wrote it (the cell whose output names the table), as the notebook's
+    page (site/notebook_pages.py) shows its source: the cell's number among the source's code cells and its id
+    (cell_id of its place in the source), papermill's injected parameters not counted."""
     out: dict[str, dict[str, Any]] = {}
     for nb in index.get("notebooks", []):
         path = analysis / nb["ipynb"]
         if not path.is_file():
             continue
-        cells = [c for c in json.loads(path.read_text(encoding="utf-8")).get("cells", []) if c.get("cell_type") == "code"]
-        for number, cell in enumerate(cells, start=1):
+        cells = [c for c in json.loads(path.read_text(encoding="utf-8")).get("cells", [])
+                 if "injected-parameters" not in c.get("metadata", {}).get("tags", [])]
+        number = 0
+        for place, cell in enumerate(cells):
+            if cell.get("cell_type") != "code":
+                continue
+            number += 1
             for o in cell.get("outputs", []):
                 plain = o.get("data", {}).get("text/plain")
                 text = "".join(plain) if isinstance(plain, list) else (plain or "")
                 if text.startswith("<wirespeed table ") and text.endswith(">"):
-                    out.setdefault(text[len("<wirespeed table "):-1], {"name": nb["name"], "cell": number, "id": cell.get("id")})
+                    out.setdefault(text[len("<wirespeed table "):-1], {"name": nb["name"], "cell": number, "id": cell_id(nb["name"], place)})
     return out
 
 
@@ -236,7 +244,7 @@ def records(con: duckdb.DuckDBPyConnection, summary: dict[str, Any], figures: di
             c = cells[tid]
             rec["table"] = tid
             notebooks[tid] = {**c, "table": tid, "title": tables[tid].get("title", tid),
-                              "url": f"{url}/notebooks/{c['name']}.html" + (f"#cell-id={c['id']}" if c["id"] else "")}
+                              "url": f"notebooks/{c['name']}.html#cell-id={c['id']}"}
         used_rows[str(row_id)] = {"file": row["file"], "line": row["line"], "url": _file_url(row["file"], file_urls),
                                   "cells": {m: c["text"] for m, c in row["cells"].items()}}
         by_test[row["test_id"]].append(rec)

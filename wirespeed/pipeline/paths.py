@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 BUILD = Path("build")
+NOTEBOOKS = Path("notebooks")               # the analysis notebooks' sources (jupytext .py), read by the analysis and the site
 CATALOG = BUILD / "wirespeed.duckdb"        # the DuckDB catalog (ingest)
 ANALYSIS = BUILD / "analysis"               # executed notebooks: <slug>/<notebook>/ and <slug>/index.json
 HUGO_DATA = BUILD / "hugo-data"             # site data Hugo mounts as data/ (site-data export)
@@ -18,6 +19,7 @@ HUGO_LEFT_OUT = BUILD / "hugo-left-out.toml"  # Hugo config that ignores article
 IMPORTS_MEMO = BUILD / "cache" / "imports.json"  # what each wirespeed module imports, by its text's hash (system/codehash.py)
 VALIDATE_MEMO = BUILD / "cache" / "validate"  # <set folder>.json: each set's own problems, by its folder's hash (catalog/validation.py)
 HUGO_MEMO = BUILD / "cache" / "hugo.json"   # the key of the last Hugo build and the site it left (site/hugomemo.py)
+NOTEBOOK_PAGES = BUILD / "cache" / "notebook-pages"  # <name>-<key>.html: each notebook's page as rendered (site/notebook_pages.py)
 LATEX_SEEDS = BUILD / "cache" / "latex"     # reports-<slug>/, trends-trends/: the cross-reference files a report's last typesetting settled on (report/latex.py)
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import shutil
 import traceback
 from pathlib import Path
@@ -221,12 +222,9 @@ def export_set(con: duckdb.DuckDBPyConnection, slug: str, analysis_root: Path, s
         for cid in live:
             charts[cid]["vega"] = f"{url}/charts/{bundle}#{quote(cid, safe='')}"
     downloads = []
-    for nb in index["notebooks"]:
-        _copy(nb["html"], f"notebooks/{nb['name']}.html")
-        notebook_pages.share_styles(dest / "notebooks" / f"{nb['name']}.html", static_root)
+    for nb in index["notebooks"]:  # the executed copy, a download; the notebook's page is the site's (notebook_pages)
         _copy(nb["ipynb"], f"notebooks/{nb['name']}.ipynb")
-        downloads.append({"title": f"Executed analysis notebook “{nb['name']}”", "url": f"{url}/notebooks/{nb['name']}.html"})
-        downloads.append({"title": f"Executed analysis notebook “{nb['name']}”", "url": f"{url}/notebooks/{nb['name']}.ipynb"})
+        downloads.append({"title": f"Executed analysis notebook “{nb['name']}”, with this set's outputs", "url": f"{url}/notebooks/{nb['name']}.ipynb"})
     file_urls: dict[str, str] = {}  # a set file's path → its download, for the explanations' input rows
     attached = {a["path"]: a["title"] for a in meta.get("files", {}).get("attachments", []) if isinstance(a, dict) and a.get("title")}
     for path, role in con.execute("SELECT path, role FROM files WHERE slug = ? ORDER BY role = 'metadata' DESC, path", [slug]).fetchall():
@@ -315,6 +313,14 @@ def export_set(con: duckdb.DuckDBPyConnection, slug: str, analysis_root: Path, s
     }
 
 
+_EXECUTED = re.compile(r"^results/[^/]+/notebooks/([^/]+)\.ipynb$")
+
+
+def notebooks_of(data: dict[str, Any]) -> set[str]:
+    """The notebooks a set's site data names an executed copy of (its downloads)."""
+    return {m[1] for d in data.get("downloads", []) if (m := _EXECUTED.match(str(d.get("url", ""))))}
+
+
 def meta_path(con: duckdb.DuckDBPyConnection, slug: str) -> str:
     return con.execute("SELECT path FROM result_sets WHERE slug = ?", [slug]).fetchone()[0]
 
@@ -367,6 +373,7 @@ def _export_all(con: duckdb.DuckDBPyConnection, candidates: list[str], allowed: 
     unavailable items. `strict`: the first set left out raises SiteError and nothing is swapped in."""
     status_root = analysis_root.parent / "status"
     slugs: list[str] = []
+    notebooks: set[str] = set()  # the notebooks the exported sets ran
     entries: list[dict] = []
     indexed: dict[str, dict] = {}  # slug → its entry in the compact index the lists read (wirespeed/site/setindex.py)
     unavailable: dict[str, dict[str, str]] = {}
@@ -444,6 +451,7 @@ def _export_all(con: duckdb.DuckDBPyConnection, candidates: list[str], allowed: 
                 continue
             setstatus.record(slug, "site", None, status_root)
             slugs.append(slug)
+            notebooks |= notebooks_of(data)
             entries += compared
             unavailable[slug] = data["unavailable"]
             indexed[slug] = setindex.entry(data)
@@ -459,6 +467,9 @@ def _export_all(con: duckdb.DuckDBPyConnection, candidates: list[str], allowed: 
             if strict:
                 raise SiteError(line)
             refused.append(line)
+        # one page per notebook an exported set ran (the sets' downloads name their executed copies)
+        sources = [paths.NOTEBOOKS / f"{name}.py" for name in sorted(notebooks)]
+        notebook_pages.write_pages([p for p in sources if p.is_file()], static_tmp, build / paths.NOTEBOOK_PAGES.relative_to(paths.BUILD))
         archive.export(con, static_tmp / "archive", slugs)  # the Parquet archive of the sets exported and the trends
         setindex.write(indexed, data_tmp / "wirespeed" / "index.json")
         duck = con.execute("SELECT value FROM catalog_info WHERE key = 'duckdb_version'").fetchone()

@@ -11,7 +11,7 @@ reads their rows in the catalog too: its key also holds each compared set's cata
 published in this export (a comparison with a set left out is left out).
 
 The memory is build/site-export/: a file per set with its key, the hash of its site data file, the files it wrote (path
-and size), the shared notebook styles its pages link and its rows of the compare page, and a mark that the memory is
+and size) and its rows of the compare page, and a mark that the memory is
 complete. The mark is removed before an export swaps its output in and written after the files, so the memory never
 describes another export's output (a shard's export leaves it incomplete); an entry is used only when the
 previous output is still as it describes (the data file's hash, every file's size), and the files are linked, not
@@ -23,7 +23,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import re
 import shutil
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -34,10 +33,9 @@ from wirespeed.system import atomic
 
 FOLDER = "site-export"  # under build/: <slug>.json per set, and COMPLETE
 COMPLETE = "complete"
-FORMAT = 2  # 2: each entry keeps its analysis files' stat signatures and hashes
+FORMAT = 3  # 2: each entry keeps its analysis files' stat signatures and hashes; 3: no notebook page of its own (no shared files)
 CODE = "import wirespeed.site.data"
 PACKAGES = ("duckdb", "vl-convert-python", "graphviz", "pillow", "numpy", "jsonschema", "jsonschema-rs")
-_SHARED = re.compile(r'(?:href|src)="(?:\.\./)+notebooks/([A-Za-z0-9._-]+)"')
 
 
 @dataclass
@@ -45,7 +43,6 @@ class Entry:
     key: str
     data_sha256: str
     files: list[list]  # [path under results/<slug>/, size]
-    shared: list[str]  # the shared notebook files (static notebooks/) its pages link
     compared: list[dict[str, Any]]  # its rows of the compare page
     analysis: dict[str, list] = field(default_factory=dict)  # its analysis files: path -> [size, mtime_ns, inode, sha256]
 
@@ -152,19 +149,13 @@ def save(build: Path, entries: dict[str, Entry]) -> None:
 
 def entry(set_key: str, data_text: str, out_dir: Path, compared: list[dict[str, Any]], analysis: dict[str, list] | None = None) -> Entry:
     """The entry of a set just exported into out_dir (its results/<slug>/ folder); `analysis`: its analysis files' signatures."""
-    files, shared = [], set()
-    for p in sorted(out_dir.rglob("*")):
-        if p.is_file() and not p.is_symlink():
-            files.append([p.relative_to(out_dir).as_posix(), p.stat().st_size])
-            if p.suffix == ".html" and p.parent.name == "notebooks":
-                shared |= set(_SHARED.findall(p.read_text(encoding="utf-8", errors="replace")))
-    return Entry(set_key, hashlib.sha256(data_text.encode()).hexdigest(), files, sorted(shared), compared, analysis or {})
+    files = [[p.relative_to(out_dir).as_posix(), p.stat().st_size] for p in sorted(out_dir.rglob("*")) if p.is_file() and not p.is_symlink()]
+    return Entry(set_key, hashlib.sha256(data_text.encode()).hexdigest(), files, compared, analysis or {})
 
 
 def reuse(e: Entry, slug: str, data_file: Path, old_static: Path, new_static: Path) -> str | None:
-    """The site data text of `slug` from the last export, its files linked from old_static into new_static (results/<slug>/
-    and the shared notebook files its pages use), when the last output is still what `e` describes; else None (nothing
-    written)."""
+    """The site data text of `slug` from the last export, its files linked from old_static into new_static
+    (results/<slug>/), when the last output is still what `e` describes; else None (nothing written)."""
     old_dir = old_static / "results" / slug
     try:
         text = data_file.read_text(encoding="utf-8")
@@ -174,15 +165,10 @@ def reuse(e: Entry, slug: str, data_file: Path, old_static: Path, new_static: Pa
             p = old_dir / rel
             if p.is_symlink() or not p.is_file() or p.stat().st_size != size:
                 return None
-        if any(not (old_static / "notebooks" / name).is_file() for name in e.shared):
-            return None
     except (OSError, ValueError):
         return None
     pairs = [(old_dir / rel, new_static / "results" / slug / rel) for rel, _size in e.files]
-    pairs += [(old_static / "notebooks" / name, new_static / "notebooks" / name) for name in e.shared]
     for src, dest in pairs:
-        if dest.exists():
-            continue  # a shared file another set brought already
         dest.parent.mkdir(parents=True, exist_ok=True)
         try:
             os.link(src, dest)
