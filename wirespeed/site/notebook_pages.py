@@ -137,11 +137,13 @@ def _plain_tokens(html: str) -> str:
 
 def _banner(name: str) -> str:
     """What the page is, above its first cell: the source every set runs, and where a set's executed copy is."""
-    return ('<div class="jp-Cell jp-MarkdownCell jp-Notebook-cell"><div class="jp-RenderedHTMLCommon jp-RenderedMarkdown jp-MarkdownOutput">'
+    return ('<div class="jp-Cell jp-MarkdownCell jp-Notebook-cell"><div class="jp-Cell-inputWrapper">'
+            '<div class="jp-Collapser jp-InputCollapser jp-Cell-inputCollapser"></div><div class="jp-InputArea jp-Cell-inputArea">'
+            '<div class="jp-InputPrompt jp-InputArea-prompt"></div><div class="jp-RenderedHTMLCommon jp-RenderedMarkdown jp-MarkdownOutput">'
             f'<p><a href="../">wirespeed</a> · analysis notebook <code>{escape(name)}</code>. This is its source, as every result set '
             'runs it over the catalog. Each set that uses it offers its executed copy, with that set\'s tables and charts, '
             f'as a download on the set\'s page (<code>{escape(name)}.ipynb</code>, to open in JupyterLab, VS Code or on GitHub).</p>'
-            '</div></div>\n')
+            '</div></div></div></div>\n')
 
 
 def source_page(notebook: Path) -> str:
