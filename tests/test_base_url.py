@@ -12,6 +12,7 @@ every link, asset, download, chart spec and data file follows the configured bas
 from __future__ import annotations
 
 import fcntl
+import html
 import json
 import os
 import re
@@ -23,7 +24,7 @@ import urllib.error
 import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
-from urllib.parse import urldefrag, urlparse
+from urllib.parse import urldefrag, urljoin, urlparse
 
 import pytest
 
@@ -33,6 +34,7 @@ from test_site import Watched, browser  # noqa: F401  (browser: the suite's one 
 from wirespeed.system.rangeserver import server as range_server
 
 SUB = "wirespeed"
+REFRESH = re.compile(r'<meta http-equiv="refresh" content="0; url=([^"]+)"')
 MAX_PAGES = 300  # the site has ~70 pages and ~15 notebooks; more means the crawl is looping
 FIXTURE = ROOT / "tests" / "site_fixture"
 
@@ -284,8 +286,16 @@ def test_crawl_under_a_sub_path_finds_no_broken_link(sub_site, browser):  # noqa
             problems.append(p)
     problems += w.problems[:before]
     problems += [f"request outside {prefix}: {r}" for r in requests if urlparse(r).netloc == host and not urlparse(r).path.startswith(prefix)]
-    expected = {base + p.relative_to(public).as_posix().removesuffix("index.html") for p in public.rglob("*.html") if p.name != "404.html"}
+    pages = {p: p.read_text(encoding="utf-8", errors="replace") for p in public.rglob("*.html") if p.name != "404.html"}
+    moved = {p: REFRESH.search(t) for p, t in pages.items()}  # a page left at an old address, sending the reader on
+    expected = {base + p.relative_to(public).as_posix().removesuffix("index.html") for p in pages if not moved[p]}
     unreached = sorted(expected - seen)
+    for p, m in moved.items():  # every old address leads to a page the crawl reached
+        if m:
+            target = urljoin(base + p.relative_to(public).as_posix(), html.unescape(m[1]))
+            if target not in seen:
+                problems.append(f"{p.relative_to(public)}: sends the reader to {target}, not a page of the site")
+    assert sum(1 for m in moved.values() if m) >= 28, "no set keeps its notebooks' old addresses"
     assert not problems, f"{len(problems)} problems:\n" + "\n".join(problems[:40])
     assert not unreached, f"{len(unreached)} pages not reachable from the home page: {unreached[:10]}"
     assert len(seen) >= 60 and checked > 2000, (len(seen), checked)

@@ -173,8 +173,6 @@ def test_headers_file_sends_the_pages_csp_and_downloads_as_attachments(work):
     assert "  X-Content-Type-Options: nosniff" in blocks["/*"]
     data = blocks["/results/*/data/*"]
     assert "  Content-Disposition: attachment" in data and "  Content-Type: application/octet-stream" in data
-    notebooks = blocks["/results/*/notebooks/*"]  # the executed copies: their outputs carry the set's text
-    assert "  Content-Disposition: attachment" in notebooks and "  Content-Type: application/octet-stream" in notebooks
 
 
 def test_killing_site_during_hugo_leaves_the_previous_public_whole(work):

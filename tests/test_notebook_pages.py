@@ -23,7 +23,9 @@ def test_one_page_per_notebook_sharing_one_stylesheet():
     build("site")
     pages = sorted((PUBLIC / "notebooks").glob("*.html"))
     assert [p.stem for p in pages] == [n.stem for n in NOTEBOOKS]
-    assert not list(PUBLIC.glob("results/*/notebooks/*.html"))  # no set has a page of its own
+    for old in PUBLIC.glob("results/*/notebooks/*.html"):  # no set has a page of its own: its old address sends the reader on
+        assert f'<meta http-equiv="refresh" content="0; url=../../../notebooks/{old.stem}.html">' in old.read_text(encoding="utf-8"), old
+        assert old.stat().st_size < 1000 and (PUBLIC / "notebooks" / old.name).is_file() and old.with_suffix(".ipynb").is_file(), old
     assert len(list(PUBLIC.glob("results/*/notebooks/*.ipynb"))) >= 28
     sheets = set()
     for page in pages:
@@ -120,6 +122,21 @@ def test_a_notebook_page_follows_the_readers_theme(site, server, browser, scheme
     text = [int(v) for v in re.findall(r"\d+", page.evaluate("getComputedStyle(document.querySelector('.jp-RenderedMarkdown') || document.body).color"))[:3]]
     w.close()
     assert (sum(rgb) < 150) == dark and (sum(text) > 450) == dark, (rgb, text)
+    assert not w.problems, w.problems
+
+
+@pytest.mark.browser
+def test_a_sets_old_notebook_address_leads_to_the_notebooks_page(site, server, browser):  # noqa: F811
+    """Issue 24: existing URLs keep working when pages move. A set's old notebook page address opens the notebook's page."""
+    w = Watched(browser, server, (1000, 900), "light")
+    old = sorted(PUBLIC.glob("results/*/notebooks/throughput.html"))[0]
+    page = w.page
+    page.goto(w.base + "/" + old.relative_to(PUBLIC).as_posix(), wait_until="commit")
+    page.wait_for_url(lambda u: "/results/" not in u, timeout=10_000)  # the refresh has taken the reader on
+    page.wait_for_load_state("load")
+    assert page.url.endswith("/notebooks/throughput.html") and "/results/" not in page.url, page.url
+    assert page.locator(".jp-Cell").count() > 5
+    w.close()
     assert not w.problems, w.problems
 
 

@@ -224,6 +224,7 @@ def export_set(con: duckdb.DuckDBPyConnection, slug: str, analysis_root: Path, s
     downloads = []
     for nb in index["notebooks"]:  # the executed copy, a download; the notebook's page is the site's (notebook_pages)
         _copy(nb["ipynb"], f"notebooks/{nb['name']}.ipynb")
+        atomic.write_text(publish.destination(slug, dest, f"notebooks/{nb['name']}.html"), notebook_pages.moved(nb["name"]))  # its old address
         downloads.append({"title": f"Executed analysis notebook “{nb['name']}”, with this set's outputs", "url": f"{url}/notebooks/{nb['name']}.ipynb"})
     file_urls: dict[str, str] = {}  # a set file's path → its download, for the explanations' input rows
     attached = {a["path"]: a["title"] for a in meta.get("files", {}).get("attachments", []) if isinstance(a, dict) and a.get("title")}

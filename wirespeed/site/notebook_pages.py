@@ -28,6 +28,7 @@ import hashlib
 import re
 import shutil
 from html import escape
+from urllib.parse import quote
 from pathlib import Path
 from typing import Any
 
@@ -167,6 +168,18 @@ def source_page(notebook: Path) -> str:
     body = body.replace("<main>", "<main>\n" + _banner(name), 1)
     # no icon of its own: browsers would fetch /favicon.ico from the server root, outside a site under a path
     return body.replace("</head>", '<link rel="icon" href="data:,">\n</head>', 1)
+
+
+def moved(name: str) -> str:
+    """The page left at a set's old address of its notebook's page (results/<slug>/notebooks/<name>.html, before the
+    notebooks had one page each): it sends the reader on to the notebook's page, as Hugo's aliases do (no script; the
+    address is relative, so it works under any base path)."""
+    to = f"../../../{FOLDER}/{quote(name)}.html"
+    return ('<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
+            f'<title>{escape(name)}: wirespeed analysis notebook</title><link rel="canonical" href="{escape(to)}">'
+            f'<meta name="robots" content="noindex"><link rel="icon" href="data:,"><meta http-equiv="refresh" content="0; url={escape(to)}"></head>'
+            f'<body><p>The page of the analysis notebook <a href="{escape(to)}">{escape(name)}</a> is now one for every set; '
+            f'this set\'s executed copy is <a href="{escape(quote(name))}.ipynb">{escape(name)}.ipynb</a>.</p></body></html>\n')
 
 
 def _key(notebook: Path) -> str:
