@@ -124,8 +124,8 @@ class Site:
         pages = []
         for p in sorted(self.public.rglob("*.html")):
             rel = p.relative_to(self.public).as_posix()
-            if rel.split("/")[0] in SKIP_DIRS or "/notebooks/" in rel or rel.endswith("/explain/index.html"):
-                continue  # executed notebooks are downloads of code and its output; an explanation page prints values before rounding on purpose
+            if rel.split("/")[0] in SKIP_DIRS or rel.startswith("notebooks/") or "/notebooks/" in rel or rel.endswith("/explain/index.html"):
+                continue  # a notebook's page is its code (notebooks/), a set's old notebook address a pointer to it; an explanation page prints values before rounding on purpose
             slug = self.slug_of(rel)
             if self.only is not None and slug is not None and slug not in self.only:
                 continue
