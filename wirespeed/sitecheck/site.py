@@ -20,7 +20,7 @@ from typing import Any
 from bs4 import BeautifulSoup, Tag
 from bs4 import Comment, Doctype
 
-SKIP_DIRS = ("pagefind", "vendor", "css", "js")  # assets, the search index: no published figure
+SKIP_DIRS = ("pagefind", "vendor", "css", "js", "notebooks")  # assets, the search index, the notebooks' pages (code): no published figure
 HIDDEN_TAGS = ("script", "style", "template", "head")
 BLOCKS = frozenset({"p", "li", "td", "th", "caption", "figcaption", "h1", "h2", "h3", "h4", "h5", "h6", "dt", "dd", "summary", "blockquote",
                     "pre", "label", "legend", "div", "section", "article", "header", "footer", "main", "nav", "figure", "body", "aside", "details",
@@ -124,8 +124,8 @@ class Site:
         pages = []
         for p in sorted(self.public.rglob("*.html")):
             rel = p.relative_to(self.public).as_posix()
-            if rel.split("/")[0] in SKIP_DIRS or rel.startswith("notebooks/") or "/notebooks/" in rel or rel.endswith("/explain/index.html"):
-                continue  # a notebook's page is its code (notebooks/), a set's old notebook address a pointer to it; an explanation page prints values before rounding on purpose
+            if rel.split("/")[0] in SKIP_DIRS or "/notebooks/" in rel or rel.endswith("/explain/index.html"):
+                continue  # a set's old notebook address points to the notebook's page; an explanation page prints values before rounding on purpose
             slug = self.slug_of(rel)
             if self.only is not None and slug is not None and slug not in self.only:
                 continue
