@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline import PUBLIC, ROOT, build
+from pipeline import BUILD, PUBLIC, ROOT, build
 from test_site import Watched, browser, server, site  # noqa: F401  (the same built site, server and Chromium)
 
 pytestmark = pytest.mark.slow  # nbconvert starts pandoc
@@ -72,7 +72,7 @@ def test_explained_cells_are_the_cells_that_print_the_tables():
     code cell of that number whose output names the figure's table."""
     build("site")
     checked = 0
-    for explain in sorted((ROOT / "build" / "site-static" / "results").glob("*/explain.json")):
+    for explain in sorted((BUILD / "site-static" / "results").glob("*/explain.json")):
         records = json.loads(explain.read_text(encoding="utf-8"))
         slug = explain.parent.name
         for table, nb in records["notebooks"].items():
