@@ -5,15 +5,14 @@ from __future__ import annotations
 import csv
 import io
 import json
-import re
 from pathlib import Path
 from typing import Any
 
+from wirespeed.analysis import drawings
 from wirespeed.system import atomic
 from wirespeed.system import csvsafe
 from wirespeed.presentation.charts import compile_chart
-from wirespeed.presentation.charts.web import data_table, web_vega
-from wirespeed.system.reproducible import stable_pdf
+from wirespeed.presentation.charts.web import data_table
 from wirespeed.presentation.tables.model import ResultTable
 
 
@@ -63,6 +62,7 @@ class Outputs:
         (self.dir / "charts").mkdir(parents=True, exist_ok=True)
         self.tables: dict[str, dict[str, Any]] = {}
         self.charts: dict[str, dict[str, Any]] = {}
+        self.drawings: set[str] = set()
 
     def table(self, table: ResultTable | None):
         """Write a table as JSON and CSV; returns an object the notebook displays as HTML."""
@@ -78,55 +78,33 @@ class Outputs:
         return _Html(table_html(table), f"table {table.id}")
 
     def chart(self, defn: dict[str, Any] | None):
-        """Compile a chart definition; write its Vega-Lite spec, SVG and PDF; returns the spec for display."""
-        import vl_convert as vlc
-
+        """Compile a chart definition; write its Vega-Lite spec and its drawings (SVG, PDF and the page's Vega spec:
+        drawings.py, kept by the spec's hash between runs); returns the drawing for display."""
         if defn is None:
             return None
         cid = defn["id"]
         if cid in self.charts:
             raise ValueError(f"chart id {cid!r} written twice")
         spec = compile_chart(defn)
-        vega = vlc.vegalite_to_vega(spec)  # compiled once for both drawings (the same bytes as from Vega-Lite each time, a quarter faster)
-        svg = lean_svg(vlc.vega_to_svg(vega))
-        pdf = stable_pdf(vlc.svg_to_pdf(svg))  # from the drawing: the bytes of vega_to_pdf, at a third of its time (vl-convert orders
-        # a PDF's dictionary keys differently in every process: stable_pdf sorts them)
+        drawing = drawings.draw(spec, drawings.cache_from_env())
+        self.drawings.add(drawing.key)
         base = self.dir / "charts" / cid
         atomic.write_text(base.with_suffix(".vl.json"), json.dumps(spec, separators=(",", ":"), ensure_ascii=False) + "\n")  # a download: compact
-        atomic.write_text(base.with_suffix(".svg"), svg)
-        atomic.write_text(base.with_suffix(".vg.json"), json.dumps(web_vega(spec), separators=(",", ":"), ensure_ascii=False) + "\n")
-        atomic.write_bytes(base.with_suffix(".pdf"), pdf)
+        atomic.write_text(base.with_suffix(".svg"), drawing.svg)
+        atomic.write_text(base.with_suffix(".vg.json"), drawing.web)
+        atomic.write_bytes(base.with_suffix(".pdf"), drawing.pdf)
         self.charts[cid] = {"id": cid, "title": defn["title"], "caption": defn.get("caption", ""), "alt": defn["alt"],
                             "test": defn.get("test"), "spec": f"charts/{cid}.vl.json", "svg": f"charts/{cid}.svg", "pdf": f"charts/{cid}.pdf",
                             "vega": f"charts/{cid}.vg.json", "table": data_table(defn)}
         if defn.get("role"):  # "overview": a small multiple at the top of the set page, not in its test's section
             self.charts[cid]["role"] = defn["role"]
-        return _Chart(svg, cid, defn["alt"])
+        return _Chart(drawing.svg, cid, defn["alt"])
 
     def finish(self) -> None:
-        """Write outputs.json: every table and chart this run produced."""
-        atomic.write_text(self.dir / "outputs.json", json.dumps({"slug": self.slug, "tables": self.tables, "charts": self.charts}, indent=1, ensure_ascii=False) + "\n")
-
-
-# What a static drawing carries that draws nothing: Vega's marks for its live view (classes, ARIA roles, pointer
-# events; the page describes the chart by its alt text), empty background and foreground paths, and coordinates to a
-# millionth of a pixel. A third of the bytes of an SVG (which the page, the notebook and the PDF all carry).
-_NOT_DRAWN = re.compile(r' (?:class|role|aria-[a-z]+|pointer-events)="[^"]*"')
-_EMPTY = re.compile(r'<path d="M0,0h0v0h0Z"/>|<path d="" display="none"/>')
-_ATTRIBUTE = re.compile(r'="([^"]*)"')
-_FINE = re.compile(r"-?\d+\.\d{3,}")
-
-
-def _hundredths(m: re.Match) -> str:
-    text = f"{float(m[0]):.2f}".rstrip("0").rstrip(".")
-    return "0" if text == "-0" else text
-
-
-def lean_svg(svg: str) -> str:
-    """A chart's SVG as vl-convert draws it, without what draws nothing (_NOT_DRAWN, _EMPTY) and with its coordinates
-    rounded to a hundredth of a pixel; its text (titles, labels, tick values) as it was."""
-    svg = _EMPTY.sub("", _NOT_DRAWN.sub("", svg))
-    return _ATTRIBUTE.sub(lambda a: '="' + _FINE.sub(_hundredths, a[1]) + '"', svg)
+        """Write outputs.json: every table and chart this run produced, and the keys of the charts' drawings (which
+        the drawing cache keeps: drawings.prune)."""
+        atomic.write_text(self.dir / "outputs.json", json.dumps({"slug": self.slug, "tables": self.tables, "charts": self.charts,
+                                                                 "drawings": sorted(self.drawings)}, indent=1, ensure_ascii=False) + "\n")
 
 
 CHART_KEY = "wirespeed-chart"  # a chart output's metadata key naming the chart it draws

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from wirespeed.analysis import drawings
 from wirespeed.system import atomic
 
 from wirespeed.pipeline import kernels, kernelstate, paths, runner, status as setstatus
@@ -138,6 +139,17 @@ def out_root_logs(out_root: Path) -> Path:
     return out_root.parent / "logs"
 
 
+def prune_drawings(out_root: Path) -> int:
+    """Keep the drawings the analysis outputs under out_root name (outputs.json, "drawings"), remove the others."""
+    keep: set[str] = set()
+    for outputs in out_root.glob("*/*/outputs.json"):
+        try:
+            keep.update(k for k in json.loads(outputs.read_text(encoding="utf-8")).get("drawings", []) if isinstance(k, str))
+        except (OSError, ValueError, AttributeError):
+            continue
+    return drawings.prune(paths.chart_cache(out_root), keep)
+
+
 def _failed(job: Job, what: str, cause: str, log: Path) -> dict[str, Any]:
     """A worker's report of a failed run: one line for the person, the parts for build/status."""
     failure = {"what": what, "cause": cause, "log": str(log)}
@@ -163,7 +175,8 @@ def _execute(job: Job, root: str) -> dict[str, Any]:
         executed = tmp / f"{job.name}.ipynb"
         try:
             params = {"slug": job.slug, "catalog": _relative(job.catalog, root), "output_dir": _relative(tmp, root)}
-            kernels.ready(root, out_root_logs(job.out_dir.parent.parent) / "kernels.log")
+            out_root = job.out_dir.parent.parent
+            kernels.ready(root, out_root_logs(out_root) / "kernels.log", env={drawings.CACHE_ENV: os.path.abspath(paths.chart_cache(out_root))})
             papermill.execute_notebook(str(source), str(executed), parameters=params, engine_name=kernels.ENGINE,
                                        kernel_name="python3", cwd=root, progress_bar=False, log_output=False,
                                        request_save_on_cell_execute=False)  # written once, at the end (not at every cell's start and end)
@@ -225,6 +238,8 @@ def run(catalog: Path, slugs: list[str] | None = None, jobs: int | None = None, 
             errors.append(setstatus.line(slug, "analyse", failed[slug]))
     for slug in failed:  # a result set with a failed notebook has no index: nothing downstream uses half its outputs
         (out_root / slug / "index.json").unlink(missing_ok=True)
+    if p.run:
+        prune_drawings(out_root)
     runner.record("analyse", p.slugs, failed, out_root.parent / "status")
     return p, errors
 

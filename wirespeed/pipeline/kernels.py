@@ -112,9 +112,10 @@ def discard() -> None:
         _stop(kernel.km, kernel.kc, kernel.log)
 
 
-def ready(cwd: str, log: Path) -> Kernel:
+def ready(cwd: str, log: Path, env: dict[str, str] | None = None) -> Kernel:
     """This worker's kernel, reset for a new run: the warm one when it is alive, else a new one
-    (started twice at most: a kernel that dies while starting ran no cell). Its chatter goes to `log`."""
+    (started twice at most: a kernel that dies while starting ran no cell). Its chatter goes to `log`.
+    `env`: variables set in the kernel for this run only (the next reset takes them away)."""
     global _warm, _registered
     if not _registered:  # a pool worker leaves through multiprocessing's exit path, which runs its finalizers (not atexit)
         multiprocessing.util.Finalize(None, discard, exitpriority=10)
@@ -131,6 +132,8 @@ def ready(cwd: str, log: Path) -> Kernel:
                     raise
                 continue
         _quiet(_RESTORE, _warm, "resetting the kernel")
+        if env:
+            _quiet(f"__import__('os').environ.update({dict(env)!r})", _warm, "setting the run's environment")
         return _warm
     raise KernelError("the notebook kernel did not start")  # not reached: the second attempt returns or raises
 

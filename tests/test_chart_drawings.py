@@ -1,0 +1,128 @@
+"""The charts' drawing cache (wirespeed/analysis/drawings.py): a chart whose spec and drawing code did not change is not
+drawn again, and what the cache gives is byte for byte what drawing gives; an entry that is altered, incomplete or a
+link is drawn afresh, never used; nothing is kept without a cache; pruning keeps what the outputs name. And through
+the analysis step: a notebook run again over the same data draws nothing and writes the same bytes."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import catalog_of
+from wirespeed.analysis import drawings
+
+SPEC = {
+    "$schema": "https://vega.github.io/schema/vega-lite/v6.json",
+    "width": 240, "height": 120, "title": "Throughput",
+    "data": {"values": [{"frame": 64, "mfps": 14.88}, {"frame": 512, "mfps": 2.35}, {"frame": 1518, "mfps": 0.81}]},
+    "mark": "line",
+    "encoding": {"x": {"field": "frame", "type": "quantitative"}, "y": {"field": "mfps", "type": "quantitative"}},
+}
+
+
+def _no_drawing(monkeypatch) -> None:
+    """Make any vl-convert drawing fail the test: what follows must come from the cache."""
+    import vl_convert as vlc
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("vl-convert was called: the chart was drawn again")
+
+    for name in ("vegalite_to_vega", "vega_to_svg", "svg_to_pdf"):
+        monkeypatch.setattr(vlc, name, refuse)
+
+
+def test_a_kept_drawing_is_what_drawing_gives_and_is_not_drawn_again(tmp_path, monkeypatch):
+    fresh = drawings.draw(SPEC)  # no cache
+    assert fresh.svg.startswith("<svg") and fresh.pdf.startswith(b"%PDF-") and "marks" in json.loads(fresh.web)
+    assert not tmp_path.joinpath("charts").exists()
+    cache = tmp_path / "charts"
+    first = drawings.draw(SPEC, cache)
+    assert first == fresh
+    entry = cache / first.key[:2] / first.key
+    assert sorted(p.name for p in entry.iterdir()) == sorted([drawings.SVG, drawings.PDF, drawings.WEB, drawings.SUMS])
+    _no_drawing(monkeypatch)
+    assert drawings.draw(SPEC, cache) == fresh
+    assert drawings.draw(json.loads(json.dumps(SPEC, sort_keys=True)), cache) == fresh  # the key does not depend on key order
+    with pytest.raises(AssertionError, match="drawn again"):
+        drawings.draw({**SPEC, "title": "Latency"}, cache)  # another spec is another key
+
+
+@pytest.mark.parametrize("spoil", ["altered", "truncated", "missing", "sums", "link", "foreign-key"])
+def test_a_spoiled_entry_is_drawn_afresh_and_replaced(tmp_path, spoil):
+    cache = tmp_path / "charts"
+    good = drawings.draw(SPEC, cache)
+    entry = cache / good.key[:2] / good.key
+    if spoil == "altered":
+        (entry / drawings.SVG).write_text(good.svg.replace("Throughput", "Throughpvt"))
+    elif spoil == "truncated":
+        (entry / drawings.PDF).write_bytes(good.pdf[:100])
+    elif spoil == "missing":
+        (entry / drawings.WEB).unlink()
+    elif spoil == "sums":
+        (entry / drawings.SUMS).write_text("{not json")
+    elif spoil == "link":  # an entry that is a link to a folder holding the right files: never read through
+        outside = tmp_path / "outside"
+        shutil.move(entry, outside)
+        entry.symlink_to(outside, target_is_directory=True)
+    elif spoil == "foreign-key":  # a whole, self-consistent entry written under another key
+        sums = json.loads((entry / drawings.SUMS).read_text())
+        (entry / drawings.SUMS).write_text(json.dumps({**sums, "key": "0" * 64}))
+    again = drawings.draw(SPEC, cache)
+    assert again == good
+    assert not entry.is_symlink() and (entry / drawings.SVG).read_text() == good.svg
+    if spoil == "link":
+        assert (tmp_path / "outside" / drawings.SVG).read_text() == good.svg  # the link's target was not written through
+
+
+def test_only_an_absolute_path_names_a_cache(monkeypatch):
+    monkeypatch.delenv(drawings.CACHE_ENV, raising=False)
+    assert drawings.cache_from_env() is None
+    monkeypatch.setenv(drawings.CACHE_ENV, "build/cache/charts")  # relative: it would depend on the working folder
+    assert drawings.cache_from_env() is None
+    monkeypatch.setenv(drawings.CACHE_ENV, "/tmp/x")
+    assert drawings.cache_from_env() == Path("/tmp/x")
+
+
+def test_prune_keeps_what_is_named_and_follows_no_link(tmp_path):
+    cache = tmp_path / "charts"
+    kept = drawings.draw(SPEC, cache)
+    gone = drawings.draw({**SPEC, "title": "Latency"}, cache)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "precious").write_text("x")
+    (cache / "ab").mkdir(exist_ok=True)
+    (cache / "ab" / ("ab" + "1" * 62)).symlink_to(outside, target_is_directory=True)
+    (cache / "stray.txt").write_text("x")
+    removed = drawings.prune(cache, {kept.key})
+    assert removed == 2
+    assert (cache / kept.key[:2] / kept.key / drawings.SVG).is_file()
+    assert not (cache / gone.key[:2] / gone.key).exists() and not (cache / "stray.txt").exists() and not (cache / "ab").exists()
+    assert (outside / "precious").read_text() == "x"
+
+
+@pytest.mark.slow  # notebooks on a Jupyter kernel
+def test_a_notebook_run_again_over_the_same_data_draws_nothing_and_writes_the_same_bytes(tmp_path):
+    from wirespeed.analysis import run as analysis
+    from wirespeed.pipeline import paths
+
+    slug = "cisco-7600-osm-acl-2001"
+    db, out = catalog_of(tmp_path, slug), tmp_path / "analysis"
+    plan, errors = analysis.run(db, jobs=1, out_root=out)
+    assert not errors and plan.run, errors
+    cache = paths.chart_cache(out)
+    named = {k for f in out.glob("*/*/outputs.json") for k in json.loads(f.read_text())["drawings"]}
+    charts = list(out.glob(f"{slug}/*/charts/*.vl.json"))
+    assert len(named) == len(charts) >= 3
+    entries = {p.name: p.stat().st_mtime_ns for p in cache.glob("*/*")}
+    assert set(entries) == named  # what the run drew, and nothing else
+    before = {p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file() and p.parent.name == "charts"}
+    for manifest in out.glob(f"{slug}/*/manifest.json"):  # as if the notebooks' code had changed: every run again
+        manifest.unlink()
+    plan, errors = analysis.run(db, jobs=1, out_root=out)
+    assert not errors and len(plan.run) == len(list(out.glob(f"{slug}/*/outputs.json"))), errors
+    after = {p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file() and p.parent.name == "charts"}
+    assert after == before
+    assert {p.name: p.stat().st_mtime_ns for p in cache.glob("*/*")} == entries  # read, not drawn and written again

@@ -1,0 +1,215 @@
+"""A chart's drawings, drawn by vl-convert from its Vega-Lite spec, and kept by that spec's hash.
+
+Three drawings per chart: the static SVG (shown by the notebook, by the page until Vega has drawn, and the source of the
+PDF), the PDF the report includes, and the Vega spec the page renders (web.py: compiled for the container's width).
+Drawing them is most of a notebook run's time (vl-convert: about a fifth of a second a chart), and a notebook runs again
+whenever its source or the code it imports changes, while most of its charts stay the same spec. So the drawings are
+kept in a cache folder (build/cache/charts/, named to the notebook's kernel by WIRESPEED_CHART_CACHE) under the hash of
+what decides their bytes: the spec, vl-convert's version and the source of the code that draws (this module,
+web.py and the PDF's rewriting). A chart whose key is there is not drawn again; without the variable nothing is kept.
+
+The cache never decides an output: an entry is used only when every file is a regular file of bounded size whose
+SHA-256 is the one written beside it (sums.json), and anything else (missing, altered, a link, unreadable) is drawn
+afresh and written over. An entry appears whole (written in a temporary folder, then renamed), and one that cannot be
+written changes nothing but the next run's time. `prune` keeps the entries the analysis outputs name (outputs.json,
+"drawings") and removes the others.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import os
+import re
+import shutil
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from wirespeed.presentation.charts import web
+from wirespeed.system import atomic, reproducible
+
+CACHE_ENV = "WIRESPEED_CHART_CACHE"
+FORMAT = 1  # the layout of an entry: raise it when the files or their meaning change
+MAX_BYTES = 32 * 1024 * 1024  # a file larger than this is not read (a chart's drawings are tens of kilobytes)
+SVG, PDF, WEB, SUMS = "chart.svg", "chart.pdf", "web.vg.json", "sums.json"
+_KEY = re.compile(r"[0-9a-f]{64}")
+
+
+@dataclass(frozen=True)
+class Drawing:
+    """The drawings of one chart and the key they are kept under."""
+
+    key: str
+    svg: str
+    pdf: bytes
+    web: str  # the page's Vega spec as written: compact JSON and a newline
+
+
+# What a static drawing carries that draws nothing: Vega's marks for its live view (classes, ARIA roles, pointer
+# events; the page describes the chart by its alt text), empty background and foreground paths, and coordinates to a
+# millionth of a pixel. A third of the bytes of an SVG (which the page, the notebook and the PDF all carry).
+_NOT_DRAWN = re.compile(r' (?:class|role|aria-[a-z]+|pointer-events)="[^"]*"')
+_EMPTY = re.compile(r'<path d="M0,0h0v0h0Z"/>|<path d="" display="none"/>')
+_ATTRIBUTE = re.compile(r'="([^"]*)"')
+_FINE = re.compile(r"-?\d+\.\d{3,}")
+
+
+def _hundredths(m: re.Match) -> str:
+    text = f"{float(m[0]):.2f}".rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
+
+
+def lean_svg(svg: str) -> str:
+    """A chart's SVG as vl-convert draws it, without what draws nothing (_NOT_DRAWN, _EMPTY) and with its coordinates
+    rounded to a hundredth of a pixel; its text (titles, labels, tick values) as it was."""
+    svg = _EMPTY.sub("", _NOT_DRAWN.sub("", svg))
+    return _ATTRIBUTE.sub(lambda a: '="' + _FINE.sub(_hundredths, a[1]) + '"', svg)
+
+
+@functools.lru_cache(maxsize=1)
+def _drawing_code() -> str:
+    """The hash of what draws: vl-convert's version and the source of this module, web.py and reproducible.py."""
+    import vl_convert as vlc
+
+    h = hashlib.sha256(f"{FORMAT}\0{vlc.__version__}\0".encode())
+    for module in (__file__, web.__file__, reproducible.__file__):
+        h.update(Path(module).read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+def key(spec: dict[str, Any]) -> str:
+    """The key a chart's drawings are kept under: its spec (keys sorted) and the drawing code's hash."""
+    text = json.dumps(spec, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(f"{_drawing_code()}\0{text}".encode()).hexdigest()
+
+
+def cache_from_env() -> Path | None:
+    """The cache folder WIRESPEED_CHART_CACHE names (an absolute path), or None: nothing is kept."""
+    value = os.environ.get(CACHE_ENV, "")
+    return Path(value) if value and os.path.isabs(value) else None
+
+
+def draw(spec: dict[str, Any], cache: Path | None = None) -> Drawing:
+    """The drawings of a chart: from the cache when it holds them whole, else drawn (and kept, when there is a cache)."""
+    k = key(spec)
+    if cache is not None:
+        kept = _read(cache, k)
+        if kept is not None:
+            return kept
+    drawing = _draw(spec, k)
+    if cache is not None:
+        _write(cache, drawing)
+    return drawing
+
+
+def _draw(spec: dict[str, Any], k: str) -> Drawing:
+    import vl_convert as vlc
+
+    vega = vlc.vegalite_to_vega(spec)  # compiled once for both static drawings (the same bytes as from Vega-Lite each time)
+    svg = lean_svg(vlc.vega_to_svg(vega))
+    # the PDF from the drawing: the bytes of vega_to_pdf at a third of its time; stable_pdf sorts the dictionary keys
+    # vl-convert orders differently in every process
+    pdf = reproducible.stable_pdf(vlc.svg_to_pdf(svg))
+    page = json.dumps(web.web_vega(spec), separators=(",", ":"), ensure_ascii=False) + "\n"
+    return Drawing(k, svg, pdf, page)
+
+
+def _entry(cache: Path, k: str) -> Path:
+    return cache / k[:2] / k
+
+
+def _read_file(path: Path) -> bytes | None:
+    """A regular file's bytes, never through a link and never more than MAX_BYTES; None otherwise."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+    except OSError:
+        return None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_BYTES:
+            return None
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            return f.read(MAX_BYTES + 1)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+def _read(cache: Path, k: str) -> Drawing | None:
+    folder = _entry(cache, k)
+    if folder.is_symlink() or not folder.is_dir():
+        return None
+    raw = _read_file(folder / SUMS)
+    try:
+        sums = json.loads(raw) if raw is not None else None
+    except ValueError:
+        return None
+    if not isinstance(sums, dict) or sums.get("key") != k:
+        return None
+    files = {}
+    for name in (SVG, PDF, WEB):
+        data = _read_file(folder / name)
+        if data is None or hashlib.sha256(data).hexdigest() != sums.get(name):
+            return None
+        files[name] = data
+    try:
+        return Drawing(k, files[SVG].decode("utf-8"), files[PDF], files[WEB].decode("utf-8"))
+    except UnicodeDecodeError:
+        return None
+
+
+def _write(cache: Path, drawing: Drawing) -> None:
+    """Keep a chart's drawings (whole or not at all); a cache that cannot be written is left as it is."""
+    folder = _entry(cache, drawing.key)
+    files = {SVG: drawing.svg.encode("utf-8"), PDF: drawing.pdf, WEB: drawing.web.encode("utf-8")}
+    tmp = None
+    try:
+        if cache.is_symlink() or folder.parent.is_symlink():
+            return
+        tmp = atomic.temp_dir_beside(folder)
+        for name, data in files.items():
+            (tmp / name).write_bytes(data)
+        sums = {"key": drawing.key, **{name: hashlib.sha256(data).hexdigest() for name, data in files.items()}}
+        (tmp / SUMS).write_text(json.dumps(sums, sort_keys=True) + "\n", encoding="utf-8")
+        os.chmod(tmp, 0o755)
+        atomic.swap_dir(tmp, folder)
+    except OSError:
+        pass
+    finally:
+        if tmp is not None and tmp.exists():
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+def prune(cache: Path, keep: set[str]) -> int:
+    """Remove the entries (and anything else) under `cache` that are not the drawings of a key in `keep`; returns how
+    many entries were removed. Links are removed, never followed."""
+    if cache.is_symlink() or not cache.is_dir():
+        return 0
+    removed = 0
+    for shard in list(cache.iterdir()):
+        if shard.is_symlink() or not shard.is_dir() or not re.fullmatch(r"[0-9a-f]{2}", shard.name):
+            _remove(shard)
+            continue
+        for entry in list(shard.iterdir()):
+            if entry.is_dir() and not entry.is_symlink() and _KEY.fullmatch(entry.name) and entry.name in keep \
+                    and entry.name.startswith(shard.name):
+                continue
+            _remove(entry)
+            removed += 1
+        if not any(shard.iterdir()):
+            shard.rmdir()
+    return removed
+
+
+def _remove(path: Path) -> None:
+    try:
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            path.unlink(missing_ok=True)
+    except OSError:
+        pass
