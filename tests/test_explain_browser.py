@@ -76,7 +76,8 @@ def test_without_javascript_the_figure_opens_its_explanation_page(site, server, 
     target = page.evaluate("document.querySelector(':target') && document.querySelector(':target').id")
     assert target == "l2-unicast/throughput_l2/64/99.999%"
     # the figure's section, under its test's source line (which document and table printed the test's figures: once a test)
-    text = page.inner_text(":target") + "\n" + page.inner_text(":target >> xpath=../p[@class='explain-where']")
+    text = "\n".join([page.inner_text(":target"), page.inner_text(":target >> xpath=ancestor::section[@aria-labelledby][1]/p[@class='explain-where']"),
+                      page.inner_text(":target >> xpath=../p[@class='explain-notebook']")])  # and its table's notebook cell, once a table
     assert all(part in text for part in WANTED), text
     ctx.close()
 

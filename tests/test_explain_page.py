@@ -25,9 +25,10 @@ def test_a_figure_section_says_each_fact_once_with_links_relative_to_the_page():
     section = soup.find("section", id="t/throughput/64")
     assert section.h3.get_text() == "Throughput, 64-byte frames: 1,488,095\xa0frames/s"
     facts = {dt.get_text(): dt.find_next_sibling("dd").get_text(" ", strip=True) for dt in section.find_all("dt")}
-    assert facts == {"Rounding": "as published", "Qualifier": "exact, from the published cell", "Input row": "t.csv , line 2",
-                     "Notebook": "throughput, code cell 8"}
-    assert [a["href"] for a in section.find_all("a")] == ["../data/t.csv", "../../../notebooks/throughput.html#cell-id=ab"]
+    assert facts == {"Rounding": "as published", "Qualifier": "exact, from the published cell", "Input row": "t.csv , line 2"}
+    assert [a["href"] for a in section.find_all("a")] == ["../data/t.csv"]
+    cell = section.find_parent("div", class_="xp-table").find("p", class_="explain-notebook", recursive=False)  # once for the table's figures
+    assert cell.get_text() == "t-results: computed in throughput, code cell 8." and cell.a["href"] == "../../../notebooks/throughput.html#cell-id=ab"
     assert soup.find("p", class_="explain-where").get_text() == "Source figures printed in Table 1 of “Report” (Lab)."
     assert soup.find("p", class_="eyebrow").a["href"] == "../"
 
@@ -43,3 +44,17 @@ def test_every_value_is_escaped_and_no_link_leaves_the_site():
     assert HOSTILE in soup.get_text()  # printed as text, whole
     hrefs = [a["href"] for a in soup.find_all("a") if not a["href"].startswith("#")]
     assert all(h.startswith("../") and '"' not in h for h in hrefs), hrefs
+
+
+def test_the_notebook_cell_is_said_once_for_each_run_of_a_tables_figures():
+    rec = records()
+    fig = rec["tests"][0]["figures"][0]
+    rec["tests"][0]["figures"] = [{**fig, "id": "a"}, {**fig, "id": "b"}, {**fig, "id": "c", "table": "t-other"}, {**fig, "id": "d", "table": None}]
+    rec["notebooks"]["t-other"] = {"name": "comparison", "cell": 3, "url": "notebooks/comparison.html#cell-id=cd", "title": "Other table"}
+    soup = BeautifulSoup(explain_page.render(rec), "html.parser")
+    groups = soup.find_all("div", class_="xp-table")
+    assert [[s["id"] for s in g.find_all("section", class_="xp")] for g in groups] == [["a", "b"], ["c"]]
+    assert [g.find("p", class_="explain-notebook").get_text() for g in groups] == ["t-results: computed in throughput, code cell 8.",
+                                                                                     "Other table: computed in comparison, code cell 3."]
+    assert soup.find("section", id="d").parent.name == "section"  # a figure of no table: no notebook line
+    assert len(soup.find_all("p", class_="explain-notebook")) == 2

@@ -78,9 +78,11 @@
       var sec = doc.getElementById(t.id), body = box.querySelector(".xp-body");
       body.textContent = "";
       if (!sec) { body.textContent = "No explanation of this figure was found."; return; }
-      var where = sec.parentElement && sec.parentElement.querySelector(":scope > .explain-where");  // the test's source line
+      var test = sec.parentElement && sec.parentElement.closest("section");
+      var where = test && test.querySelector(":scope > .explain-where");  // the test's source line
+      var cell = sec.parentElement.matches(".xp-table") ? sec.parentElement.querySelector(":scope > .explain-notebook") : null;  // its table's notebook cell
       var base = new URL(t.path, location.href);
-      [where, sec].forEach(function (part) {
+      [where, cell, sec].forEach(function (part) {
         if (!part) return;
         var copy = document.importNode(part, true);
         copy.removeAttribute("id");

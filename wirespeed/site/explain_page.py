@@ -1,6 +1,7 @@
 """A set's explanation page, rendered once per set by the site-data step (results/<slug>/explain.html, an asset
 that layouts/result-explain.html includes whole) from the same records as explain.json: one section per figure,
-about a thousand a set. Rendered here, the page costs Hugo one file read instead of a template pass per figure
+about a thousand a set, under its test's source line and, once for each run of figures from one table, the notebook
+cell that prints that table (div.xp-table > p.explain-notebook: the popover copies both with the figure). Rendered here, the page costs Hugo one file read instead of a template pass per figure
 (the heaviest page of a set), and the step's content-hash cache keeps it across builds of a growing archive.
 
 Every text and attribute value is escaped here (the records carry what an untrusted set's files say); a link is a
@@ -59,28 +60,47 @@ def render(records: dict[str, Any]) -> str:
             w("<p class=\"explain-where\">Source figures printed"
               + (f" in {_t(t['where'])}" if t.get("where") else "") + (f" of “{_t(doc)}”" if doc else "")
               + (f" ({_t(publisher)})" if publisher else "") + ".</p>")
-        for f in t["figures"]:
-            w(_figure(f, records, slug))
+        for table, figures in _by_table(t["figures"]):
+            nb = records["notebooks"].get(table) if table else None
+            if nb:  # the notebook cell that prints the table: once for its figures, not beside each
+                w(f'\n    <div class="xp-table"><p class="explain-notebook">{_t(nb.get("title") or table)}: computed in '
+                  f'<a href="{_href(nb["url"], slug)}">{_t(nb["name"])}, code cell {_t(nb["cell"])}</a>.</p>')
+            for f in figures:
+                w(_figure(f, records, slug))
+            if nb:
+                w("</div>")
         w("\n  </section>")
     return "".join(out) + "\n"
+
+
+def _by_table(figures: list[dict[str, Any]]) -> list[tuple[str | None, list[dict[str, Any]]]]:
+    """A test's figures in their order, in runs of the same table (a figure with no table is a run of its own table None)."""
+    runs: list[tuple[str | None, list[dict[str, Any]]]] = []
+    for f in figures:
+        table = f.get("table")
+        if runs and runs[-1][0] == table:
+            runs[-1][1].append(f)
+        else:
+            runs.append((table, [f]))
+    return runs
 
 
 def _figure(f: dict[str, Any], records: dict[str, Any], slug: str) -> str:
     row = records["rows"].get(str(f["row"])) or {}
     unit = f"&nbsp;{_t(f['unit'])}" if f.get("unit") else ""
-    parts = [f'\n    <section class="xp" id="{_t(f["id"])}">\n'
-             f'      <h3><span class="xp-label">{_t(f["label"])}</span>: <span class="xp-figure">{_t(f["text"])}{unit}</span>'
-             f'{"&nbsp;†" if f.get("derived") else ""}</h3>\n      <dl>']
+    parts = [f'\n<section class="xp" id="{_t(f["id"])}">'
+             f'<h3><span class="xp-label">{_t(f["label"])}</span>: <span class="xp-figure">{_t(f["text"])}{unit}</span>'
+             f'{"&nbsp;†" if f.get("derived") else ""}</h3><dl>']
     formula = f.get("formula")
     if f.get("before"):
         parts.append(f"<dt>Before rounding</dt><dd>{_t(f['before'])}{' ' + _t(formula['unit']) if formula else ''}</dd>")
-    parts.append(f"\n        <dt>Rounding</dt><dd>{_t(f['rounding'])}</dd>")
+    parts.append(f"<dt>Rounding</dt><dd>{_t(f['rounding'])}</dd>")
     if formula:
         terms = ", ".join(_t(term[3]) for term in formula.get("terms", []))
-        parts.append(f"<dt>{'Formula' if f.get('derived') else 'Recomputed'}</dt><dd><code>{_t(formula['text'])}</code>\n"
-                     f'          <span class="xp-terms">({terms})</span></dd>')
+        parts.append(f"<dt>{'Formula' if f.get('derived') else 'Recomputed'}</dt><dd><code>{_t(formula['text'])}</code> "
+                     f'<span class="xp-terms">({terms})</span></dd>')
     q = f["qualifier"]
-    parts.append(f"\n        <dt>Qualifier</dt><dd>{_t(q['name'])}{' (' + _t(q['symbol']) + ')' if q.get('symbol') else ''}, from {_t(q['from'])}</dd>")
+    parts.append(f"<dt>Qualifier</dt><dd>{_t(q['name'])}{' (' + _t(q['symbol']) + ')' if q.get('symbol') else ''}, from {_t(q['from'])}</dd>")
     s = f.get("source")
     if s:
         text = f"{_t(s['printed'])} as printed"
@@ -91,9 +111,5 @@ def _figure(f: dict[str, Any], records: dict[str, Any], slug: str) -> str:
         parts.append(f"<dt>Source</dt><dd>{text}</dd>")
     name = _t(str(row.get("file", "")).rsplit("/", 1)[-1])
     link = f'<a href="{_href(row["url"], slug)}">{name}</a>' if row.get("url") else name
-    parts.append(f"\n        <dt>Input row</dt><dd>{link}, line {_t(row.get('line', ''))}</dd>")
-    if f.get("table"):
-        nb = records["notebooks"][f["table"]]
-        parts.append(f'<dt>Notebook</dt><dd><a href="{_href(nb["url"], slug)}">{_t(nb["name"])}, code cell {_t(nb["cell"])}</a></dd>')
-    parts.append("\n      </dl>\n    </section>")
+    parts.append(f"<dt>Input row</dt><dd>{link}, line {_t(row.get('line', ''))}</dd></dl></section>")
     return "".join(parts)
