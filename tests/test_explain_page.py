@@ -28,7 +28,7 @@ def test_a_figure_section_says_each_fact_once_with_links_relative_to_the_page():
     assert facts == {"Rounding": "as published", "Qualifier": "exact, from the published cell", "Input row": "t.csv , line 2"}
     assert [a["href"] for a in section.find_all("a")] == ["../data/t.csv"]
     cell = section.find_parent("div", class_="xp-table").find("p", class_="explain-notebook", recursive=False)  # once for the table's figures
-    assert cell.get_text() == "t-results: computed in throughput, code cell 8." and cell.a["href"] == "../../../notebooks/throughput.html#cell-id=ab"
+    assert cell.get_text() == "Table “t-results”, computed in throughput, code cell 8." and cell.a["href"] == "../../../notebooks/throughput.html#cell-id=ab"
     assert soup.find("p", class_="explain-where").get_text() == "Source figures printed in Table 1 of “Report” (Lab)."
     assert soup.find("p", class_="eyebrow").a["href"] == "../"
 
@@ -54,7 +54,7 @@ def test_the_notebook_cell_is_said_once_for_each_run_of_a_tables_figures():
     soup = BeautifulSoup(explain_page.render(rec), "html.parser")
     groups = soup.find_all("div", class_="xp-table")
     assert [[s["id"] for s in g.find_all("section", class_="xp")] for g in groups] == [["a", "b"], ["c"]]
-    assert [g.find("p", class_="explain-notebook").get_text() for g in groups] == ["t-results: computed in throughput, code cell 8.",
-                                                                                     "Other table: computed in comparison, code cell 3."]
+    assert [g.find("p", class_="explain-notebook").get_text() for g in groups] == ["Table “t-results”, computed in throughput, code cell 8.",
+                                                                                     "Table “Other table”, computed in comparison, code cell 3."]
     assert soup.find("section", id="d").parent.name == "section"  # a figure of no table: no notebook line
     assert len(soup.find_all("p", class_="explain-notebook")) == 2

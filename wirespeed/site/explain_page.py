@@ -63,7 +63,7 @@ def render(records: dict[str, Any]) -> str:
         for table, figures in _by_table(t["figures"]):
             nb = records["notebooks"].get(table) if table else None
             if nb:  # the notebook cell that prints the table: once for its figures, not beside each
-                w(f'\n    <div class="xp-table"><p class="explain-notebook">{_t(nb.get("title") or table)}: computed in '
+                w(f'\n    <div class="xp-table"><p class="explain-notebook">Table “{_t(nb.get("title") or table)}”, computed in '
                   f'<a href="{_href(nb["url"], slug)}">{_t(nb["name"])}, code cell {_t(nb["cell"])}</a>.</p>')
             for f in figures:
                 w(_figure(f, records, slug))

@@ -52,8 +52,13 @@ def compile_chart(defn: dict[str, Any]) -> dict[str, Any]:
         raise ChartError(f"chart {defn['id']!r}: unknown chart type {defn['type']!r} (known: {', '.join(registry('charts'))})")
     if text := better_text(defn):  # first on the subtitle line, under the title
         defn = {**defn, "subtitle": " · ".join(x for x in (text, defn.get("subtitle")) if x)}
-    chart = chart_type(defn)
-    spec = apply_theme(chart.to_dict(validate=False))  # the schema check costs a tenth of a second a chart; the tests run it on every published spec
+    from altair.utils import schemapi
+
+    # Altair checks each object against the schema as it is made (debug mode) and the whole spec in to_dict: both cost
+    # a tenth of a second a chart, and the tests check every published spec against the schema instead
+    with schemapi.debug_mode(False):
+        chart = chart_type(defn)
+        spec = apply_theme(chart.to_dict(validate=False))
     spec["description"] = defn["alt"]
     fit_text(spec)
     return spec
