@@ -5,6 +5,7 @@ the analysis step: a notebook run again over the same data draws nothing and wri
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
 from pathlib import Path
@@ -50,7 +51,7 @@ def test_a_kept_drawing_is_what_drawing_gives_and_is_not_drawn_again(tmp_path, m
         drawings.draw({**SPEC, "title": "Latency"}, cache)  # another spec is another key
 
 
-@pytest.mark.parametrize("spoil", ["altered", "truncated", "missing", "sums", "link", "foreign-key"])
+@pytest.mark.parametrize("spoil", ["altered", "truncated", "missing", "sums", "link", "shard-link", "foreign-key"])
 def test_a_spoiled_entry_is_drawn_afresh_and_replaced(tmp_path, spoil):
     cache = tmp_path / "charts"
     good = drawings.draw(SPEC, cache)
@@ -67,11 +68,23 @@ def test_a_spoiled_entry_is_drawn_afresh_and_replaced(tmp_path, spoil):
         outside = tmp_path / "outside"
         shutil.move(entry, outside)
         entry.symlink_to(outside, target_is_directory=True)
+    elif spoil == "shard-link":  # the folder above the entry a link to one holding a whole, self-consistent, other drawing
+        outside = tmp_path / "outside"
+        shutil.move(entry.parent, outside)
+        other = outside / good.key
+        (other / drawings.SVG).write_text(good.svg.replace("Throughput", "Throughpvt"))
+        sums = json.loads((other / drawings.SUMS).read_text())
+        sums[drawings.SVG] = hashlib.sha256((other / drawings.SVG).read_bytes()).hexdigest()
+        (other / drawings.SUMS).write_text(json.dumps(sums))
+        entry.parent.symlink_to(outside, target_is_directory=True)
     elif spoil == "foreign-key":  # a whole, self-consistent entry written under another key
         sums = json.loads((entry / drawings.SUMS).read_text())
         (entry / drawings.SUMS).write_text(json.dumps({**sums, "key": "0" * 64}))
     again = drawings.draw(SPEC, cache)
     assert again == good
+    if spoil == "shard-link":  # drawn afresh, and nothing written through the link
+        assert "Throughpvt" in (tmp_path / "outside" / good.key / drawings.SVG).read_text()
+        return
     assert not entry.is_symlink() and (entry / drawings.SVG).read_text() == good.svg
     if spoil == "link":
         assert (tmp_path / "outside" / drawings.SVG).read_text() == good.svg  # the link's target was not written through

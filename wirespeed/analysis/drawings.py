@@ -141,7 +141,7 @@ def _read_file(path: Path) -> bytes | None:
 
 def _read(cache: Path, k: str) -> Drawing | None:
     folder = _entry(cache, k)
-    if folder.is_symlink() or not folder.is_dir():
+    if cache.is_symlink() or folder.parent.is_symlink() or folder.is_symlink() or not folder.is_dir():
         return None
     raw = _read_file(folder / SUMS)
     try:
@@ -187,21 +187,24 @@ def _write(cache: Path, drawing: Drawing) -> None:
 def prune(cache: Path, keep: set[str]) -> int:
     """Remove the entries (and anything else) under `cache` that are not the drawings of a key in `keep`; returns how
     many entries were removed. Links are removed, never followed."""
-    if cache.is_symlink() or not cache.is_dir():
-        return 0
     removed = 0
-    for shard in list(cache.iterdir()):
-        if shard.is_symlink() or not shard.is_dir() or not re.fullmatch(r"[0-9a-f]{2}", shard.name):
-            _remove(shard)
-            continue
-        for entry in list(shard.iterdir()):
-            if entry.is_dir() and not entry.is_symlink() and _KEY.fullmatch(entry.name) and entry.name in keep \
-                    and entry.name.startswith(shard.name):
+    try:
+        if cache.is_symlink() or not cache.is_dir():
+            return 0
+        for shard in list(cache.iterdir()):
+            if shard.is_symlink() or not shard.is_dir() or not re.fullmatch(r"[0-9a-f]{2}", shard.name):
+                _remove(shard)
                 continue
-            _remove(entry)
-            removed += 1
-        if not any(shard.iterdir()):
-            shard.rmdir()
+            for entry in list(shard.iterdir()):
+                if entry.is_dir() and not entry.is_symlink() and _KEY.fullmatch(entry.name) and entry.name in keep \
+                        and entry.name.startswith(shard.name):
+                    continue
+                _remove(entry)
+                removed += 1
+            if not any(shard.iterdir()):
+                shard.rmdir()
+    except OSError:  # a cache that cannot be read or cleared whole is left as it is: it decides no output
+        pass
     return removed
 
 
