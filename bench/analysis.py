@@ -13,7 +13,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from common import ROOT, copy_archive, save, timer  # noqa: E402
+from common import ROOT, examples_catalog, save, timer  # noqa: E402
 
 EMPTY = '''# %% tags=["parameters"]
 slug = ""
@@ -36,9 +36,7 @@ def main() -> None:
     r: dict = {"load_start": round(os.getloadavg()[0], 2)}
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
-        archive = copy_archive(tmp / "results")
-        db, out = tmp / "c.duckdb", tmp / "analysis"
-        ingest(result_folders(archive), db)
+        archive, db, out = examples_catalog(tmp)
         with timer(r, "full_s"):
             plan, errors = analysis.run(db, out_root=out)
         r["notebook_runs"] = len(plan.run)

@@ -16,12 +16,11 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from common import ROOT, copy_archive, save  # noqa: E402
+from common import ROOT, examples_catalog, save  # noqa: E402
 
 os.chdir(ROOT)
 from wirespeed.analysis import run as analysis  # noqa: E402
 from wirespeed.pipeline import paths  # noqa: E402
-from wirespeed.catalog.store import ingest, result_folders  # noqa: E402
 
 
 def _rerun(db: Path, out: Path) -> tuple[float, float, int]:
@@ -46,9 +45,7 @@ def main() -> None:
     r: dict = {"load_start": round(os.getloadavg()[0], 2)}
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
-        archive = copy_archive(tmp / "results")
-        db, out = tmp / "c.duckdb", tmp / "analysis"
-        ingest(result_folders(archive), db)
+        _archive, db, out = examples_catalog(tmp)
         plan, errors = analysis.run(db, out_root=out)  # the outputs the reruns replace, and a full cache
         assert not errors, errors
         cache = paths.chart_cache(out)

@@ -27,6 +27,16 @@ def copy_archive(dest: Path) -> Path:
     return dest
 
 
+def examples_catalog(tmp: Path) -> tuple[Path, Path, Path]:
+    """A copy of the example archive in tmp/results, ingested into tmp/c.duckdb; (the archive, the catalog, the
+    analysis output root tmp/analysis, not made yet)."""
+    from wirespeed.catalog.store import ingest, result_folders
+
+    archive, db = copy_archive(tmp / "results"), tmp / "c.duckdb"
+    ingest(result_folders(archive), db)
+    return archive, db, tmp / "analysis"
+
+
 def save(name: str, results: dict, path: Path | None = None) -> None:
     """Write results as JSON to path (default build/bench/<name>.json) and print them."""
     path = path or OUT / f"{name}.json"

@@ -23,13 +23,12 @@ import json
 import os
 import re
 import shutil
-import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from wirespeed.presentation.charts import web
-from wirespeed.system import atomic, reproducible
+from wirespeed.system import atomic, regularfile, reproducible
 
 CACHE_ENV = "WIRESPEED_CHART_CACHE"
 FORMAT = 1  # the layout of an entry: raise it when the files or their meaning change
@@ -124,19 +123,9 @@ def _entry(cache: Path, k: str) -> Path:
 def _read_file(path: Path) -> bytes | None:
     """A regular file's bytes, never through a link and never more than MAX_BYTES; None otherwise."""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+        return regularfile.read(path, MAX_BYTES)
     except OSError:
         return None
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_BYTES:
-            return None
-        with os.fdopen(fd, "rb", closefd=False) as f:
-            return f.read(MAX_BYTES + 1)
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
 
 
 def _read(cache: Path, k: str) -> Drawing | None:

@@ -24,7 +24,7 @@ import re
 import stat
 from pathlib import Path, PurePosixPath
 
-from wirespeed.system import csvsafe
+from wirespeed.system import csvsafe, regularfile
 from wirespeed.resultset.attachments import TYPES, check_bytes, file_type
 
 # The types come from the one allowlist that validation also uses (wirespeed.resultset.attachments).
@@ -115,17 +115,6 @@ def destination(slug: str, out_root: Path, rel: str) -> Path:
     return dst
 
 
-def _read_regular(src: Path) -> bytes:
-    fd = os.open(src, os.O_RDONLY | os.O_NOFOLLOW)
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise OSError("not a regular file")
-        with os.fdopen(fd, "rb", closefd=False) as f:
-            return f.read()
-    finally:
-        os.close(fd)
-
-
 def _write_new(dst: Path, data: bytes) -> None:
     dst.parent.mkdir(parents=True, exist_ok=True)
     fd = os.open(dst, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
@@ -140,7 +129,7 @@ def copy_contained(slug: str, src_root: Path, rel: str, out_root: Path, dest_rel
     src = source_file(slug, src_root, rel)
     dst = destination(slug, out_root, dest_rel)
     try:
-        data = _read_regular(src)
+        data = regularfile.read(src)
     except OSError as exc:
         raise PublishRefused(f"{slug}: {rel}: not published: cannot read it as a regular file ({exc.strerror or exc}) [publish.regular]") from None
     ftype = file_type(rel) if check_type else None
