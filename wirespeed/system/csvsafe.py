@@ -9,7 +9,8 @@ for every reading at once:
 
 - a reader starts a cell at the start of a line, after its separator (`,` `;` TAB `|` or the `sep=`
   character), inside a quote that opens a cell there, and after a quoted cell of blanks (`"  "=1+1`:
-  a reader appends what follows the closing quote);
+  a reader appends what follows the closing quote; `""` inside a quoted cell is a quote, not its end, so a
+  cell never closed runs on over line breaks and is judged as such);
 - where a cell, after the spaces and tabs a reader skips, begins with a formula character (`=`, `+`,
   `-`, `@` or their full-width forms), a `'` is inserted at the cell's start, so Excel, LibreOffice
   and Google Sheets show it as text;
@@ -111,8 +112,8 @@ def _patterns(seps: tuple[str, ...]) -> tuple[re.Pattern[str], re.Pattern[str], 
         content = _class(inert.replace('"', ""))
         after = _class(inert.replace(d, ""))
         other = _class("".join(seps).replace(d, ""))
-        harmless = (rf'(?:{number()}"{stop}|(?=[{content}]{{0,{SCAN}}}?[{every_sep}]|[{content}]{{0,{SCAN}}}+"[{after}]{{0,{SCAN}}}?[{other}])'
-                    rf'[{content}]{{0,{SCAN}}}+"[{after}]{{0,{SCAN}}}+{stop})')
+        harmless = (rf'(?:{number()}"{stop}|(?=[{content}]{{0,{SCAN}}}?[{every_sep}]|[{content}]{{0,{SCAN}}}+"(?!")[{after}]{{0,{SCAN}}}?[{other}])'
+                    rf'[{content}]{{0,{SCAN}}}+"(?!")[{after}]{{0,{SCAN}}}+{stop})')
         return rf"(?=[ \t]*+(?={f})(?!{harmless}))"
 
     any_reader = "(?:" + "|".join(danger(d) for d in seps) + ")"
