@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from wirespeed.analysis import drawings
+from wirespeed.analysis import drawings, sources
 from wirespeed.system import atomic
 
 from wirespeed.pipeline import kernels, kernelstate, paths, runner, status as setstatus
@@ -58,12 +58,10 @@ class Plan:
     slugs: list[str] = field(default_factory=list)  # every set planned, also those no notebook applies to
 
 
-def read_notebook(path: Path) -> tuple[dict[str, Any], str]:
-    """A notebook's `wirespeed:` header block (applies_when: SQL with one ? for the slug) and its code."""
-    import jupytext
-
-    nb = jupytext.read(path)
-    return nb.metadata.get("wirespeed", {}), "\n".join(c.source for c in nb.cells if c.cell_type == "code")
+def read_notebook(path: Path, cache: Path | None = None) -> tuple[dict[str, Any], str]:
+    """A notebook's `wirespeed:` header block (applies_when: SQL with one ? for the slug) and its code (the
+    conversion kept in `cache` when given: sources.py)."""
+    return sources.header_and_code(sources.notebook(path, cache))
 
 
 def tool_versions() -> dict[str, str]:
@@ -91,7 +89,7 @@ def plan(catalog: Path, slugs: list[str] | None = None, notebooks_dir: Path = NO
     notebooks = sorted(notebooks_dir.glob("*.py"))
     per_nb = {}
     for nb in notebooks:
-        meta, code = read_notebook(nb)
+        meta, code = read_notebook(nb, paths.notebook_sources(out_root))
         per_nb[nb] = (meta.get("applies_when"), hashlib.sha256(nb.read_bytes()).hexdigest(), code_closure(code))
     result = Plan(slugs=list(wanted))
     for slug in wanted:
@@ -158,7 +156,6 @@ def _failed(job: Job, what: str, cause: str, log: Path) -> dict[str, Any]:
 
 def _execute(job: Job, root: str) -> dict[str, Any]:
     """Run one notebook into a temporary folder and swap it into place (in a worker process, on its warm kernel)."""
-    import jupytext
     import nbformat
     import papermill
 
@@ -168,7 +165,9 @@ def _execute(job: Job, root: str) -> dict[str, Any]:
     with open(tmp.parent / f".{job.name}.kernel.log", "w") as log:
         os.dup2(log.fileno(), 2)
     try:
-        nb = jupytext.read(job.notebook)
+        nb = nbformat.from_dict(sources.notebook(job.notebook, paths.notebook_sources(job.out_dir.parent.parent)))
+        for cell in nb.cells:  # one string a source, as papermill and the error report below read it
+            cell.source = sources.cell_source(cell)
         nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
         source = tmp / "source.ipynb"
         nbformat.write(nb, str(source))

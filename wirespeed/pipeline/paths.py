@@ -21,12 +21,18 @@ VALIDATE_MEMO = BUILD / "cache" / "validate"  # <set folder>.json: each set's ow
 HUGO_MEMO = BUILD / "cache" / "hugo.json"   # the key of the last Hugo build and the site it left (site/hugomemo.py)
 NOTEBOOK_PAGES = BUILD / "cache" / "notebook-pages"  # <name>-<key>.html: each notebook's page as rendered (site/notebook_pages.py)
 CHART_CACHE = BUILD / "cache" / "charts"    # <key[:2]>/<key>/: a chart's drawings by its spec's hash (analysis/drawings.py)
+NOTEBOOK_SOURCES = BUILD / "cache" / "notebooks"  # <name>-<key>.ipynb: each notebook's source converted by jupytext (analysis/sources.py)
 LATEX_SEEDS = BUILD / "cache" / "latex"     # reports-<slug>/, trends-trends/: the cross-reference files a report's last typesetting settled on (report/latex.py)
 
 
 def chart_cache(analysis_root: Path) -> Path:
     """The drawing cache of the analysis outputs under `analysis_root` (<build>/analysis → <build>/cache/charts)."""
     return analysis_root.parent / CHART_CACHE.relative_to(BUILD)
+
+
+def notebook_sources(analysis_root: Path) -> Path:
+    """The converted notebook sources of the analysis outputs under `analysis_root` (<build>/analysis → <build>/cache/notebooks)."""
+    return analysis_root.parent / NOTEBOOK_SOURCES.relative_to(BUILD)
 
 
 def latex_seed(out: Path) -> Path:
