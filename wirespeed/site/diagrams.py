@@ -5,6 +5,8 @@ other site files. The PDF loses its creation date and is rewritten byte-stable (
 from __future__ import annotations
 
 import io
+import subprocess
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +15,7 @@ from wirespeed.system import atomic
 from wirespeed.system.reproducible import stable_pdf
 
 SVG, PDF = "testbed.svg", "testbed.pdf"
+TIMEOUT_S = 60
 
 
 class DiagramError(RuntimeError):
@@ -20,23 +23,27 @@ class DiagramError(RuntimeError):
 
 
 def render(data: dict[str, Any], dest: Path) -> dict[str, str]:
-    """Write dest/testbed.svg and dest/testbed.pdf for the set; returns their names by kind ("svg", "pdf")."""
-    import graphviz
+    """Write dest/testbed.svg and dest/testbed.pdf for the set; returns their names by kind ("svg", "pdf").
+    One `dot` lays the graph out once and writes both (two pipes laid it out twice, in two processes)."""
     import pikepdf
 
-    source = graphviz.Source(dot(data))
-    try:
-        svg = source.pipe(format="svg")
-        pdf = source.pipe(format="pdf")
-    except graphviz.ExecutableNotFound:
-        raise DiagramError(f"{data['slug']}: the test-bed diagram needs Graphviz's dot (Debian/Ubuntu package graphviz; `make` installs it)") from None
-    except graphviz.CalledProcessError as exc:
-        raise DiagramError(f"{data['slug']}: Graphviz could not draw the test-bed diagram: {(exc.stderr or b'').decode(errors='replace').strip()[:200]}") from None
+    with tempfile.TemporaryDirectory(prefix="wirespeed-dot-") as tmp:
+        out = Path(tmp)
+        try:
+            proc = subprocess.run(["dot", "-Tsvg", "-o", str(out / SVG), "-Tpdf", "-o", str(out / PDF)], input=dot(data).encode("utf-8"),
+                                  capture_output=True, timeout=TIMEOUT_S)
+        except FileNotFoundError:
+            raise DiagramError(f"{data['slug']}: the test-bed diagram needs Graphviz's dot (Debian/Ubuntu package graphviz; `make` installs it)") from None
+        except subprocess.TimeoutExpired:
+            raise DiagramError(f"{data['slug']}: Graphviz took more than {TIMEOUT_S} s to draw the test-bed diagram") from None
+        if proc.returncode != 0 or not (out / SVG).is_file() or not (out / PDF).is_file():
+            raise DiagramError(f"{data['slug']}: Graphviz could not draw the test-bed diagram: {proc.stderr.decode(errors='replace').strip()[:200]}")
+        svg, pdf = (out / SVG).read_bytes(), (out / PDF).read_bytes()
     with pikepdf.open(io.BytesIO(pdf)) as doc:  # no creation date: the same set draws the same bytes
         if "/Info" in doc.trailer:
             del doc.trailer["/Info"]
-        out = io.BytesIO()
-        doc.save(out)
+        buf = io.BytesIO()
+        doc.save(buf)
     atomic.write_bytes(dest / SVG, svg)
-    atomic.write_bytes(dest / PDF, stable_pdf(out.getvalue()))
+    atomic.write_bytes(dest / PDF, stable_pdf(buf.getvalue()))
     return {"svg": SVG, "pdf": PDF}
