@@ -109,3 +109,16 @@ def test_a_linked_cache_folder_is_neither_read_nor_written(tmp_path):
     got = sources.notebook(path, link)
     assert _cells(got) == _cells(elsewhere)  # converted afresh, not the file behind the link
     assert json.loads(entry.read_text())["cells"][0]["source"] == "changed behind the link"  # nothing written through it
+
+
+def test_a_notebook_whose_name_begins_with_another_keeps_the_others_conversion(tmp_path):
+    """"load" and "load-2" both kept: converting one never removes the other's (each would convert on every build)."""
+    src = tmp_path / "src"
+    src.mkdir()
+    text = (ROOT / "notebooks" / "load.py").read_text()
+    (src / "load.py").write_text(text)
+    (src / "load-2.py").write_text(text + "\n# %%\nprint(2)\n")
+    cache = tmp_path / "cache"
+    sources.notebook(src / "load-2.py", cache)
+    sources.notebook(src / "load.py", cache)
+    assert len(list(cache.glob("load-2-*.ipynb"))) == 1 and len([p for p in cache.glob("load-*.ipynb") if not p.name.startswith("load-2-")]) == 1

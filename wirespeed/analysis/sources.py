@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from pathlib import Path
 from typing import Any
 
 from wirespeed.system import atomic, regularfile
 from wirespeed.system.codehash import package_versions
 
+KEPT = re.compile(r"[0-9a-f]{32}\.ipynb")  # after "<name>-": a kept conversion's key
 MAX_BYTES = 8 * 1024 * 1024  # a converted notebook (its source is a few dozen kilobytes)
 
 
@@ -52,7 +54,8 @@ def notebook(path: Path, cache: Path | None) -> dict[str, Any]:
         try:
             if not cache.is_symlink():
                 for old in cache.glob(f"{path.stem}-*.ipynb"):  # the conversions of earlier sources of this notebook
-                    old.unlink()
+                    if KEPT.fullmatch(old.name.removeprefix(f"{path.stem}-")):  # (not those of another, "load-2" beside "load")
+                        old.unlink()
                 atomic.write_text(file, converted)
         except OSError:
             pass
