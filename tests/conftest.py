@@ -64,6 +64,15 @@ def pytest_unconfigure(config):
 _OWNED = pytest.StashKey[list]()
 
 
+def interruptible() -> None:
+    """A Popen preexec_fn: the command starts with Ctrl-C's default action, as from a terminal, even when this test
+    run was started with SIGINT ignored (a shell's background job `make test &` without job control ignores it, and a
+    child keeps that: its Python then never raises KeyboardInterrupt, and an interrupt test would see a clean exit)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def run_cli(*args: str, cwd: Path = ROOT, check: bool = False) -> subprocess.CompletedProcess:
     """Run the wirespeed CLI as a user would, capturing its output."""
     proc = subprocess.run([*WIRESPEED, *args], cwd=cwd, capture_output=True, text=True, timeout=600)

@@ -13,7 +13,7 @@ import time
 import psutil
 import pytest
 
-from conftest import WIRESPEED
+from conftest import WIRESPEED, interruptible
 from conftest import catalog_of
 from test_warm_kernels import FIRST, PROBE, SECOND, _files, _stdout
 
@@ -104,7 +104,7 @@ def test_an_interrupt_leaves_no_dask_worker_or_kernel_behind(tmp_path, how):
 
     w = workdir.make(tmp_path)
     subprocess.run([*WIRESPEED, "ingest"], cwd=w, capture_output=True, timeout=600, check=False)
-    proc = subprocess.Popen([*WIRESPEED, "analyse", "--scheduler", "local"], cwd=w, start_new_session=True,
+    proc = subprocess.Popen([*WIRESPEED, "analyse", "--scheduler", "local"], cwd=w, start_new_session=True, preexec_fn=interruptible,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     seen: dict[int, str] = {}
     kernel = False

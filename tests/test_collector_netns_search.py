@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pytest
 
+from conftest import interruptible
+
 from wirespeed.collectors import netns_search, netns_trafgen as tg
 from wirespeed.collectors.search.mlrsearch import mlr_search
 from wirespeed.system import locking
@@ -138,7 +140,7 @@ def test_ctrl_c_leaves_no_namespace_process_or_set(tmp_path: Path) -> None:
     cfg = _config_with(tmp_path, "")
     out = tmp_path / "out"
     p = subprocess.Popen([sys.executable, "-m", "wirespeed", "collect", "netns", "--config", str(cfg), "--into", "interrupted", "--quick",
-                          "--root", str(out)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                          "--root", str(out)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=interruptible)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:  # until the first trial is under way
         if subprocess.run(["pgrep", "-f", "trafgen -o wst-g0"], capture_output=True).returncode == 0:
