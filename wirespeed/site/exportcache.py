@@ -55,8 +55,9 @@ def tree_hash(top: Path, previous: dict[str, list] | None = None) -> tuple[str, 
     previous = previous or {}
     h = hashlib.sha256()
     files: dict[str, list] = {}
+    relpath = buildstamp.relative(top, top)
     for p, st in buildstamp.walk(top):
-        rel = os.path.relpath(p, top)
+        rel = relpath(p)
         files[rel] = buildstamp.signed(p, st, previous.get(rel))
         h.update(rel.encode() + b"\0" + files[rel][3].encode() + b"\n")
     return h.hexdigest(), files

@@ -44,8 +44,9 @@ def key(root: Path, configs: list[Path], args: list[str], env: dict[str, str], b
     """(the key of a Hugo build now, each input file's [size, mtime_ns, inode, sha256]); hashes reused from `previous`."""
     files: dict[str, list] = {}
     for top in _sources(root, configs):
+        relpath = buildstamp.relative(top, root)
         for p, st in buildstamp.walk(top):
-            rel = os.path.relpath(p, root)
+            rel = relpath(p)
             files[rel] = buildstamp.signed(p, st, previous.get(rel))
     try:
         st = os.stat(binary)
@@ -62,8 +63,9 @@ def site_mark(destination: Path) -> str | None:
     if destination.is_symlink() or not destination.is_dir():
         return None
     h = hashlib.sha256()
+    relpath = buildstamp.relative(destination, destination)
     for p, st in buildstamp.walk(destination):
-        h.update(f"{os.path.relpath(p, destination)}\0{st.st_mode}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ino}\n".encode())
+        h.update(f"{relpath(p)}\0{st.st_mode}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ino}\n".encode())
     return h.hexdigest()
 
 
