@@ -166,8 +166,6 @@ def _execute(job: Job, root: str) -> dict[str, Any]:
         os.dup2(log.fileno(), 2)
     try:
         nb = nbformat.from_dict(sources.notebook(job.notebook, paths.notebook_sources(job.out_dir.parent.parent)))
-        for cell in nb.cells:  # one string a source, as papermill and the error report below read it
-            cell.source = sources.cell_source(cell)
         nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
         source = tmp / "source.ipynb"
         nbformat.write(nb, str(source))

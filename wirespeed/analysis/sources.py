@@ -38,13 +38,14 @@ def _kept(file: Path) -> dict[str, Any] | None:
 
 
 def notebook(path: Path, cache: Path | None) -> dict[str, Any]:
-    """The notebook `path` converts to (nbformat 4 JSON, as a dict): kept in `cache` when given."""
+    """The notebook `path` converts to (nbformat 4 JSON, as a dict, each cell's source one string as jupytext and
+    papermill give it): kept in `cache` when given."""
     text = path.read_bytes()
     file = cache / f"{key(path, text)}.ipynb" if cache is not None else None
     if file is not None and not cache.is_symlink():
         kept = _kept(file)
         if kept is not None:
-            return kept
+            return _joined(kept)
     import jupytext
     import nbformat
 
@@ -59,7 +60,7 @@ def notebook(path: Path, cache: Path | None) -> dict[str, Any]:
                 atomic.write_text(file, converted)
         except OSError:
             pass
-    return json.loads(converted)
+    return _joined(json.loads(converted))
 
 
 def cell_source(cell: dict[str, Any]) -> str:
@@ -68,6 +69,12 @@ def cell_source(cell: dict[str, Any]) -> str:
     return "".join(src) if isinstance(src, list) else src
 
 
+def _joined(nb: dict[str, Any]) -> dict[str, Any]:
+    for cell in nb["cells"]:
+        cell["source"] = cell_source(cell)
+    return nb
+
+
 def header_and_code(nb: dict[str, Any]) -> tuple[dict[str, Any], str]:
     """A notebook's `wirespeed:` header block (applies_when: SQL with one ? for the slug) and its code cells, joined."""
-    return nb["metadata"].get("wirespeed", {}), "\n".join(cell_source(c) for c in nb["cells"] if c["cell_type"] == "code")
+    return nb["metadata"].get("wirespeed", {}), "\n".join(c["source"] for c in nb["cells"] if c["cell_type"] == "code")
