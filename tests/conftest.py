@@ -168,7 +168,7 @@ def _reaches_heavy(item) -> bool:
 # builds (tests/realbuild.py, tests/pipeline.py), one on each worker; the readers of both builds come after them.
 # Only the order changes (a file left off this list, or one that no longer exists, costs nothing but balance).
 FIRST = ["test_importer_nfvbench_pipeline.py", "test_reproducible.py", "test_publication_check.py", "test_base_url.py",
-         "test_reading_browser.py", "test_chart_browser.py", "test_valid_sets_build.py", "test_import_cli.py", "test_isolation.py",
+         "test_page_walk_browser.py", "test_valid_sets_build.py", "test_import_cli.py", "test_isolation.py",
          "test_pdf_layout.py", "test_hostile_site.py", "test_publish_path.py", "test_report.py", "test_site.py"]
 
 

@@ -105,62 +105,6 @@ def test_the_data_table_opens_from_the_keyboard(site, server, browser):  # noqa:
     assert not w.problems, w.problems
 
 
-# Issue 23: a chart's title, subtitle, legend and category labels are never cut: nothing ends in an ellipsis, no
-# text lies outside the chart's own box, no category under the plot is left out (Vega hides one that would overlap).
-CUT = """() => {
-  const out = [];
-  for (const f of document.querySelectorAll('figure.result-chart.is-live')) {
-    const svg = f.querySelector('.chart-live svg');
-    const box = svg.getBoundingClientRect();
-    for (const t of svg.querySelectorAll('text')) {
-      const s = t.textContent;
-      if (!s.trim()) continue;
-      const r = t.getBoundingClientRect();
-      const band = t.closest('g[class*="role-axis-label"]') && t.getAttribute('opacity') === '0' && !/^[\\d.,\\s%\\u2212-]+$/.test(s);
-      if (/\\u2026$/.test(s)) out.push(f.id + ': cut "' + s + '"');
-      else if (band) out.push(f.id + ': category left out "' + s + '"');
-      else if (t.getAttribute('opacity') !== '0' && (r.right > box.right + 1 || r.left < box.left - 1 || r.bottom > box.bottom + 1 || r.top < box.top - 1))
-        out.push(f.id + ': outside its box "' + s + '"');
-    }
-  }
-  return out;
-}"""
-
-
-def chart_pages(site) -> list[str]:  # noqa: F811
-    return sorted(f"/results/{p.parent.name}/" for p in (site / "results").glob("*/index.html")) + \
-        sorted(f"/reviews/{p.parent.name}/" for p in (site / "reviews").glob("*/index.html"))
-
-
-# Each page is loaded once per width and read in both themes: loaded in one, then the OS setting switched to the other
-# (the charts draw themselves again in its colours), as a reader's may be; 390 px loads dark, 1366 px light.
-THEMES = {390: ("dark", "light"), 1366: ("light", "dark")}
-REDRAW = "document.querySelectorAll('figure.result-chart.is-live').forEach(f => f.classList.remove('is-live'))"
-
-
-@pytest.mark.parametrize("width", [390, 1366])
-def test_no_chart_title_or_legend_is_cut(site, server, browser, width):  # noqa: F811
-    w = Watched(browser, server, (width, 900), THEMES[width][0])
-    bad, charts = [], 0
-    for path in chart_pages(site):
-        w.page.emulate_media(color_scheme=THEMES[width][0])
-        page = w.goto(path)
-        if not page.locator("figure.result-chart[data-vega]").count():
-            continue
-        for i, scheme in enumerate(THEMES[width]):
-            if i:  # the theme switched: every live chart draws itself again, and is live again once it has
-                page.evaluate(REDRAW)
-                page.emulate_media(color_scheme=scheme)
-            n = all_live(page, w, path)
-            charts += n if not i else 0
-            page.wait_for_timeout(300)  # the last chart's second layout pass
-            bad += [f"{path} ({scheme}): {b}" for b in page.evaluate(CUT)]
-    w.close()
-    assert charts >= 60
-    assert not bad, f"{width} px:\n" + "\n".join(bad[:20])
-    assert not w.problems, w.problems
-
-
 def test_a_chart_whose_runtime_or_spec_failed_to_load_tries_again(site, server, browser):  # noqa: F811
     """A request that failed once (a dropped connection on a busy server or a flaky network) is asked again when the
     chart is looked at again: the failed promise of the Vega runtime or of a spec is not kept as the answer."""

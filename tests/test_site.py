@@ -164,16 +164,6 @@ def pages(site: Path) -> list[str]:
                   if "notebooks" not in p.parts and p.name != "404.html")
 
 
-def test_every_page_loads_cleanly_and_stays_on_the_host(site, server, browser):
-    w = Watched(browser, server)
-    paths = pages(site)
-    assert len(paths) >= 40
-    for path in paths:
-        w.goto(path)
-    w.close()
-    assert not w.problems, "\n".join(w.problems[:20])
-
-
 def sets(site: Path) -> dict[str, dict]:
     return {p.stem: json.loads(p.read_text()) for p in (BUILD / "hugo-data" / "wirespeed" / "sets").glob("*.json")}
 

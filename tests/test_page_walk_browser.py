@@ -1,0 +1,117 @@
+"""Every page of the site read in Chromium at 390 px and 1366 px, in both themes, in one walk per width: each page is
+loaded once in one theme, every collapsed section opened and every chart brought to life, read, then the OS setting
+switched to the other theme (the charts draw themselves again in its colours) and read again, as a reader's may be
+(390 px loads dark and switches to light, 1366 px the other way round, so both first paints and both switches are
+seen). The tests below each check one thing the walk read, so a page is loaded twice in all, not six times:
+
+- every page loads cleanly and stays on the host: no console error or warning, no page error, no failed request, no
+  HTTP error, no request off the host (issue 8);
+- no table overflows its box without showing that it scrolls: the frame's edge shadow, the hint under it, the key
+  column held in view (issue 23);
+- no chart's title, subtitle, legend or category label is cut: nothing ends in an ellipsis, no text lies outside the
+  chart's own box, no category under the plot is left out (Vega hides one that would overlap) (issue 23)."""
+
+from __future__ import annotations
+
+import pytest
+
+from test_site import Watched, all_live, browser, pages, server, site  # noqa: F401  (the same built site, server and Chromium)
+
+pytestmark = pytest.mark.browser
+
+# Every box whose table is wider than it: does it say so?
+OVERFLOWING = """() => {
+  const out = [];
+  for (const t of document.querySelectorAll('table')) {
+    if (!t.getClientRects().length) continue;  // in a closed <details>: not shown
+    let box = t.parentElement;
+    while (box && box !== document.body && box.scrollWidth <= box.clientWidth + 1) box = box.parentElement;
+    if (!box || box === document.body || box === document.documentElement) continue;
+    const frame = box.closest('.table-frame');
+    const hint = frame && frame.querySelector(':scope > .table-hint');
+    const shown = hint && hint.getClientRects().length > 0 && getComputedStyle(hint).visibility !== 'hidden';
+    const key = t.querySelector('tbody th, tbody td');
+    const sticky = key && getComputedStyle(key).position === 'sticky';
+    const cap = (t.caption ? t.caption.innerText : t.getAttribute('aria-label') || box.getAttribute('aria-label') || '').slice(0, 60);
+    if (!frame || !frame.classList.contains('is-scrollable') || !shown || !frame.classList.contains('more-right') || !sticky)
+      out.push({cap, hidden: box.scrollWidth - box.clientWidth, frame: !!frame, hint: !!shown, sticky: !!sticky});
+  }
+  return out;
+}"""
+
+# Every live chart's texts: cut, left out, or outside the chart's box?
+CUT = """() => {
+  const out = [];
+  for (const f of document.querySelectorAll('figure.result-chart.is-live')) {
+    const svg = f.querySelector('.chart-live svg');
+    const box = svg.getBoundingClientRect();
+    for (const t of svg.querySelectorAll('text')) {
+      const s = t.textContent;
+      if (!s.trim()) continue;
+      const r = t.getBoundingClientRect();
+      const band = t.closest('g[class*="role-axis-label"]') && t.getAttribute('opacity') === '0' && !/^[\\d.,\\s%\\u2212-]+$/.test(s);
+      if (/\\u2026$/.test(s)) out.push(f.id + ': cut "' + s + '"');
+      else if (band) out.push(f.id + ': category left out "' + s + '"');
+      else if (t.getAttribute('opacity') !== '0' && (r.right > box.right + 1 || r.left < box.left - 1 || r.bottom > box.bottom + 1 || r.top < box.top - 1))
+        out.push(f.id + ': outside its box "' + s + '"');
+    }
+  }
+  return out;
+}"""
+
+THEMES = {390: ("dark", "light"), 1366: ("light", "dark")}
+REDRAW = "document.querySelectorAll('figure.result-chart.is-live').forEach(f => f.classList.remove('is-live'))"
+OPEN = "document.querySelectorAll('details').forEach(d => { d.open = true; })"  # scenarios and chart data tables too
+
+
+def walk(site, server, browser, width: int) -> dict:  # noqa: F811
+    """Read every page at `width` in both themes: {"pages", "charts" (live charts seen, first theme), "tables" and "cuts"
+    (one line per fault, naming the page and theme), "problems" (what the page's console and network said)}."""
+    w = Watched(browser, server, (width, 900), THEMES[width][0])
+    found: dict = {"pages": 0, "charts": 0, "tables": [], "cuts": []}
+    for path in pages(site):
+        w.page.emulate_media(color_scheme=THEMES[width][0])
+        page = w.goto(path)
+        found["pages"] += 1
+        page.evaluate(OPEN)
+        charts = page.locator("figure.result-chart[data-vega]").count() > 0
+        for i, scheme in enumerate(THEMES[width]):
+            if i:  # the theme switched: every live chart draws itself again, and is live again once it has
+                if charts:
+                    page.evaluate(REDRAW)
+                page.emulate_media(color_scheme=scheme)
+            if charts:
+                n = all_live(page, w, path)
+                found["charts"] += n if not i else 0
+                page.wait_for_timeout(300)  # the last chart's second layout pass
+            else:
+                page.wait_for_timeout(50)
+            found["tables"] += [f"{path} ({scheme}): {b}" for b in page.evaluate(OVERFLOWING)]
+            if charts:
+                found["cuts"] += [f"{path} ({scheme}): {b}" for b in page.evaluate(CUT)]
+    w.close()
+    found["problems"] = w.problems
+    return found
+
+
+@pytest.fixture(scope="module", params=[390, 1366], ids=lambda width: f"{width}px")
+def walked(request, site, server, browser):  # noqa: F811
+    """One walk per width for the tests below (pytest runs every test of one width before the next walk)."""
+    return request.param, walk(site, server, browser, request.param)
+
+
+def test_every_page_loads_cleanly_and_stays_on_the_host(walked):
+    width, found = walked
+    assert found["pages"] >= 40
+    assert not found["problems"], f"{width} px:\n" + "\n".join(found["problems"][:20])
+
+
+def test_no_table_scrolls_without_saying_so(walked):
+    width, found = walked
+    assert not found["tables"], f"{width} px:\n" + "\n".join(found["tables"][:20])
+
+
+def test_no_chart_title_or_legend_is_cut(walked):
+    width, found = walked
+    assert found["charts"] >= 60
+    assert not found["cuts"], f"{width} px:\n" + "\n".join(found["cuts"][:20])
