@@ -20,6 +20,9 @@ APT_PACKAGES := python3-venv texlive-xetex texlive-latex-extra texlive-fonts-rec
 # from its Go module into a repository-local folder (go 1.18 or later: Debian 12 has 1.19).
 ACTIONLINT_VERSION := v1.7.7
 TOOLS       := .tools/bin
+# pytest-xdist workers for `make test`: one more than the cores, because much of the suite waits (on a browser's page,
+# a subprocess, a build another worker holds the lock of) rather than computes; `make test TEST_WORKERS=N` to choose.
+TEST_WORKERS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) + 1 )))
 
 .PHONY: all setup system-packages python-env node-env browser actionlint test-tools build validate ingest analyse site-data reports site serve serve-built summary test test-fast bench clean distclean
 
@@ -124,7 +127,7 @@ $(TOOLS)/.actionlint-$(ACTIONLINT_VERSION):
 	touch $@
 
 test: setup test-tools
-	$(BIN)/python -m pytest -q -n 2 --dist loadfile --no-loadscope-reorder --durations=25
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder --durations=25
 
 # The fast lane, the default while developing (under a minute on an idle 2-core machine): tests that start
 # no process and build nothing (tests/conftest.py marks the others slow); `make test` runs them all.

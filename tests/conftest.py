@@ -161,7 +161,7 @@ def _reaches_heavy(item) -> bool:
     return any(_names(c, module, seen) & HEAVY for c in codes)
 
 
-# --- the order of the files (`make test`: -n 2 --dist loadfile --no-loadscope-reorder) ---------------
+# --- the order of the files (`make test`: -n TEST_WORKERS --dist loadfile --no-loadscope-reorder) ---------------
 # pytest-xdist gives each worker whole files, by default those with the most tests first, which leaves the files that
 # build for minutes (a few tests each) to the end, where one worker may run the last of them alone. These go first, the
 # longest first, so that the many short files fill the gaps at the end. The first two build the session's two shared
@@ -179,6 +179,30 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.slow)
     rank = {name: i for i, name in enumerate(FIRST)}
     items.sort(key=lambda item: rank.get(item.path.name, len(FIRST)))  # stable: the other files and each file's tests keep their order
+
+
+# Network namespaces and veth pairs are the machine's, not a worker's: the namespace collectors hold one machine-wide
+# lock while they build their topologies and refuse a second collection at once (wirespeed.system.locking), and a test
+# that lists the namespaces would see another worker's. So the netns tests of a file take this lock (blocking) from their
+# first test to their last, and pytest-xdist workers take turns at them instead of one skipping its tests as "busy".
+NETNS_TESTS_LOCK = Path(tempfile.gettempdir()) / "wirespeed-tests-netns.lock"
+_netns_held: list = []  # this worker's open lock file while it holds the lock
+
+
+@pytest.hookimpl(hookwrapper=True, specname="pytest_runtest_protocol")
+def pytest_runtest_protocol_netns(item, nextitem):  # a second wrapper of the same hook (specname), apart from the one below
+    netns = item.get_closest_marker("netns") is not None
+    if netns and not _netns_held:
+        import fcntl
+
+        f = NETNS_TESTS_LOCK.open("w")
+        fcntl.flock(f, fcntl.LOCK_EX)
+        _netns_held.append(f)
+    try:
+        yield
+    finally:
+        if _netns_held and (nextitem is None or nextitem.path != item.path or nextitem.get_closest_marker("netns") is None):
+            _netns_held.pop().close()  # the file's last netns test is done (its module fixtures torn down): the lock goes
 
 
 # The lane is checked, not trusted: a test outside it (no slow, browser or netns mark, given by hand or by the rule
