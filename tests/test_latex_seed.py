@@ -13,11 +13,11 @@ from wirespeed.report import pandoc_ast as A
 from test_report_robustness import _doc
 
 
-def _blocks(sections: int) -> list:
+def _blocks(sections: int, base: int = 1_000_000) -> list:
     """Headings (the contents), a table that spans pages (longtable's widths) and the page count (LastPage): each
     needs a second run when typeset from nothing."""
     head = [[("Frame size", "AlignLeft", 1, 1), ("Throughput", "AlignRight", 1, 1)]]
-    rows = [[(f"{64 + i} bytes", "AlignLeft"), (f"{1_000_000 - 37 * i:,} frames/s", "AlignRight")] for i in range(90)]
+    rows = [[(f"{64 + i} bytes", "AlignLeft"), (f"{base - 37 * i:,} frames/s", "AlignRight")] for i in range(90)]
     out = []
     for n in range(sections):
         out += [A.header(1, f"Section {n + 1}"), A.para("Throughput at each frame size, as measured. " * 20)]
@@ -37,10 +37,10 @@ def runs(monkeypatch):
 
     monkeypatch.setattr(latex, "run", counted)
 
-    def typeset(doc: dict, work, seed=None):
+    def typeset(doc: dict, work, seed=None, shared=None):
         counts.append(0)
         work.mkdir()
-        return typesetting.typeset(doc, work, work, "1700000000", seed=seed).read_bytes()
+        return typesetting.typeset(doc, work, work, "1700000000", seed=seed, shared=shared).read_bytes()
 
     typeset.counts = counts
     return typeset
@@ -61,6 +61,38 @@ def test_a_seeded_report_is_the_one_typeset_from_nothing_in_one_run(tmp_path, ru
     other = _doc(_blocks(6))
     assert runs(other, tmp_path / "other-seeded", seed) == runs(other, tmp_path / "other-plain")
     assert runs.counts[-2] >= 2
+
+
+@pytest.mark.slow
+def test_a_first_report_starts_from_the_seed_of_its_shape(tmp_path, runs):
+    """A set typeset for the first time (no seed of its own) starts from the last seed of its shape: the next run of a
+    series, whose report has the same headings and other figures, takes one run and is the report typeset from nothing."""
+    shared = tmp_path / "cache" / "latex" / "shape-x"
+    first, second = _doc(_blocks(3)), _doc(_blocks(3, base=2_345_678))  # the same headings and pages, other figures
+    assert typesetting.shape(first) == typesetting.shape(second)
+    plain = runs(second, tmp_path / "plain")
+    assert runs.counts[-1] >= 2
+    runs(first, tmp_path / "first", tmp_path / "own-1", shared)  # the series' first set: from nothing, both seeds kept
+    assert {"seed.aux", "seed.toc"} <= {p.name for p in shared.iterdir()}
+    own = tmp_path / "own-2"
+    assert runs(second, tmp_path / "second", own, shared) == plain
+    assert runs.counts[-1] == 1 and {"seed.aux", "seed.toc"} <= {p.name for p in own.iterdir()}
+    # a shape seed of another document (other headings, other pages) costs runs, never bytes
+    other = _doc(_blocks(6))
+    assert runs(other, tmp_path / "other-seeded", tmp_path / "own-3", shared) == runs(other, tmp_path / "other-plain")
+
+
+def test_a_shape_is_the_headings_not_the_figures():
+    def doc(blocks):
+        return {"pandoc-api-version": [1, 23], "meta": {}, "blocks": blocks}
+
+    base = _blocks(3)
+    same = _blocks(3, base=7_654_321)[:-1] + [A.para("Another table, other numbers: 1,234,567 frames/s.")]
+    assert typesetting.shape(doc(base)) == typesetting.shape(doc(same))
+    renamed, deeper = list(base), list(base)
+    renamed[0], deeper[0] = A.header(1, "Section one"), A.header(2, "Section 1")
+    assert len({typesetting.shape(doc(b)) for b in (base, renamed, deeper, _blocks(4))}) == 4
+    assert typesetting.shape(doc([{"t": "Div", "c": [["", [], []], [A.header(1, "Inside")]]}])) != typesetting.shape(doc([]))
 
 
 @pytest.mark.slow
@@ -95,6 +127,7 @@ def test_each_report_has_its_own_seed_in_its_build_folder(tmp_path):
     assert paths.latex_seed(paths.REPORTS / "a-set.pdf") == paths.LATEX_SEEDS / "reports-a-set"
     assert paths.latex_seed(paths.TRENDS / "trends.pdf") == paths.LATEX_SEEDS / "trends-trends"
     assert paths.latex_seed(paths.REPORTS / "trends.pdf") != paths.latex_seed(paths.TRENDS / "trends.pdf")  # a set named "trends"
+    assert paths.latex_shape_seed(paths.REPORTS / "a-set.pdf", "0f") == paths.LATEX_SEEDS / "shape-0f"  # no set's own: theirs start "reports-"
 
 
 def test_a_seed_or_memory_entry_left_by_a_killed_run_is_swept(tmp_path):

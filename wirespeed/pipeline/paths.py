@@ -42,6 +42,13 @@ def latex_seed(out: Path) -> Path:
     return out.parent.parent / LATEX_SEEDS.relative_to(BUILD) / f"{out.parent.name}-{out.stem}"
 
 
+def latex_shape_seed(out: Path, shape: str) -> Path:
+    """The seed kept for every report of one shape (`shape`: a hash of its headings, report/typesetting.py), where a
+    report written at `out` starts when it has no seed of its own: <build>/cache/latex/shape-<shape>. The sets of a
+    series (one device and test, run after run) give reports of one shape, whose cross-references are the same."""
+    return out.parent.parent / LATEX_SEEDS.relative_to(BUILD) / f"shape-{shape}"
+
+
 def is_project(folder: Path) -> bool:
     """Is `folder` a wirespeed project: a config.toml that mounts the exported site data (build/hugo-data), or a
     result-set archive (data/results/)? The steps read and write relative to it."""

@@ -8,7 +8,9 @@ Every tool runs in its own process group (killed whole at the deadline) and dies
 A report typeset before starts from the cross-reference files its last typesetting settled on (a seed:
 build/cache/latex/reports-<slug>/). When its first run writes them back unchanged, that run read exactly what it
 wrote, which is where a typesetting from nothing ends too, so it is the last: a rebuilt report usually takes
-one XeLaTeX run instead of two. A seed only saves runs; a seed that does not settle costs the runs it
+one XeLaTeX run instead of two. A report typeset for the first time starts from the seed of the last report of its shape
+(the same headings: build/cache/latex/shape-<hash>/), which for the sets of a series is usually where it settles too.
+A seed only saves runs; a seed that does not settle costs the runs it
 takes, and one that makes the first run fail is dropped and the report typeset from nothing.
 """
 
@@ -115,14 +117,15 @@ def _crossref_state(workdir: Path, stem: str) -> str:
     return h.hexdigest()
 
 
-def xelatex(workdir: Path, tex: str, env: dict[str, str], deadline: float, seed: Path | None = None) -> Path:
+def xelatex(workdir: Path, tex: str, env: dict[str, str], deadline: float, seed: Path | None = None, shared: Path | None = None) -> Path:
     """Typeset `tex` (a file name in workdir) until its cross-references stop changing; returns the PDF.
 
     Each run writes only XeTeX's own output (-no-pdf: the .xdv); xdvipdfmx turns the last one into the PDF, once,
     with the options XeLaTeX gives it, instead of after every run (about a tenth of a run each time).
-    `seed`: a folder of cross-reference files to start from, and where the settled ones are kept for next time."""
+    `seed`: a folder of cross-reference files to start from, and where the settled ones are kept for next time;
+    `shared`: another such folder, started from when `seed` has none (a seed of the document's shape), kept too."""
     stem = tex.removesuffix(".tex")
-    seeded = seed is not None and _plant(seed, workdir, stem)
+    seeded = any(s is not None and _plant(s, workdir, stem) for s in (seed, shared))
     try:
         _settle(workdir, stem, env, deadline)
     except LatexError:
@@ -137,8 +140,9 @@ def xelatex(workdir: Path, tex: str, env: dict[str, str], deadline: float, seed:
     if proc.returncode != 0 or not pdf.is_file():
         lines = [l.strip() for l in (proc.stderr + proc.stdout).splitlines() if l.strip()]
         raise LatexError(f"xdvipdfmx failed (exit {proc.returncode}): {' | '.join(lines[:3])}")
-    if seed is not None:
-        _keep(workdir, stem, seed)
+    for s in (seed, shared):
+        if s is not None:
+            _keep(workdir, stem, s)
     return pdf
 
 

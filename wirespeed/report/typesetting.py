@@ -136,7 +136,8 @@ def build(job: ReportJob, root: str) -> dict[str, Any]:
         blocks = headings_into_landscape(front + body + back)
         ast = A.document(A.breakable(metadata(data, article, job.components.get("build"))), A.breakable(full_titles(data, article) + blocks), api)
         with tempfile.TemporaryDirectory(prefix=f"wirespeed-report-{job.slug}-") as tmp:
-            pdf = typeset(ast, Path(tmp), job.charts_dir, source_date_epoch(data, article, job.components.get("build")), seed=paths.latex_seed(job.out))
+            pdf = typeset(ast, Path(tmp), job.charts_dir, source_date_epoch(data, article, job.components.get("build")), seed=paths.latex_seed(job.out),
+                          shared=paths.latex_shape_seed(job.out, shape(ast)))
             atomic.write_bytes(job.out, fontshare.share(pdf.read_bytes()))  # the charts' fonts: one subset per family
             if os.environ.get("WIRESPEED_LATEX_LOGS"):  # layout checks read the TeX log (overfull boxes); off by default
                 logs = Path(os.environ["WIRESPEED_LATEX_LOGS"])
@@ -159,9 +160,29 @@ def _failed(job: ReportJob, cause: str, text: str) -> dict[str, Any]:
     return {"ok": False, "failure": failure, "error": setstatus.line(job.slug, "report", failure)}
 
 
-def typeset(ast: dict[str, Any], workdir: Path, charts_dir: Path, epoch: str, template_root: Path = TEMPLATE_ROOT, seed: Path | None = None) -> Path:
+def shape(ast: Any) -> str:
+    """A report's shape: a hash of its headings (level and words, wherever they are in the AST), which its contents,
+    labels and bookmarks are made of. Reports of one shape usually settle on the same cross-references."""
+    heads: list = []
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            if node.get("t") == "Header":
+                heads.append([node["c"][0], node["c"][2]])
+            else:
+                walk(node.get("c"))
+        elif isinstance(node, list):
+            for child in node:
+                walk(child)
+
+    walk(ast.get("blocks"))
+    return hashlib.sha256(json.dumps(heads, ensure_ascii=False, sort_keys=True).encode()).hexdigest()[:24]
+
+
+def typeset(ast: dict[str, Any], workdir: Path, charts_dir: Path, epoch: str, template_root: Path = TEMPLATE_ROOT, seed: Path | None = None,
+            shared: Path | None = None) -> Path:
     """Pandoc AST → report.tex (pandoc, template, filters; figures extracted beside it) → report.pdf (XeLaTeX), in workdir.
-    `seed`: where this report's settled cross-references are kept between builds (latex.xelatex)."""
+    `seed`: where this report's settled cross-references are kept between builds, `shared`: those of its shape (latex.xelatex)."""
     deadline = time.monotonic() + latex.timeout_s()
     (workdir / "report.json").write_text(json.dumps(ast, ensure_ascii=False), encoding="utf-8")
     tpl = template_root.resolve()
@@ -173,7 +194,7 @@ def typeset(ast: dict[str, Any], workdir: Path, charts_dir: Path, epoch: str, te
     if proc.returncode != 0 or not (workdir / "report.tex").is_file():
         lines = [l.strip() for l in proc.stderr.splitlines() if l.strip()]
         raise latex.LatexError("pandoc failed: " + (" | ".join(lines[:3]) or f"exit {proc.returncode}"))
-    return latex.xelatex(workdir, "report.tex", env, deadline, seed)
+    return latex.xelatex(workdir, "report.tex", env, deadline, seed, shared)
 
 
 def run(slugs: list[str] | None = None, jobs: int | None = None, progress: Callable[[ReportJob, int, int], None] | None = None, out: Path = OUT,
