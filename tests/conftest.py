@@ -164,12 +164,16 @@ def _reaches_heavy(item) -> bool:
 # --- the order of the files (`make test`: -n TEST_WORKERS --dist loadfile --no-loadscope-reorder) ---------------
 # pytest-xdist gives each worker whole files, by default those with the most tests first, which leaves the files that
 # build for minutes (a few tests each) to the end, where one worker may run the last of them alone. These go first, the
-# longest first, so that the many short files fill the gaps at the end. The first two build the session's two shared
-# builds (tests/realbuild.py, tests/pipeline.py), one on each worker; the readers of both builds come after them.
+# longest first, so that the many short files fill the gaps at the end. The workers take the files of the list in turn,
+# one each, and the next whenever two or fewer of their tests are left to run (so the first worker, whose file is one
+# test, has the 4th queued behind it). The first two build the session's two shared builds (tests/realbuild.py,
+# tests/pipeline.py); the third builds its own, so no worker starts by waiting for another's build; the walk of every
+# page in Chromium (minutes of waiting for pages, little computing) goes to the first worker free after the examples'
+# build, beside the other builds; the other readers of the shared builds come after them.
 # Only the order changes (a file left off this list, or one that no longer exists, costs nothing but balance).
-FIRST = ["test_importer_nfvbench_pipeline.py", "test_reproducible.py", "test_publication_check.py", "test_base_url.py",
-         "test_page_walk_browser.py", "test_valid_sets_build.py", "test_import_cli.py", "test_isolation.py",
-         "test_pdf_layout.py", "test_hostile_site.py", "test_publish_path.py", "test_report.py", "test_site.py"]
+FIRST = ["test_importer_nfvbench_pipeline.py", "test_reproducible.py", "test_pdf_layout.py", "test_hostile_site.py",
+         "test_page_walk_browser.py", "test_isolation.py", "test_publish_path.py", "test_publication_check.py", "test_base_url.py",
+         "test_valid_sets_build.py", "test_import_cli.py", "test_report.py", "test_site.py"]
 
 
 @pytest.hookimpl(tryfirst=True)

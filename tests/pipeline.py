@@ -54,6 +54,18 @@ def read_catalog() -> Iterator[duckdb.DuckDBPyConnection]:
             con.close()
 
 
+def warm(w: Path) -> Path:
+    """Give the working folder w (its sources made by workdir.make) the session build's build/ to start from, as the
+    publish workflow starts from the build/ its Actions cache kept: a scratch build of the examples then runs only the
+    notebooks and reports whose inputs it changed (what a test adds: a failing notebook, a hostile set, an odd date),
+    and prunes the outputs of the sets it does not have. The session build is made first when it is not yet; returns w."""
+    build("reports")
+    with open(LOCK, "w") as lock:  # no worker writes build/ while it is copied
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        shutil.copytree(BUILD, w / "build", symlinks=True, ignore=shutil.ignore_patterns("screenshots"))
+    return w
+
+
 def build(stage: str) -> None:
     """Run the pipeline up to `stage` (ingest, analyse, site-data, reports, site); each stage once per session."""
     stages = ["ingest", "analyse", "site-data", "reports", "site"]

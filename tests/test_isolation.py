@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+import pipeline
 import workdir
 from conftest import ROOT, example_folders
 
@@ -42,7 +43,7 @@ raise RuntimeError(f"deliberate failure for {{slug}}: this set has no samples fo
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
-    w = workdir.make(tmp_path_factory.mktemp("isolation"))
+    w = pipeline.warm(workdir.make(tmp_path_factory.mktemp("isolation")))
     (w / "notebooks" / "zz_breaks.py").write_text(NOTEBOOK, encoding="utf-8")
     env = {**os.environ, "MAKEFLAGS": "", "GITHUB_STEP_SUMMARY": str(w / "job-summary.md"), "GITHUB_ACTIONS": "true"}
     proc = subprocess.run(["make", "--no-print-directory", f"VENV={Path(sys.executable).parent.parent}", "-o", "system-packages", "build"], cwd=w, capture_output=True, text=True, timeout=2400, env=env)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+import pipeline
 import workdir
 
 pytestmark = pytest.mark.slow
@@ -12,7 +13,7 @@ FAILED = "keysight-ixnetwork-ve-dpdk-400g-2022"  # its review cites it
 
 
 def test_a_review_citing_a_failed_set_is_left_out_and_the_rest_publishes(tmp_path):
-    w = workdir.make(tmp_path)
+    w = pipeline.warm(workdir.make(tmp_path))
     for step in (["ingest"], ["analyse"]):
         proc = workdir.wirespeed(w, *step)
         assert proc.returncode == 0, proc.stdout + proc.stderr

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 import hostile
+import pipeline
 import workdir
 
 
@@ -66,7 +67,7 @@ def make(w: Path) -> subprocess.CompletedProcess:
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
-    w = workdir.make(tmp_path_factory.mktemp("publish-path"))
+    w = pipeline.warm(workdir.make(tmp_path_factory.mktemp("publish-path")))
     (w / "notebooks" / "zz_breaks.py").write_text(NOTEBOOK, encoding="utf-8")
     bad = hostile.make(w / "data" / "results")
     toml = bad / "result.toml"
