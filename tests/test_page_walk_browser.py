@@ -2,7 +2,8 @@
 loaded once in one theme, every collapsed section opened and every chart brought to life, read, then the OS setting
 switched to the other theme (the charts draw themselves again in its colours) and read again, as a reader's may be
 (390 px loads dark and switches to light, 1366 px the other way round, so both first paints and both switches are
-seen). The tests below each check one thing the walk read, so a page is loaded twice in all, not six times:
+seen). The two widths are walked at once, each in a Chromium of its own (a walk mostly waits: for pages to settle and
+charts to draw). The tests below each check one thing the walks read, so a page is loaded twice in all, not six times:
 
 - every page loads cleanly and stays on the host: no console error or warning, no page error, no failed request, no
   HTTP error, no request off the host (issue 8);
@@ -13,9 +14,11 @@ seen). The tests below each check one thing the walk read, so a page is loaded t
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
 import pytest
 
-from test_site import Watched, all_live, browser, pages, server, site  # noqa: F401  (the same built site, server and Chromium)
+from test_site import ARGS, Watched, all_live, pages, server, site  # noqa: F401  (the same built site and server)
 
 pytestmark = pytest.mark.browser
 
@@ -59,6 +62,7 @@ CUT = """() => {
   return out;
 }"""
 
+WIDTHS = (390, 1366)
 THEMES = {390: ("dark", "light"), 1366: ("light", "dark")}
 REDRAW = "document.querySelectorAll('figure.result-chart.is-live').forEach(f => f.classList.remove('is-live'))"
 OPEN = "document.querySelectorAll('details').forEach(d => { d.open = true; })"  # scenarios and chart data tables too
@@ -94,24 +98,43 @@ def walk(site, server, browser, width: int) -> dict:  # noqa: F811
     return found
 
 
-@pytest.fixture(scope="module", params=[390, 1366], ids=lambda width: f"{width}px")
-def walked(request, site, server, browser):  # noqa: F811
-    """One walk per width for the tests below (pytest runs every test of one width before the next walk)."""
-    return request.param, walk(site, server, browser, request.param)
+def walk_in_a_browser_of_its_own(site, server, width: int) -> dict:  # noqa: F811
+    """walk() in a Chromium this thread starts (Playwright's synchronous API: one instance per thread)."""
+    from playwright.sync_api import sync_playwright
+
+    from wirespeed.system.browser import chromium_executable
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium_executable(), args=ARGS)
+        try:
+            return walk(site, server, browser, width)
+        finally:
+            browser.close()
 
 
-def test_every_page_loads_cleanly_and_stays_on_the_host(walked):
-    width, found = walked
+@pytest.fixture(scope="module")
+def walks(site, server):  # noqa: F811
+    """Both widths' walks, side by side."""
+    with ThreadPoolExecutor(len(WIDTHS)) as pool:
+        futures = {width: pool.submit(walk_in_a_browser_of_its_own, site, server, width) for width in WIDTHS}
+        return {width: future.result() for width, future in futures.items()}
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_every_page_loads_cleanly_and_stays_on_the_host(walks, width):
+    found = walks[width]
     assert found["pages"] >= 40
     assert not found["problems"], f"{width} px:\n" + "\n".join(found["problems"][:20])
 
 
-def test_no_table_scrolls_without_saying_so(walked):
-    width, found = walked
+@pytest.mark.parametrize("width", WIDTHS)
+def test_no_table_scrolls_without_saying_so(walks, width):
+    found = walks[width]
     assert not found["tables"], f"{width} px:\n" + "\n".join(found["tables"][:20])
 
 
-def test_no_chart_title_or_legend_is_cut(walked):
-    width, found = walked
+@pytest.mark.parametrize("width", WIDTHS)
+def test_no_chart_title_or_legend_is_cut(walks, width):
+    found = walks[width]
     assert found["charts"] >= 60
     assert not found["cuts"], f"{width} px:\n" + "\n".join(found["cuts"][:20])
