@@ -169,11 +169,12 @@ def _reaches_heavy(item) -> bool:
 # test, has the 4th queued behind it). The first two build the session's two shared builds (tests/realbuild.py,
 # tests/pipeline.py); the third builds its own, so no worker starts by waiting for another's build; the walk of every
 # page in Chromium (minutes of waiting for pages, little computing) goes to the first worker free after the examples'
-# build, beside the other builds; the other readers of the shared builds come after them.
+# build, beside the other builds; the other readers of the shared builds, and the scratch builds that start from the
+# examples' (pipeline.warm), come after them.
 # Only the order changes (a file left off this list, or one that no longer exists, costs nothing but balance).
-FIRST = ["test_importer_nfvbench_pipeline.py", "test_reproducible.py", "test_pdf_layout.py", "test_hostile_site.py",
-         "test_page_walk_browser.py", "test_isolation.py", "test_publish_path.py", "test_publication_check.py", "test_base_url.py",
-         "test_valid_sets_build.py", "test_import_cli.py", "test_report.py", "test_site.py"]
+FIRST = ["test_importer_nfvbench_pipeline.py", "test_reproducible.py", "test_valid_sets_build.py", "test_page_walk_browser.py",
+         "test_pdf_layout.py", "test_hostile_site.py", "test_isolation.py", "test_publish_path.py", "test_publication_check.py",
+         "test_base_url.py", "test_import_cli.py", "test_report.py", "test_site.py"]
 
 
 @pytest.hookimpl(tryfirst=True)

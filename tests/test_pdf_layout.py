@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 import oddsets
+import pipeline
 from conftest import ROOT, WIRESPEED, copy_examples
 
 pdfplumber = pytest.importorskip("pdfplumber")
@@ -36,6 +37,7 @@ def built(tmp_path_factory) -> Path:
         src = ROOT / name
         (shutil.copytree if src.is_dir() else shutil.copyfile)(src, w / name)
     copy_examples(w / "data" / "results", series=2)  # the trend series' sets share one shape: a 0-rule and a 100-rule run
+    pipeline.warm(w)  # the examples' notebook runs and settled cross-references; every report is typeset (another base URL)
     oddsets.make(w / "data" / "results")
     env = {**os.environ, "WIRESPEED_LATEX_LOGS": str(w / "latex-logs")}
     for step in (["ingest"], ["analyse"], ["site", "--data-only"], ["report", "--base-url", BASE]):
