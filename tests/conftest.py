@@ -166,7 +166,7 @@ def _reaches_heavy(item) -> bool:
 # build for minutes (a few tests each) to the end, where one worker may run the last of them alone. These go first, the
 # longest first, so that the many short files fill the gaps at the end. The workers take the files of the list in turn,
 # one each, and the next whenever two or fewer of their tests are left to run (so the first worker, whose file is one
-# test, has the 4th queued behind it). The first two build the session's two shared builds (tests/realbuild.py,
+# test, has the next file queued behind it). The first two build the session's two shared builds (tests/realbuild.py,
 # tests/pipeline.py); the third builds its own, so no worker starts by waiting for another's build; the walk of every
 # page in Chromium (minutes of waiting for pages, little computing) goes to the first worker free after the examples'
 # build, beside the other builds; the other readers of the shared builds, and the scratch builds that start from the
