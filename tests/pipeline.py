@@ -55,7 +55,7 @@ def read_catalog() -> Iterator[duckdb.DuckDBPyConnection]:
 
 
 def warm(w: Path) -> Path:
-    """Give the working folder w (its sources made by workdir.make) the session build's build/ to start from, as the
+    """Give the working folder w (its sources and sets in place) the session build's build/ to start from, as the
     publish workflow starts from the build/ its Actions cache kept: a scratch build of the examples then runs only the
     notebooks and reports whose inputs it changed (what a test adds: a failing notebook, a hostile set, an odd date),
     and prunes the outputs of the sets it does not have. The session build is made first when it is not yet; returns w."""

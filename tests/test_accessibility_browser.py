@@ -5,12 +5,10 @@ with a known fault shows that the check sees one."""
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
-
 import pytest
 
 from conftest import ROOT
-from test_site import ARGS, Watched, all_live, browser, server, site  # noqa: F401  (the same built site, server and Chromium)
+from test_site import Watched, all_live, browser, server, side_by_side, site  # noqa: F401  (the same built site, server and Chromium)
 
 pytestmark = pytest.mark.browser
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
@@ -32,33 +30,24 @@ def violations(page) -> list[str]:
 VIEWS = [((1366, 900), "light"), ((1366, 900), "dark"), ((390, 844), "light"), ((390, 844), "dark")]
 
 
-def audit(server, viewport, scheme) -> tuple[list[str], list[str]]:  # noqa: F811
-    """Every kind of page at one viewport and theme, in a Chromium of its own (Playwright's synchronous API: one
-    instance per thread): axe's violations and the pages' problems other than the missing page's 404."""
-    from playwright.sync_api import sync_playwright
-
-    from wirespeed.system.browser import chromium_executable
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=chromium_executable(), args=ARGS)
-        try:
-            w = Watched(b, server, viewport, scheme)
-            found = []
-            for path in PAGES:
-                page = w.goto(path)
-                if page.locator("figure.result-chart[data-vega]").count():
-                    all_live(page, w, path)  # opens every collapsed section too
-                page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
-                if path.startswith("/compare/"):
-                    page.wait_for_selector("#compare-out table")
-                    page.locator("#compare-chart").scroll_into_view_if_needed()
-                    page.wait_for_selector("#compare-chart svg", timeout=30000)
-                if path.startswith("/search/"):
-                    page.wait_for_selector("#search-results li")
-                found += [f"{path}: {v}" for v in violations(page)]
-            w.close()
-        finally:
-            b.close()
+def audit(browser, server, viewport, scheme) -> tuple[list[str], list[str]]:  # noqa: F811
+    """Every kind of page at one viewport and theme: axe's violations and the pages' problems other than the missing
+    page's 404."""
+    w = Watched(browser, server, viewport, scheme)
+    found = []
+    for path in PAGES:
+        page = w.goto(path)
+        if page.locator("figure.result-chart[data-vega]").count():
+            all_live(page, w, path)  # opens every collapsed section too
+        page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
+        if path.startswith("/compare/"):
+            page.wait_for_selector("#compare-out table")
+            page.locator("#compare-chart").scroll_into_view_if_needed()
+            page.wait_for_selector("#compare-chart svg", timeout=30000)
+        if path.startswith("/search/"):
+            page.wait_for_selector("#search-results li")
+        found += [f"{path}: {v}" for v in violations(page)]
+    w.close()
     return found, [p for p in w.problems if "404" not in p and "missing-page" not in p]
 
 
@@ -66,9 +55,7 @@ def audit(server, viewport, scheme) -> tuple[list[str], list[str]]:  # noqa: F81
 def audits(site, server):  # noqa: F811
     """The four audits, two at a time (an audit mostly waits: for pages, charts and axe)."""
     assert AXE.is_file(), "node_modules/axe-core is missing: run `npm ci` (make setup)"
-    with ThreadPoolExecutor(2) as pool:
-        futures = {view: pool.submit(audit, server, *view) for view in VIEWS}
-        return {view: future.result() for view, future in futures.items()}
+    return side_by_side(lambda browser, view: audit(browser, server, *view), VIEWS, 2)
 
 
 @pytest.mark.parametrize("viewport, scheme", VIEWS)

@@ -14,11 +14,9 @@ charts to draw). The tests below each check one thing the walks read, so a page 
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
-
 import pytest
 
-from test_site import ARGS, Watched, all_live, pages, server, site  # noqa: F401  (the same built site and server)
+from test_site import Watched, all_live, pages, server, side_by_side, site  # noqa: F401  (the same built site and server)
 
 pytestmark = pytest.mark.browser
 
@@ -98,26 +96,10 @@ def walk(site, server, browser, width: int) -> dict:  # noqa: F811
     return found
 
 
-def walk_in_a_browser_of_its_own(site, server, width: int) -> dict:  # noqa: F811
-    """walk() in a Chromium this thread starts (Playwright's synchronous API: one instance per thread)."""
-    from playwright.sync_api import sync_playwright
-
-    from wirespeed.system.browser import chromium_executable
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium_executable(), args=ARGS)
-        try:
-            return walk(site, server, browser, width)
-        finally:
-            browser.close()
-
-
 @pytest.fixture(scope="module")
 def walks(site, server):  # noqa: F811
     """Both widths' walks, side by side."""
-    with ThreadPoolExecutor(len(WIDTHS)) as pool:
-        futures = {width: pool.submit(walk_in_a_browser_of_its_own, site, server, width) for width in WIDTHS}
-        return {width: future.result() for width, future in futures.items()}
+    return side_by_side(lambda browser, width: walk(site, server, browser, width), WIDTHS, len(WIDTHS))
 
 
 @pytest.mark.parametrize("width", WIDTHS)

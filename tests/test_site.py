@@ -9,8 +9,12 @@ import json
 import re
 import threading
 import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlparse
 
 import pytest
@@ -40,17 +44,39 @@ def server(site):
     httpd.shutdown()
 
 
-@pytest.fixture(scope="module")
-def browser():
+@contextmanager
+def chromium() -> Iterator:
+    """A headless Chromium (wirespeed.system.browser finds it, or fails the tests with what it looked at), with its own
+    Playwright: the synchronous API takes one instance per thread."""
     from playwright.sync_api import sync_playwright
 
     from wirespeed.system.browser import chromium_executable
 
-    executable = chromium_executable()  # fails the tests with what it looked at when there is none
+    executable = chromium_executable()
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=executable, args=ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with chromium() as b:
         yield b
-        b.close()
+
+
+def side_by_side(job: Callable[[Any, Any], Any], keys, at_once: int) -> dict:
+    """job(browser, key) for every key, `at_once` at a time, each in a Chromium of its own thread: {key: its result}.
+    For checks that mostly wait (for pages to settle, charts to draw), which then wait together."""
+    def run(key):
+        with chromium() as b:
+            return job(b, key)
+
+    with ThreadPoolExecutor(at_once) as pool:
+        futures = {key: pool.submit(run, key) for key in keys}
+        return {key: future.result() for key, future in futures.items()}
 
 
 def wait_for(page, expression: str, timeout_s: float = 90) -> None:
