@@ -45,13 +45,23 @@ def build(root: Path = Path("."), destination: Path = Path("public"), extra: lis
 
     `base_url` (Hugo's --baseURL) is the address the site is served at; without it Hugo takes
     HUGO_BASEURL from the environment, else config.toml's."""
-    from wirespeed.system import atomic, interrupts
+    from wirespeed.system import atomic, hugo_static, interrupts
     from wirespeed.system import search
 
+    extra = list(extra or [])
     tmp = atomic.temp_dir_beside(destination)
     tmp.chmod(0o755)
+    mounts_file = tmp.with_name(tmp.name + hugo_static.OVERLAY_SUFFIX)
     try:
-        cmd = [str(binary()), "--source", str(root), "--destination", str(tmp.resolve()), "--cleanDestinationDir", "--logLevel", "warn", "--panicOnWarning", *(extra or [])]
+        try:  # the static mounts are linked into the site after Hugo's build instead of copied by it (hugo_static.py)
+            configs, at = hugo_static.config_files(root, extra)
+            kept, linked = hugo_static.split(root, hugo_static.mounts(configs) or [])
+        except hugo_static.StaticError as exc:
+            raise HugoError(str(exc)) from None
+        if linked:
+            files = ",".join([*(str(c.resolve()) for c in configs), str(hugo_static.overlay(kept, mounts_file).resolve())])
+            extra = extra[:at] + [files] + extra[at + 1:] if at is not None else ["--config", files, *extra]
+        cmd = [str(binary()), "--source", str(root), "--destination", str(tmp.resolve()), "--cleanDestinationDir", "--logLevel", "warn", "--panicOnWarning", *extra]
         if base_url is not None:  # the explicit argument wins over HUGO_BASEURL
             cmd += ["--baseURL", base_url]
         env = environment(keep_base_url=base_url is None)
@@ -60,12 +70,17 @@ def build(root: Path = Path("."), destination: Path = Path("public"), extra: lis
         if proc.returncode != 0:
             lines = [l for l in (proc.stderr + proc.stdout).splitlines() if l.strip() and not l.startswith(("Start building", "hugo v", "Total in"))]
             raise HugoError("hugo failed:\n" + "\n".join(lines[-30:]))
+        try:
+            hugo_static.link(linked, tmp)
+        except OSError as exc:
+            raise HugoError(f"the static files could not be published into the site: {exc}") from None
         try:  # the search index is part of the site: built into the same folder before it is swapped in
             search.index(tmp, root)
         except search.SearchIndexError as exc:
             raise HugoError(str(exc)) from None
         atomic.swap_dir(tmp, destination)
     finally:
+        mounts_file.unlink(missing_ok=True)
         if tmp.exists():
             shutil.rmtree(tmp, ignore_errors=True)
     return proc.stdout

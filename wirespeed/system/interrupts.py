@@ -186,7 +186,9 @@ def sweep(build: Path = Path("build"), destinations: tuple[Path, ...] = ()) -> l
     build/.hugo-data.*, build/.site-static.*, build/analysis/.*, build/analysis/<slug>/.<notebook>.* and
     build/cache/latex/.<report>.* folders, atomic.write_bytes temporary files in build/, build/reports/,
     build/analysis/<slug>/ and build/cache/ (and its validate/), and .<destination>.* folders beside each Hugo
-    destination. Returns what was removed."""
+    destination, with their mount overlays (hugo_static.py). Returns what was removed."""
+    from wirespeed.system.hugo_static import OVERLAY_SUFFIX as hugo_mounts_suffix
+
     removed: list[Path] = []
     seeds = build / "cache" / "latex"
     places: list[Path] = [build, build / "reports", build / "analysis", build / "cache", build / "cache" / "validate", seeds]
@@ -209,6 +211,6 @@ def sweep(build: Path = Path("build"), destinations: tuple[Path, ...] = ()) -> l
         parent = dest.parent if dest.parent != Path("") else Path(".")
         if parent.is_dir():
             for p in parent.glob(f".{dest.name}.*"):
-                if p.is_dir() and not p.is_symlink() and _remove(p):
+                if ((p.is_dir() and not p.is_symlink()) or p.name.endswith(hugo_mounts_suffix)) and _remove(p):
                     removed.append(p)
     return removed
