@@ -96,6 +96,25 @@ def test_vss_failover_comparison(analysed):
     assert [c["label"] for c in t["columns"]] == ["RSTP + HSRP", "VSS on distribution", "VSS on core and distribution"]
 
 
+def test_a_summary_chart_compares_something(analysed):
+    """Every set's summary chart (every test on one scale) shows several tests or a range of values: a one-test set whose
+    figures all sit at one value (the measured series, capped at its search's maximum) has none, in its page and PDF."""
+    seen = {}
+    for index_path in sorted(analysed.glob("*/index.json")):
+        index = json.loads(index_path.read_text())
+        spec = index["charts"].get("summary")
+        if spec is None:
+            seen[index_path.parent.name] = None
+            continue
+        rows = spec["table"]["rows"]  # the chart's data as its "Data as table" prints it: where, frame size, value
+        seen[index_path.parent.name] = (len({r[0] for r in rows}), len({r[-1] for r in rows}))
+        assert max(seen[index_path.parent.name]) > 1, (index_path.parent.name, seen[index_path.parent.name])
+    series = [s for s in seen if s.startswith("linux-netns-nft-series-")]
+    assert len(series) == 20 and all(seen[s] is None for s in series)
+    assert seen["keysight-ixnetwork-ve-dpdk-400g-2022"] is not None
+    assert seen["cisco-nexus-9516-128x100g-2015"][0] > 1
+
+
 def test_every_spec_is_valid_vega_lite_and_renders(analysed):
     import altair
     import vl_convert

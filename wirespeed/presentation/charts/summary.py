@@ -93,9 +93,12 @@ def _latency(summary: dict[str, Any]) -> dict[str, Any] | None:
 
 def summary_chart(summary: dict[str, Any]) -> dict[str, Any] | None:
     """The set's one chart across its tests (chart type "ranges"); None when it has neither throughput nor latency per frame size,
-    or a single point."""
+    a single point, or a single test whose points all sit at one value (a dot on an axis: its headline and its test's own
+    chart say it, as a nightly run capped at its search's maximum rate does)."""
     defn = _throughput(summary) or _latency(summary)
     if defn is None or len(defn["data"]) < 2:
+        return None
+    if len({d["test"] for d in defn["data"]}) == 1 and len({d["value"] for d in defn["data"]}) == 1:
         return None
     order = list(dict.fromkeys(d["label"] for d in defn["data"]))
     series = [s for s in (SMALLEST, OTHERS, "minimum", "average", "maximum") if any(d["series"] == s for d in defn["data"])]
