@@ -14,7 +14,7 @@ from urllib.parse import urlparse
 
 import pytest
 
-from conftest import example_folders
+from conftest import ROOT, example_folders
 
 from pipeline import BUILD, PUBLIC, WORK, build
 from test_base_url import pipeline_lock
@@ -234,6 +234,46 @@ def test_pagefind_search_finds_a_device_under_the_csp(served, browser):  # noqa:
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     w.close()
     assert not w.problems, "\n".join(w.problems)  # a CSP violation is a console error
+
+
+@pytest.mark.browser
+def test_a_search_index_in_slices_answers_as_one(served, browser, tmp_path):  # noqa: F811
+    """A large archive's sets are indexed in slices (wirespeed/system/search.py); forced here at 10 sets a slice over a
+    copy of the built site: the slices and the main index hold every page once, as the single index does, and the
+    search page finds sets of the first and the last slice, with no failed request or console error."""
+    import gzip
+    import json
+    import shutil
+
+    from wirespeed.system import rangeserver as rs, search
+
+    site = tmp_path / "public"
+    shutil.copytree(PUBLIC, site)
+    shutil.rmtree(site / "pagefind")
+    search.index(site, ROOT, slice_sets=10)
+    folders = json.loads((site / "pagefind" / "slices.json").read_text(encoding="utf-8"))
+    assert folders == ["slice-1/", "slice-2/", "slice-3/"]  # the 28 examples, 10 a slice
+
+    def urls(folder):
+        return [json.loads(gzip.decompress(f.read_bytes())[12:])["url"] for f in (folder / "fragment").glob("*.pf_fragment")]
+
+    parts = [urls(site / "pagefind")] + [urls(site / "pagefind" / f) for f in folders]
+    merged = [u for part in parts for u in part]
+    assert sorted(merged) == sorted(urls(PUBLIC / "pagefind")) and len(set(merged)) == len(merged)
+    assert not any(u.startswith("/results/") and u.count("/") > 2 for u in parts[0])  # the sets' pages are in the slices
+    assert json.loads((PUBLIC / "pagefind" / "slices.json").read_text(encoding="utf-8")) == []  # 28 sets: one index
+
+    httpd = rs.server(str(site), port=0, quiet=True)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    try:
+        w = Watched(browser, f"http://127.0.0.1:{httpd.server_address[1]}", viewport=(1366, 844))
+        for q, slug in (("Catalyst", "cisco-catalyst-6500-vss-2008"), ("capture", "linux-netns-udp-capture-2026-11")):
+            page = w.goto(f"/search/?q={q}")
+            wait_for(page, f"[...document.querySelectorAll('#search-results li a')].some(a => a.getAttribute('href').includes('{slug}'))", 30)
+        w.close()
+    finally:
+        httpd.shutdown()
+    assert not w.problems, "\n".join(w.problems)
 
 
 @pytest.mark.browser

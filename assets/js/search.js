@@ -19,9 +19,16 @@
 
   function load() {
     if (!engine) {
-      engine = import(form.getAttribute('data-pagefind')).then(function (pf) {
-        // rank by the words' weight (titles, the device under test) more than by a page's length
-        return pf.options({ baseUrl: base, ranking: { pageLength: 0.1, termSaturation: 0.8 } }).then(function () { return pf; });
+      var bundle = form.getAttribute('data-pagefind');
+      var folder = bundle.slice(0, bundle.lastIndexOf('/') + 1);
+      var ranking = { pageLength: 0.1, termSaturation: 0.8 };  // the words' weight (titles, the device) more than a page's length
+      engine = import(bundle).then(function (pf) {
+        return pf.options({ baseUrl: base, ranking: ranking }).then(function () {
+          // a large archive's sets are indexed in slices (wirespeed/system/search.py): merged here into one index
+          return fetch(folder + 'slices.json').then(function (r) { return r.ok ? r.json() : []; }).then(function (slices) {
+            return Promise.all(slices.map(function (s) { return pf.mergeIndex(folder + s, { baseUrl: base }); }));
+          });
+        }).then(function () { return pf; });
       });
     }
     return engine;

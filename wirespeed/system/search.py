@@ -1,8 +1,15 @@
 """The site search index: Pagefind (npm `pagefind`, pinned by package-lock.json) run offline over the
-built site, writing <site>/pagefind/ (the index and its reader, served from 'self')."""
+built site, writing <site>/pagefind/ (the index and its reader, served from 'self').
+
+Pagefind holds what it indexes in memory (bench/README.md: about 0.9 MB a result set with the exclusions below, 1.65 MB
+without them), so an archive of many sets is indexed in slices: the site's pages but the sets' in pagefind/, and the
+sets' pages SLICE_SETS sets at a time in pagefind/slice-<n>/, each a Pagefind run of its own. pagefind/slices.json
+lists the slices (an empty list when there are none), and the search page merges them into the main index with
+Pagefind's mergeIndex (assets/js/search.js), so a reader searches one index."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 from pathlib import Path
 
@@ -11,21 +18,52 @@ PAGEFIND = Path("node_modules/.bin/pagefind")
 # numbers again). The words that find a page stay: titles, device, setup, prose, captions outside charts. This halves
 # Pagefind's memory, which grows with what it indexes (bench/README.md: 5.0 → 2.7 GB at 3,000 sets).
 EXCLUDED = ("table", "figure.result-chart")
+SLICE_SETS = 1000  # result sets one Pagefind run indexes at most: about 1 GB of its memory
+OUTPUT = "pagefind"
+SLICES = "slices.json"  # in OUTPUT: the slices' folders, relative to OUTPUT
 
 
 class SearchIndexError(RuntimeError):
     """Pagefind is missing or failed; the message says which and how to fix it."""
 
 
-def index(site: Path, root: Path = Path(".")) -> str:
-    """Index the HTML pages of `site` into site/pagefind/; returns Pagefind's summary line."""
-    exe = (root / PAGEFIND).resolve()
-    if not exe.exists():
-        raise SearchIndexError(f"{PAGEFIND}: Pagefind is not installed; run `npm ci` (make setup) in the repository root")
+def _run(exe: Path, site: Path, output: str, glob: str | None) -> str:
     excluded = [arg for selector in EXCLUDED for arg in ("--exclude-selectors", selector)]
-    proc = subprocess.run([str(exe), "--site", str(site.resolve()), "--output-subdir", "pagefind", "--silent", *excluded],
-                          capture_output=True, text=True)
+    proc = subprocess.run([str(exe), "--site", str(site.resolve()), "--output-subdir", output, "--silent", *excluded,
+                           *(["--glob", glob] if glob else [])], capture_output=True, text=True)
     if proc.returncode != 0:
         lines = [l for l in (proc.stderr + proc.stdout).splitlines() if l.strip()]
         raise SearchIndexError("pagefind failed: " + " | ".join(lines[-5:]))
     return proc.stdout.strip()
+
+
+def _alternatives(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else "{" + ",".join(names) + "}"
+
+
+def slices(site: Path, slice_sets: int = SLICE_SETS) -> tuple[str | None, list[str]]:
+    """(the main run's glob, or None for every page; one glob per slice of the sets' pages)."""
+    results = site / "results"
+    slugs = sorted(d.name for d in results.iterdir() if d.is_dir() and not d.is_symlink()) if results.is_dir() else []
+    if len(slugs) <= slice_sets:
+        return None, []
+    rest = sorted(p.name for p in site.iterdir() if p.name not in ("results", OUTPUT) and not p.is_symlink()
+                  and (p.is_dir() or p.suffix == ".html"))
+    top = [f"{n}/**/*.html" if (site / n).is_dir() else n for n in rest] + ["results/*.html"]
+    parts = [slugs[i:i + slice_sets] for i in range(0, len(slugs), slice_sets)]
+    return _alternatives(top), [f"results/{_alternatives(part)}/**/*.html" for part in parts]
+
+
+def index(site: Path, root: Path = Path("."), slice_sets: int = SLICE_SETS) -> str:
+    """Index the HTML pages of `site` into site/pagefind/ (and its slices); returns Pagefind's summary line."""
+    exe = (root / PAGEFIND).resolve()
+    if not exe.exists():
+        raise SearchIndexError(f"{PAGEFIND}: Pagefind is not installed; run `npm ci` (make setup) in the repository root")
+    main, parts = slices(site, slice_sets)
+    out = _run(exe, site, OUTPUT, main)  # first: Pagefind empties its output folder
+    names = []
+    for n, glob in enumerate(parts, 1):
+        names.append(f"slice-{n}/")
+        _run(exe, site, f"{OUTPUT}/slice-{n}", glob)
+    (site / OUTPUT / SLICES).write_text(json.dumps(names), encoding="utf-8")
+    return out
