@@ -18,7 +18,7 @@ PAGEFIND = Path("node_modules/.bin/pagefind")
 # numbers again). The words that find a page stay: titles, device, setup, prose, captions outside charts. This halves
 # Pagefind's memory, which grows with what it indexes (bench/README.md: 5.0 → 2.7 GB at 3,000 sets).
 EXCLUDED = ("table", "figure.result-chart")
-SLICE_SETS = 1000  # result sets one Pagefind run indexes at most: about 1 GB of its memory
+SLICE_SETS = 1000  # result sets one Pagefind run indexes at most: its memory stays about 1.7 GB (bench/README.md)
 OUTPUT = "pagefind"
 SLICES = "slices.json"  # in OUTPUT: the slices' folders, relative to OUTPUT
 
