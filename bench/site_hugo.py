@@ -17,7 +17,7 @@ from pathlib import Path
 import measure
 import site_archive
 
-from wirespeed.system import hugo_static
+from wirespeed.system import hugo_static, search
 from wirespeed.system.hugo import binary, environment
 
 # A row of Hugo's --templateMetrics --templateMetricsHints table: three durations ("34.27  s", "41.40 µs"), four counts, the template.
@@ -113,6 +113,9 @@ def bench(root: Path, src: Path, tmp: Path, n: int, seed: int, metrics: bool) ->
     copied = hugo(site, dest, copy=True)  # the previous design, on the same archive and caches
     r.update({"copied_build_s": copied.wall_s, "copied_cpu_s": copied.cpu_s, "copied_peak_rss_mb": copied.maxrss_mb,
               "linked_over_copied_wall": round(full.wall_s / copied.wall_s, 3), "linked_over_copied_cpu": round(full.cpu_s / copied.cpu_s, 3)})
+    runs = [measure.run(cmd, limit_mb=LIMIT_MB) for cmd in search.commands(dest, root)]  # the search index, as `wirespeed site` builds it
+    r.update({"pagefind_s": round(sum(x.wall_s for x in runs), 3), "pagefind_cpu_s": round(sum(x.cpu_s for x in runs), 3),
+              "pagefind_runs": len(runs), "pagefind_peak_rss_mb": max(x.tree_rss_mb for x in runs)})
     noop = hugo(site, dest)
     changed = slugs[-1]
     site_archive.retitle(tmp, changed, " (title changed)")

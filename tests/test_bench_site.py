@@ -47,6 +47,8 @@ def test_hugo_bench_writes_its_figures_and_pages_grow_with_the_sets(tmp_path):
     assert KEYS <= set(r) and r["sets"] == high and set(r["runs"]) == {f"hugo-{low}", f"hugo-{high}"}
     assert r["build_s"] > 0 and r["peak_rss_mb"] > 0 and r["cpu_s"] > 0 and r["bytes_per_set"] > 0 and r["files_per_set"] > 0
     assert r["previous"]["bytes_per_set"]["then"] == 2_900_000
+    assert r["pagefind_runs"] == 1 and r["pagefind_s"] > 0 and r["pagefind_peak_rss_mb"] > 0  # the search index, one run below 1,000 sets
+    assert r["linked_over_copied_wall"] > 0 and r["copied_build_s"] > 0
     # each set added brings its own pages: the set, one per test and comparison, its explanation page
     per_set = {}
     for slug in real:

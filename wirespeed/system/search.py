@@ -27,10 +27,21 @@ class SearchIndexError(RuntimeError):
     """Pagefind is missing or failed; the message says which and how to fix it."""
 
 
-def _run(exe: Path, site: Path, output: str, glob: str | None) -> str:
+def command(exe: Path, site: Path, output: str, glob: str | None) -> list[str]:
+    """One Pagefind run's command line: the pages `glob` selects (every page when None) into site/<output>."""
     excluded = [arg for selector in EXCLUDED for arg in ("--exclude-selectors", selector)]
-    proc = subprocess.run([str(exe), "--site", str(site.resolve()), "--output-subdir", output, "--silent", *excluded,
-                           *(["--glob", glob] if glob else [])], capture_output=True, text=True)
+    return [str(exe), "--site", str(site.resolve()), "--output-subdir", output, "--silent", *excluded, *(["--glob", glob] if glob else [])]
+
+
+def commands(site: Path, root: Path = Path("."), slice_sets: int = SLICE_SETS) -> list[list[str]]:
+    """Every Pagefind run that indexes `site`, in order: the site's pages but the sets', then each slice of the sets'."""
+    exe = (root / PAGEFIND).resolve()
+    main, parts = slices(site, slice_sets)
+    return [command(exe, site, OUTPUT, main)] + [command(exe, site, f"{OUTPUT}/slice-{n}", glob) for n, glob in enumerate(parts, 1)]
+
+
+def _run(cmd: list[str]) -> str:
+    proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
         lines = [l for l in (proc.stderr + proc.stdout).splitlines() if l.strip()]
         raise SearchIndexError("pagefind failed: " + " | ".join(lines[-5:]))
@@ -59,11 +70,9 @@ def index(site: Path, root: Path = Path("."), slice_sets: int = SLICE_SETS) -> s
     exe = (root / PAGEFIND).resolve()
     if not exe.exists():
         raise SearchIndexError(f"{PAGEFIND}: Pagefind is not installed; run `npm ci` (make setup) in the repository root")
-    main, parts = slices(site, slice_sets)
-    out = _run(exe, site, OUTPUT, main)  # first: Pagefind empties its output folder
-    names = []
-    for n, glob in enumerate(parts, 1):
-        names.append(f"slice-{n}/")
-        _run(exe, site, f"{OUTPUT}/slice-{n}", glob)
-    (site / OUTPUT / SLICES).write_text(json.dumps(names), encoding="utf-8")
+    first, *rest = commands(site, root, slice_sets)
+    out = _run(first)  # first: Pagefind empties its output folder
+    for cmd in rest:
+        _run(cmd)
+    (site / OUTPUT / SLICES).write_text(json.dumps([f"slice-{n}/" for n in range(1, len(rest) + 1)]), encoding="utf-8")
     return out
