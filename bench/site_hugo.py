@@ -59,12 +59,7 @@ def hugo(site: Path, dest: Path, *extra: str, copy: bool = False) -> measure.Run
     if dest.exists():
         shutil.rmtree(dest)
     subprocess.run(["sync"], check=False)  # no earlier build's writes still pending on the disk during this one
-    args, linked = list(extra), []
-    if not copy:
-        configs, _at = hugo_static.config_files(site, args)
-        kept, linked = hugo_static.split(site, hugo_static.mounts(configs) or [])
-        overlay = hugo_static.overlay(kept, site / f"site{hugo_static.OVERLAY_SUFFIX}")
-        args = ["--config", ",".join([*map(str, configs), str(overlay)]), *args]
+    args, linked = (list(extra), []) if copy else hugo_static.prepare(site, list(extra), site / f"site{hugo_static.OVERLAY_SUFFIX}")
     run = measure.run([str(binary()), "--source", str(site), "--destination", str(dest), "--cleanDestinationDir",
                        "--cacheDir", str(site / "hugo-cache"), "--logLevel", "warn", "--panicOnWarning", *args], env=environment(), limit_mb=LIMIT_MB)
     if linked and run.returncode == 0:

@@ -10,6 +10,7 @@ import threading
 import xml.etree.ElementTree as ET
 from datetime import datetime
 from html.parser import HTMLParser
+from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
@@ -186,18 +187,23 @@ def served():
     httpd.shutdown()
 
 
-def _indexed_pages() -> dict[str, str]:
-    """The text Pagefind keeps for each page it indexed (its fragments: gzip, a 12-byte mark, then JSON)."""
+def _fragments(folder: Path) -> list[dict]:
+    """The records of a Pagefind index in `folder`, one a page it indexed (its fragments: gzip, a 12-byte mark, then
+    JSON with the page's url and the text Pagefind keeps)."""
     import gzip
     import json
 
-    out = {}
-    for f in (PUBLIC / "pagefind" / "fragment").glob("*.pf_fragment"):
+    out = []
+    for f in (folder / "fragment").glob("*.pf_fragment"):
         raw = gzip.decompress(f.read_bytes())
         assert raw[:12] == b"pagefind_dcd", f
-        record = json.loads(raw[12:])
-        out[record["url"]] = record["content"]
+        out.append(json.loads(raw[12:]))
     return out
+
+
+def _indexed_pages() -> dict[str, str]:
+    """The text Pagefind keeps for each page of the session's site."""
+    return {r["url"]: r["content"] for r in _fragments(PUBLIC / "pagefind")}
 
 
 @pytest.mark.slow
@@ -241,7 +247,6 @@ def test_a_search_index_in_slices_answers_as_one(served, browser, tmp_path):  # 
     """A large archive's sets are indexed in slices (wirespeed/system/search.py); forced here at 10 sets a slice over a
     copy of the built site: the slices and the main index hold every page once, as the single index does, and the
     search page finds sets of the first and the last slice, with no failed request or console error."""
-    import gzip
     import json
     import shutil
 
@@ -255,7 +260,7 @@ def test_a_search_index_in_slices_answers_as_one(served, browser, tmp_path):  # 
     assert folders == ["slice-1/", "slice-2/", "slice-3/"]  # the 28 examples, 10 a slice
 
     def urls(folder):
-        return [json.loads(gzip.decompress(f.read_bytes())[12:])["url"] for f in (folder / "fragment").glob("*.pf_fragment")]
+        return [r["url"] for r in _fragments(folder)]
 
     parts = [urls(site / "pagefind")] + [urls(site / "pagefind" / f) for f in folders]
     merged = [u for part in parts for u in part]

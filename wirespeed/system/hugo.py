@@ -54,13 +54,9 @@ def build(root: Path = Path("."), destination: Path = Path("public"), extra: lis
     mounts_file = tmp.with_name(tmp.name + hugo_static.OVERLAY_SUFFIX)
     try:
         try:  # the static mounts are linked into the site after Hugo's build instead of copied by it (hugo_static.py)
-            configs, at = hugo_static.config_files(root, extra)
-            kept, linked = hugo_static.split(root, hugo_static.mounts(configs) or [])
+            extra, linked = hugo_static.prepare(root, extra, mounts_file)
         except hugo_static.StaticError as exc:
             raise HugoError(str(exc)) from None
-        if linked:
-            files = ",".join([*(str(c.resolve()) for c in configs), str(hugo_static.overlay(kept, mounts_file).resolve())])
-            extra = extra[:at] + [files] + extra[at + 1:] if at is not None else ["--config", files, *extra]
         cmd = [str(binary()), "--source", str(root), "--destination", str(tmp.resolve()), "--cleanDestinationDir", "--logLevel", "warn", "--panicOnWarning", *extra]
         if base_url is not None:  # the explicit argument wins over HUGO_BASEURL
             cmd += ["--baseURL", base_url]

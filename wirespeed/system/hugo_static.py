@@ -111,6 +111,17 @@ def overlay(kept: list[dict[str, Any]], path: Path) -> Path:
     return path
 
 
+def prepare(root: Path, extra: list[str], overlay_path: Path) -> tuple[list[str], list[Mount]]:
+    """Hugo's arguments `extra` with the static mounts taken out (the overlay written to `overlay_path` and given last to
+    --config), and the mounts to link into the site once Hugo has built it; `extra` as it is when there are none."""
+    configs, at = config_files(root, extra)
+    kept, linked = split(root, mounts(configs) or [])
+    if not linked:
+        return list(extra), []
+    files = ",".join([*(str(c.resolve()) for c in configs), str(overlay(kept, overlay_path).resolve())])
+    return (extra[:at] + [files] + extra[at + 1:] if at is not None else ["--config", files, *extra]), linked
+
+
 _GLOB_TOKEN = re.compile(r"\*\*|\*|\?|\[[^\]]*\]|\{[^}]*\}|.", re.S)
 
 

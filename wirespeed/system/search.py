@@ -27,6 +27,11 @@ class SearchIndexError(RuntimeError):
     """Pagefind is missing or failed; the message says which and how to fix it."""
 
 
+def slice_folder(n: int) -> str:
+    """The folder of the n-th slice's index, under OUTPUT (as slices.json names it)."""
+    return f"slice-{n}/"
+
+
 def command(exe: Path, site: Path, output: str, glob: str | None) -> list[str]:
     """One Pagefind run's command line: the pages `glob` selects (every page when None) into site/<output>."""
     excluded = [arg for selector in EXCLUDED for arg in ("--exclude-selectors", selector)]
@@ -37,7 +42,7 @@ def commands(site: Path, root: Path = Path("."), slice_sets: int = SLICE_SETS) -
     """Every Pagefind run that indexes `site`, in order: the site's pages but the sets', then each slice of the sets'."""
     exe = (root / PAGEFIND).resolve()
     main, parts = slices(site, slice_sets)
-    return [command(exe, site, OUTPUT, main)] + [command(exe, site, f"{OUTPUT}/slice-{n}", glob) for n, glob in enumerate(parts, 1)]
+    return [command(exe, site, OUTPUT, main)] + [command(exe, site, f"{OUTPUT}/{slice_folder(n)}", glob) for n, glob in enumerate(parts, 1)]
 
 
 def _run(cmd: list[str]) -> str:
@@ -74,5 +79,5 @@ def index(site: Path, root: Path = Path("."), slice_sets: int = SLICE_SETS) -> s
     out = _run(first)  # first: Pagefind empties its output folder
     for cmd in rest:
         _run(cmd)
-    (site / OUTPUT / SLICES).write_text(json.dumps([f"slice-{n}/" for n in range(1, len(rest) + 1)]), encoding="utf-8")
+    (site / OUTPUT / SLICES).write_text(json.dumps([slice_folder(n) for n in range(1, len(rest) + 1)]), encoding="utf-8")
     return out
