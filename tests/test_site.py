@@ -355,6 +355,36 @@ def test_comparison_pages_exist(site):
             assert list((site / "results" / slug).glob(f"**/{c['id']}/index.html")), f"{slug}: no page for comparison {c['id']}"
 
 
+REFRESH = re.compile(r'<meta http-equiv="refresh" content="0; url=([^"]+)"')
+
+
+def test_a_set_of_one_test_is_its_tests_page_and_the_old_address_leads_there(site, server, browser):
+    """A set of several tests has a page per test, linked from its section of the set page. A set of one test shows it
+    whole on the set page and renders no test page to repeat it; the test's address (it had a page until 2026-11-28)
+    sends the reader to the test's section of the set page."""
+    kinds = {"one": 0, "several": 0}
+    w = Watched(browser, server)
+    for slug, data in sorted(sets(site).items()):
+        page = (site / "results" / slug / "index.html").read_text()
+        for t in data["tests"]:
+            assert f'id="{t["id"]}"' in page, (slug, t["id"])
+            own = (site / "results" / slug / t["id"] / "index.html").read_text()
+            if len(data["tests"]) > 1:
+                kinds["several"] += 1
+                assert not REFRESH.search(own) and f'href="/results/{slug}/{t["id"]}/"' in page, (slug, t["id"])
+                continue
+            kinds["one"] += 1
+            assert REFRESH.search(own)[1] == f"../#{t['id']}" and 'data-pagefind-body' not in own, slug
+            assert "Test page" not in page and f"/results/{slug}/{t['id']}/" not in page, slug
+            if kinds["one"] <= 2:  # in a browser: the old address ends on the set page, at the test's section
+                p = w.goto(f"/results/{slug}/{t['id']}/")
+                p.wait_for_url(f"**/results/{slug}/#{t['id']}", timeout=30_000)
+                assert p.locator(f'section[id="{t["id"]}"] h2').first.is_visible(), slug
+    w.close()
+    assert not w.problems, w.problems
+    assert kinds["one"] >= 20 and kinds["several"] >= 20, kinds
+
+
 @pytest.mark.parametrize("viewport, scheme", [((375, 812), "light"), ((1280, 900), "light"), ((375, 812), "dark"), ((1280, 900), "dark")])
 def test_layout_holds_and_screenshots(site, server, browser, viewport, scheme):
     SHOTS.mkdir(parents=True, exist_ok=True)

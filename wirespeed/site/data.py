@@ -10,6 +10,7 @@ import json
 import re
 import shutil
 import traceback
+from html import escape
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -39,7 +40,7 @@ from wirespeed.presentation import downloads as dl
 from wirespeed.presentation import preview
 from wirespeed.presentation.headlines import headlines
 from wirespeed.presentation.tables.layout import layout as table_layout
-from wirespeed.site import compare_data, diagrams, explain_page, notebook_pages, set_comparisons
+from wirespeed.site import compare_data, diagrams, explain_page, moved, notebook_pages, set_comparisons
 from wirespeed.presentation.testbed_diagram import alt as diagram_alt
 from wirespeed.site import trend_pages
 from wirespeed.catalog import archive, explain, tally
@@ -160,6 +161,10 @@ def _facets(summary: dict[str, Any], shown: dict[str, dict[str, str]] | None = N
             "year": dates.year(meta["source"].get("published"))}
 
 
+# The folders of a set's published files and pages (results/<slug>/<folder>/): a test's address is never one of them.
+SET_FOLDERS = frozenset({"charts", "comparisons", "data", "explain", "notebooks", "tables"})
+
+
 def spec_bundle(slug: str, specs: dict[str, Any], dest: Path) -> str:
     """Write a set's compiled Vega specs as one file, charts/specs-<content hash>.json under `dest` (chart id → spec), and
     return its name. Every page showing one of the set's live charts fetches this one file (cached by the browser across
@@ -253,6 +258,11 @@ def export_set(con: duckdb.DuckDBPyConnection, slug: str, analysis_root: Path, s
         method = merged(meta.get("methodology"), t.get("methodology"))
         tests.append({**{k: v for k, v in t.items() if k != "methodology"}, "methodology": method, "methodology_rows": methodology.rows(method),
                       "tables": per_test_tables.get(t["id"], []), "charts": per_test_charts.get(t["id"], [])})
+    if len(tests) == 1 and tests[0]["id"] not in SET_FOLDERS:  # its test's page would repeat the set page
+        only = tests[0]  # (content/results/_content.gotmpl makes none): the page's address forwards to the set page's section
+        atomic.write_text(publish.destination(slug, dest, f"{only['id']}/index.html"), moved.page(
+            f"../#{quote(only['id'], safe='')}", only["title"],
+            f'This test is on its result set\'s page: <a href="../#{escape(quote(only["id"], safe=""))}">{escape(only["title"])}</a>.'))
     comparisons = [{**c, "table": c["id"] if c["id"] in tables else None, "chart": f"{c['id']}-chart" if f"{c['id']}-chart" in charts else None}
                    for c in meta.get("comparisons", [])]
     unavailable: dict[str, str] = {}  # item id → why it is not made (a comparison with a set that is not published)

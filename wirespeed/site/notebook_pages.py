@@ -32,6 +32,7 @@ from urllib.parse import quote
 from pathlib import Path
 from typing import Any
 
+from wirespeed.site import moved as moved_page
 from wirespeed.system import atomic
 from wirespeed.system.reproducible import cell_id
 
@@ -172,14 +173,11 @@ def source_page(notebook: Path) -> str:
 
 def moved(name: str) -> str:
     """The page left at a set's old address of its notebook's page (results/<slug>/notebooks/<name>.html, before the
-    notebooks had one page each): it sends the reader on to the notebook's page, as Hugo's aliases do (no script; the
-    address is relative, so it works under any base path)."""
+    notebooks had one page each): it sends the reader on to the notebook's page (site/moved.py)."""
     to = f"../../../{FOLDER}/{quote(name)}.html"
-    return ('<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
-            f'<title>{escape(name)}: wirespeed analysis notebook</title><link rel="canonical" href="{escape(to)}">'
-            f'<meta name="robots" content="noindex"><link rel="icon" href="data:,"><meta http-equiv="refresh" content="0; url={escape(to)}"></head>'
-            f'<body><p>The page of the analysis notebook <a href="{escape(to)}">{escape(name)}</a> is now one for every set; '
-            f'this set\'s executed copy is <a href="{escape(quote(name))}.ipynb">{escape(name)}.ipynb</a>.</p></body></html>\n')
+    return moved_page.page(to, f"{name}: wirespeed analysis notebook",
+                           f'The page of the analysis notebook <a href="{escape(to)}">{escape(name)}</a> is now one for every set; '
+                           f'this set\'s executed copy is <a href="{escape(quote(name))}.ipynb">{escape(name)}.ipynb</a>.')
 
 
 def _key(notebook: Path) -> str:
