@@ -11,9 +11,16 @@ from conftest import ARCHIVE, run_cli
 SETS = sorted(p.name for p in ARCHIVE.iterdir() if p.is_dir())
 
 
+@pytest.fixture(scope="module")
+def catalog(tmp_path_factory):
+    """One catalog for every example's `show` (the first ingests the archive, the others find it current), as a user
+    running `show` set after set has; the tests below start from no catalog."""
+    return tmp_path_factory.mktemp("show") / "c.duckdb"
+
+
 @pytest.mark.parametrize("slug", SETS)
-def test_show_every_example(slug, tmp_path):
-    db = tmp_path / "c.duckdb"
+def test_show_every_example(slug, catalog):
+    db = catalog
     proc = run_cli("show", slug, "--db", str(db))
     assert proc.returncode == 0, proc.stderr
     data = json.loads(run_cli("show", slug, "--json", "--db", str(db)).stdout)
