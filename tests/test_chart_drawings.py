@@ -1,7 +1,8 @@
 """The charts' drawing cache (wirespeed/analysis/drawings.py): a chart whose spec and drawing code did not change is not
 drawn again, and what the cache gives is byte for byte what drawing gives; an entry that is altered, incomplete or a
 link is drawn afresh, never used; nothing is kept without a cache; pruning keeps what the outputs name. And through
-the analysis step: a notebook run again over the same data draws nothing and writes the same bytes."""
+the analysis step: a notebook run again over the same data draws nothing and writes the same bytes. The reports' PDF
+drawings (wirespeed/report/chart_pdf.py), made from the SVG, are kept the same way."""
 
 from __future__ import annotations
 
@@ -37,13 +38,13 @@ def _no_drawing(monkeypatch) -> None:
 
 def test_a_kept_drawing_is_what_drawing_gives_and_is_not_drawn_again(tmp_path, monkeypatch):
     fresh = drawings.draw(SPEC)  # no cache
-    assert fresh.svg.startswith("<svg") and fresh.pdf.startswith(b"%PDF-") and "marks" in json.loads(fresh.web)
+    assert fresh.svg.startswith("<svg") and "marks" in json.loads(fresh.web)
     assert not tmp_path.joinpath("charts").exists()
     cache = tmp_path / "charts"
     first = drawings.draw(SPEC, cache)
     assert first == fresh
     entry = cache / first.key[:2] / first.key
-    assert sorted(p.name for p in entry.iterdir()) == sorted([drawings.SVG, drawings.PDF, drawings.WEB, drawings.SUMS])
+    assert sorted(p.name for p in entry.iterdir()) == sorted([drawings.SVG, drawings.WEB, drawings.SUMS])
     _no_drawing(monkeypatch)
     assert drawings.draw(SPEC, cache) == fresh
     assert drawings.draw(json.loads(json.dumps(SPEC, sort_keys=True)), cache) == fresh  # the key does not depend on key order
@@ -59,7 +60,7 @@ def test_a_spoiled_entry_is_drawn_afresh_and_replaced(tmp_path, spoil):
     if spoil == "altered":
         (entry / drawings.SVG).write_text(good.svg.replace("Throughput", "Throughpvt"))
     elif spoil == "truncated":
-        (entry / drawings.PDF).write_bytes(good.pdf[:100])
+        (entry / drawings.WEB).write_text(good.web[:100])
     elif spoil == "missing":
         (entry / drawings.WEB).unlink()
     elif spoil == "sums":
@@ -139,3 +140,28 @@ def test_a_notebook_run_again_over_the_same_data_draws_nothing_and_writes_the_sa
     after = {p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file() and p.parent.name == "charts"}
     assert after == before
     assert {p.name: p.stat().st_mtime_ns for p in cache.glob("*/*")} == entries  # read, not drawn and written again
+
+
+def test_a_reports_chart_pdf_is_drawn_from_the_svg_once_and_kept_whole(tmp_path, monkeypatch):
+    from wirespeed.report import chart_pdf
+
+    svg = tmp_path / "chart.svg"
+    svg.write_text(drawings.draw(SPEC).svg)
+    fresh = chart_pdf.pdf(svg, None)  # no cache: nothing kept
+    assert fresh.startswith(b"%PDF-") and fresh == chart_pdf.pdf(svg, None)  # the same bytes in every run
+    cache = tmp_path / "chart-pdf"
+    assert chart_pdf.pdf(svg, cache) == fresh
+    (entry,) = cache.rglob("*.pdf")
+    _no_drawing(monkeypatch)
+    assert chart_pdf.pdf(svg, cache) == fresh  # from the cache
+    entry.write_bytes(fresh[: len(fresh) // 2])  # a spoiled entry is drawn afresh
+    with pytest.raises(AssertionError, match="drawn again"):
+        chart_pdf.pdf(svg, cache)
+    monkeypatch.undo()
+    assert chart_pdf.pdf(svg, cache) == fresh and entry.read_bytes() == fresh
+    svg.write_text(svg.read_text().replace("Throughput", "Latency"))  # another drawing, another key
+    assert chart_pdf.pdf(svg, cache) != fresh and len(list(cache.rglob("*.pdf"))) == 2
+    link = tmp_path / "link.svg"
+    link.symlink_to(svg)
+    with pytest.raises(chart_pdf.ChartPdfError, match="link.svg: the chart's drawing cannot be read"):
+        chart_pdf.pdf(link, cache)

@@ -164,18 +164,19 @@ def test_reports_rebuild_only_when_their_own_inputs_change(two_builds):
 RENDER = """
 import hashlib, sys
 import vl_convert as vlc
-from wirespeed.system.reproducible import stable_pdf
+from wirespeed.report import chart_pdf
 spec = {"$schema": "https://vega.github.io/schema/vega-lite/v6.json", "title": "Throughput", "width": 300, "height": 200,
         "data": {"values": [{"size": s, "mfps": m, "set": k} for s, m, k in [(64, 14.9, "a"), (512, 2.35, "a"), (64, 7.4, "b"), (1518, 0.81, "b")]]},
         "mark": {"type": "line", "point": True},
         "encoding": {"x": {"field": "size", "type": "quantitative"}, "y": {"field": "mfps", "type": "quantitative"}, "color": {"field": "set"}}}
-raw = vlc.vegalite_to_pdf(spec)
-print(hashlib.sha256(stable_pdf(raw)).hexdigest(), hashlib.sha256(vlc.vegalite_to_svg(spec).encode()).hexdigest(), hashlib.sha256(raw).hexdigest())
+svg = vlc.vegalite_to_svg(spec)
+raw = vlc.svg_to_pdf(svg)
+print(hashlib.sha256(chart_pdf.draw(svg.encode())).hexdigest(), hashlib.sha256(svg.encode()).hexdigest(), hashlib.sha256(raw).hexdigest())
 """
 
 
 def test_chart_pdf_and_svg_bytes_do_not_depend_on_the_process():
-    """vl-convert's own PDF changes with the process's hash seed; the stable PDF and the SVG do not."""
+    """vl-convert's own PDF changes with the process's hash seed; a report's chart PDF (report/chart_pdf.py) and the SVG do not."""
     runs = [subprocess.run([sys.executable, "-c", RENDER], capture_output=True, text=True, check=True, env={"PATH": "/usr/bin:/bin", "PYTHONHASHSEED": seed}).stdout.split()
             for seed in ("1", "2", "3", "4")]
     assert len({r[0] for r in runs}) == 1, "stable PDF differs between processes"

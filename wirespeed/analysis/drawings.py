@@ -1,12 +1,12 @@
 """A chart's drawings, drawn by vl-convert from its Vega-Lite spec, and kept by that spec's hash.
 
-Three drawings per chart: the static SVG (shown by the notebook, by the page until Vega has drawn, and the source of the
-PDF), the PDF the report includes, and the Vega spec the page renders (web.py: compiled for the container's width).
-Drawing them is most of a notebook run's time (vl-convert: about a fifth of a second a chart), and a notebook runs again
+Two drawings per chart: the static SVG (shown by the notebook, by the page until Vega has drawn, and the source of the
+PDF the report draws for itself: report/chart_pdf.py) and the Vega spec the page renders (web.py: compiled for the
+container's width). Drawing them is most of a notebook run's time (vl-convert: about 0.07 s a chart), and a notebook runs again
 whenever its source or the code it imports changes, while most of its charts stay the same spec. So the drawings are
 kept in a cache folder (build/cache/charts/, named to the notebook's kernel by WIRESPEED_CHART_CACHE) under the hash of
-what decides their bytes: the spec, vl-convert's version and the source of the code that draws (this module,
-web.py and the PDF's rewriting). A chart whose key is there is not drawn again; without the variable nothing is kept.
+what decides their bytes: the spec, vl-convert's version and the source of the code that draws (this module and
+web.py). A chart whose key is there is not drawn again; without the variable nothing is kept.
 
 The cache never decides an output: an entry is used only when every file is a regular file of bounded size whose
 SHA-256 is the one written beside it (sums.json), and anything else (missing, altered, a link, unreadable) is drawn
@@ -28,12 +28,12 @@ from pathlib import Path
 from typing import Any
 
 from wirespeed.presentation.charts import web
-from wirespeed.system import atomic, regularfile, reproducible
+from wirespeed.system import atomic, regularfile
 
 CACHE_ENV = "WIRESPEED_CHART_CACHE"
-FORMAT = 1  # the layout of an entry: raise it when the files or their meaning change
+FORMAT = 2  # the layout of an entry: raise it when the files or their meaning change (2: no PDF, the report draws it)
 MAX_BYTES = 32 * 1024 * 1024  # a file larger than this is not read (a chart's drawings are tens of kilobytes)
-SVG, PDF, WEB, SUMS = "chart.svg", "chart.pdf", "web.vg.json", "sums.json"
+SVG, WEB, SUMS = "chart.svg", "web.vg.json", "sums.json"
 _KEY = re.compile(r"[0-9a-f]{64}")
 
 
@@ -43,7 +43,6 @@ class Drawing:
 
     key: str
     svg: str
-    pdf: bytes
     web: str  # the page's Vega spec as written: compact JSON and a newline
 
 
@@ -70,11 +69,11 @@ def lean_svg(svg: str) -> str:
 
 @functools.lru_cache(maxsize=1)
 def _drawing_code() -> str:
-    """The hash of what draws: vl-convert's version and the source of this module, web.py and reproducible.py."""
+    """The hash of what draws: vl-convert's version and the source of this module and web.py."""
     import vl_convert as vlc
 
     h = hashlib.sha256(f"{FORMAT}\0{vlc.__version__}\0".encode())
-    for module in (__file__, web.__file__, reproducible.__file__):
+    for module in (__file__, web.__file__):
         h.update(Path(module).read_bytes() + b"\0")
     return h.hexdigest()
 
@@ -107,13 +106,9 @@ def draw(spec: dict[str, Any], cache: Path | None = None) -> Drawing:
 def _draw(spec: dict[str, Any], k: str) -> Drawing:
     import vl_convert as vlc
 
-    vega = vlc.vegalite_to_vega(spec)  # compiled once for both static drawings (the same bytes as from Vega-Lite each time)
-    svg = lean_svg(vlc.vega_to_svg(vega))
-    # the PDF from the drawing: the bytes of vega_to_pdf at a third of its time; stable_pdf sorts the dictionary keys
-    # vl-convert orders differently in every process
-    pdf = reproducible.stable_pdf(vlc.svg_to_pdf(svg))
+    svg = lean_svg(vlc.vega_to_svg(vlc.vegalite_to_vega(spec)))
     page = json.dumps(web.web_vega(spec), separators=(",", ":"), ensure_ascii=False) + "\n"
-    return Drawing(k, svg, pdf, page)
+    return Drawing(k, svg, page)
 
 
 def _entry(cache: Path, k: str) -> Path:
@@ -140,13 +135,13 @@ def _read(cache: Path, k: str) -> Drawing | None:
     if not isinstance(sums, dict) or sums.get("key") != k:
         return None
     files = {}
-    for name in (SVG, PDF, WEB):
+    for name in (SVG, WEB):
         data = _read_file(folder / name)
         if data is None or hashlib.sha256(data).hexdigest() != sums.get(name):
             return None
         files[name] = data
     try:
-        return Drawing(k, files[SVG].decode("utf-8"), files[PDF], files[WEB].decode("utf-8"))
+        return Drawing(k, files[SVG].decode("utf-8"), files[WEB].decode("utf-8"))
     except UnicodeDecodeError:
         return None
 
@@ -154,7 +149,7 @@ def _read(cache: Path, k: str) -> Drawing | None:
 def _write(cache: Path, drawing: Drawing) -> None:
     """Keep a chart's drawings (whole or not at all); a cache that cannot be written is left as it is."""
     folder = _entry(cache, drawing.key)
-    files = {SVG: drawing.svg.encode("utf-8"), PDF: drawing.pdf, WEB: drawing.web.encode("utf-8")}
+    files = {SVG: drawing.svg.encode("utf-8"), WEB: drawing.web.encode("utf-8")}
     tmp = None
     try:
         if cache.is_symlink() or folder.parent.is_symlink():

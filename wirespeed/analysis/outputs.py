@@ -78,8 +78,9 @@ class Outputs:
         return _Html(table_html(table), f"table {table.id}")
 
     def chart(self, defn: dict[str, Any] | None):
-        """Compile a chart definition; write its Vega-Lite spec and its drawings (SVG, PDF and the page's Vega spec:
-        drawings.py, kept by the spec's hash between runs); returns the drawing for display."""
+        """Compile a chart definition; write its Vega-Lite spec and its drawings (SVG and the page's Vega spec:
+        drawings.py, kept by the spec's hash between runs; a report draws its PDF from the SVG: report/chart_pdf.py);
+        returns the drawing for display."""
         if defn is None:
             return None
         cid = defn["id"]
@@ -92,9 +93,8 @@ class Outputs:
         atomic.write_text(base.with_suffix(".vl.json"), json.dumps(spec, separators=(",", ":"), ensure_ascii=False) + "\n")  # a download: compact
         atomic.write_text(base.with_suffix(".svg"), drawing.svg)
         atomic.write_text(base.with_suffix(".vg.json"), drawing.web)
-        atomic.write_bytes(base.with_suffix(".pdf"), drawing.pdf)
         self.charts[cid] = {"id": cid, "title": defn["title"], "caption": defn.get("caption", ""), "alt": defn["alt"],
-                            "test": defn.get("test"), "spec": f"charts/{cid}.vl.json", "svg": f"charts/{cid}.svg", "pdf": f"charts/{cid}.pdf",
+                            "test": defn.get("test"), "spec": f"charts/{cid}.vl.json", "svg": f"charts/{cid}.svg",
                             "vega": f"charts/{cid}.vg.json", "table": data_table(defn)}
         if defn.get("role"):  # "overview": a small multiple at the top of the set page, not in its test's section
             self.charts[cid]["role"] = defn["role"]

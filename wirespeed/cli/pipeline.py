@@ -25,7 +25,7 @@ def analyse(slugs: tuple[str, ...], jobs: int | None, include_drafts: bool, db: 
     """Execute the notebooks for every published result set (or SLUGS) whose inputs changed.
 
     Writes build/analysis/<slug>/<notebook>/: the executed notebook (.ipynb and standalone .html),
-    tables (CSV, JSON) and charts (Vega-Lite, SVG, PDF), with a manifest of what the run read.
+    tables (CSV, JSON) and charts (Vega-Lite, SVG, Vega), with a manifest of what the run read.
     """
     from rich.progress import Progress
 

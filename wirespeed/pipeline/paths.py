@@ -21,6 +21,7 @@ VALIDATE_MEMO = BUILD / "cache" / "validate"  # <set folder>.json: each set's ow
 HUGO_MEMO = BUILD / "cache" / "hugo.json"   # the key of the last Hugo build and the site it left (site/hugomemo.py)
 NOTEBOOK_PAGES = BUILD / "cache" / "notebook-pages"  # <name>-<key>.html: each notebook's page as rendered (site/notebook_pages.py)
 CHART_CACHE = BUILD / "cache" / "charts"    # <key[:2]>/<key>/: a chart's drawings by its spec's hash (analysis/drawings.py)
+CHART_PDF_CACHE = BUILD / "cache" / "chart-pdf"  # <key[:2]>/<key>.pdf: a chart's PDF drawing by its SVG's hash (report/chart_pdf.py)
 NOTEBOOK_SOURCES = BUILD / "cache" / "notebooks"  # <name>-<key>.ipynb: each notebook's source converted by jupytext (analysis/sources.py)
 LATEX_SEEDS = BUILD / "cache" / "latex"     # reports-<slug>/, trends-trends/: the cross-reference files a report's last typesetting settled on (report/latex.py)
 

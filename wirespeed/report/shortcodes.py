@@ -161,9 +161,9 @@ class _Doc:
         c = self.data["charts"].get(cid)
         if c is None:
             raise ReportError(f"{where}: no chart {cid!r} in result set {self.data['slug']!r}")
-        pdf = self.charts_dir / f"{cid}.pdf"
-        if not pdf.is_file():
-            raise ReportError(f"{where}: chart {cid!r} has no PDF rendering at {pdf}")
+        svg = self.charts_dir / f"{cid}.svg"  # the drawing the report makes its PDF from (chart_pdf)
+        if not svg.is_file():
+            raise ReportError(f"{where}: chart {cid!r} has no drawing at {svg}")
         self.charts_used.append(cid)
         return [A.figure(f"{cid}.pdf", A.inlines(f"{c['title']}. {c['caption']}"), c["alt"], ident=f"fig-{cid}", short=c["title"])]
 

@@ -2,7 +2,7 @@
 progression across the archive, newest first, then per device each series' chart, its changes and what it
 could not have detected, printed from the same exported trend data as the trend pages (site/trend_pages.py) and
 typeset by the report pipeline (report/typesetting.py: one template, the same filters). Rebuilt only when the
-trend data, the chart PDFs, the template, the code, the tools or the build stamp change; its date is the
+trend data, the charts' drawings, the template, the code, the tools or the build stamp change; its date is the
 newest result set's in any series, never the clock.
 """
 
@@ -17,7 +17,7 @@ from typing import Any
 
 from wirespeed.engine import dates
 from wirespeed.pipeline import paths, runner, status as setstatus
-from wirespeed.report import links as reportlinks, pandoc_ast as A
+from wirespeed.report import chart_pdf, links as reportlinks, pandoc_ast as A
 from wirespeed.site import trend_pages
 from wirespeed.system import atomic
 from wirespeed.system.codehash import code_closure
@@ -61,9 +61,10 @@ def plan(data_root: Path = paths.HUGO_DATA, static_root: Path = paths.SITE_STATI
     files = {"index.json": index_file}
     for p in pages:
         files[f"{p['id']}.json"] = data_root / "wirespeed" / "trends" / "series" / f"{p['id']}.json"
-        files[f"{p['id']}.pdf"] = static_root / "trends" / p["id"] / f"{trend_pages.CHART}.pdf"
+        files[f"{p['id']}.svg"] = static_root / "trends" / p["id"] / f"{trend_pages.CHART}.svg"  # its PDF is drawn from it (chart_pdf)
     components = {"data": {name: hashlib.sha256(f.read_bytes()).hexdigest() for name, f in sorted(files.items())},
                   "template": _tree_hash(TEMPLATE_ROOT), "code": code_closure("import wirespeed.report.trend_report"), "tools": _tool_versions(),
+                  "chart_pdf": chart_pdf.code_key(),
                   "build": reportlinks.stamp(base_url)}
     return TrendReportJob(runner.digest(components), components, data_root, static_root, out)
 
@@ -148,17 +149,16 @@ def build(job: TrendReportJob) -> dict[str, Any]:
         when = _date(pages)
         ast = A.document(A.breakable(metadata(index, pages, job.components["build"], when)), A.breakable(blocks(index, pages)), _api_version())
         with tempfile.TemporaryDirectory(prefix="wirespeed-trend-report-") as tmp:
-            charts = Path(tmp) / "charts"
-            charts.mkdir()
-            for p in pages:  # each chart under one flat name: the figure paths the AST gives
-                (charts / f"{p['id'].replace('/', '-')}.pdf").write_bytes((job.static_root / "trends" / p["id"] / f"{trend_pages.CHART}.pdf").read_bytes())
+            charts = Path(tmp) / "charts"  # each chart under one flat name: the figure paths the AST gives
+            chart_pdf.write({p["id"].replace("/", "-"): job.static_root / "trends" / p["id"] / f"{trend_pages.CHART}.svg" for p in pages},
+                            charts, chart_pdf.cache_of(job.out))
             work = Path(tmp) / "work"
             work.mkdir()
             pdf = typeset(ast, work, charts, str(dates.epoch(when)), seed=paths.latex_seed(job.out))
             atomic.write_bytes(job.out, pdf.read_bytes())
         atomic.write_text(job.manifest, job.manifest_text())
         return {"ok": True}
-    except (ReportError, latex.LatexError, OSError, KeyError, ValueError) as exc:
+    except (ReportError, latex.LatexError, chart_pdf.ChartPdfError, OSError, KeyError, ValueError) as exc:
         log = setstatus.write_log(NAME, "report", "trends", traceback.format_exc(), job.out.parent.parent / "logs")
         return {"ok": False, "error": f"trend report: {type(exc).__name__}: {exc} (log: {log})"}
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from wirespeed.pipeline import paths, runner, status as setstatus
-from wirespeed.report import figures as report_figures, fontshare, latex, links as reportlinks, pandoc_ast as A
+from wirespeed.report import chart_pdf, figures as report_figures, fontshare, latex, links as reportlinks, pandoc_ast as A
 from wirespeed.report.headlines import headline_blocks
 from wirespeed.report.shortcodes import ReportError, _api_version, _Doc, article_blocks, pandoc
 from wirespeed.report.structure import appendix_blocks, full_titles, generated_blocks, headings_into_landscape, metadata, source_date_epoch
@@ -104,11 +104,12 @@ def plan(slugs: list[str] | None, data_root: Path = paths.HUGO_DATA, static_root
         article = articles.for_report(slug, reports=reports)
         if article is not None and articles.missing(article, articles.cited_sets(article) - set(available), {slug: set(data.get("unavailable", {}))}):
             article = None  # it cites what is not on the site, so it is left out of the site too: the report takes the generated structure
-        charts = {cid: hashlib.sha256((charts_dir / f"{cid}.pdf").read_bytes()).hexdigest() for cid in sorted(data["charts"]) if (charts_dir / f"{cid}.pdf").is_file()}
+        # each chart's drawing, of which the report makes the PDF it prints (chart_pdf)
+        charts = {cid: hashlib.sha256((charts_dir / f"{cid}.svg").read_bytes()).hexdigest() for cid in sorted(data["charts"]) if (charts_dir / f"{cid}.svg").is_file()}
         # base URL, version and the date of this report's own data (never the repository's last commit): a commit elsewhere rebuilds nothing
         stamp = reportlinks.stamp(base_url, epoch=reportlinks.data_epoch(data, article.path if article else None))
         explain_file = static_root / "results" / slug / "explain.json"  # the figure index's records
-        components = {"data": hashlib.sha256(data_file.read_bytes()).hexdigest(), "charts": charts,
+        components = {"data": hashlib.sha256(data_file.read_bytes()).hexdigest(), "charts": charts, "chart_pdf": chart_pdf.code_key(),
                       "explain": hashlib.sha256(explain_file.read_bytes()).hexdigest() if explain_file.is_file() else None, "template": template, "code": code, "tools": tools, "build": stamp,
                       "article": hashlib.sha256(article.path.read_bytes()).hexdigest() if article else None}
         jobs.append(ReportJob(slug, runner.digest(components), components, data_file, charts_dir, article.path if article else None, out / f"{slug}.pdf"))
@@ -136,7 +137,9 @@ def build(job: ReportJob, root: str) -> dict[str, Any]:
         blocks = headings_into_landscape(front + body + back)
         ast = A.document(A.breakable(metadata(data, article, job.components.get("build"))), A.breakable(full_titles(data, article) + blocks), api)
         with tempfile.TemporaryDirectory(prefix=f"wirespeed-report-{job.slug}-") as tmp:
-            pdf = typeset(ast, Path(tmp), job.charts_dir, source_date_epoch(data, article, job.components.get("build")), seed=paths.latex_seed(job.out),
+            charts = Path(tmp) / "charts"  # the PDF drawings of the charts it prints, and of no other
+            chart_pdf.write({cid: job.charts_dir / f"{cid}.svg" for cid in dict.fromkeys(doc.charts_used)}, charts, chart_pdf.cache_of(job.out))
+            pdf = typeset(ast, Path(tmp), charts, source_date_epoch(data, article, job.components.get("build")), seed=paths.latex_seed(job.out),
                           shared=paths.latex_shape_seed(job.out, shape(ast)))
             atomic.write_bytes(job.out, fontshare.share(pdf.read_bytes()))  # the charts' fonts: one subset per family
             if os.environ.get("WIRESPEED_LATEX_LOGS"):  # layout checks read the TeX log (overfull boxes); off by default
@@ -147,7 +150,7 @@ def build(job: ReportJob, root: str) -> dict[str, Any]:
         atomic.write_text(job.manifest, job.manifest_text(tables=doc.tables_used, charts=doc.charts_used,
                                                         table_parts={k: v for k, v in doc.table_parts.items() if len(v) > 1}))
         return {"ok": True}
-    except (ReportError, articles.ArticleError, latex.LatexError, setdata.SetDataError) as exc:
+    except (ReportError, articles.ArticleError, latex.LatexError, setdata.SetDataError, chart_pdf.ChartPdfError) as exc:
         return _failed(job, str(exc), str(exc))
     except Exception as exc:  # noqa: BLE001 - one set's report fails alone; the other reports are still built
         return _failed(job, f"{type(exc).__name__}: {exc}", traceback.format_exc())

@@ -211,11 +211,11 @@ def export_set(con: duckdb.DuckDBPyConnection, slug: str, analysis_root: Path, s
         tables[tid] = {**t, "csv": f"{url}/tables/{tid}.csv", "json": f"{url}/tables/{tid}.json", "notebook": entry["notebook"]}
     live: dict[str, Any] = {}  # chart id → its compiled Vega spec, for the set's one spec bundle
     for cid, entry in index["charts"].items():
-        for kind, ext in (("spec", ".vl.json"), ("svg", ".svg"), ("pdf", ".pdf")):
+        for kind, ext in (("spec", ".vl.json"), ("svg", ".svg")):
             if kind in entry:
                 _copy(entry[kind], f"charts/{cid}{ext}")
         charts[cid] = {"id": cid, "title": entry["title"], "caption": entry["caption"], "alt": entry["alt"], "test": entry.get("test"),
-                       "spec": f"{url}/charts/{cid}.vl.json", "svg": f"{url}/charts/{cid}.svg"}  # the PDF drawing is the report's, not published
+                       "spec": f"{url}/charts/{cid}.vl.json", "svg": f"{url}/charts/{cid}.svg"}  # the report draws its PDF from the SVG
         if "vega" in entry:  # outputs written since issue 14
             live[cid] = json.loads(publish.source_file(slug, outputs, entry["vega"]).read_text())
         if entry.get("table"):
@@ -278,7 +278,7 @@ def export_set(con: duckdb.DuckDBPyConnection, slug: str, analysis_root: Path, s
             if c["chart"]:
                 cid = c["chart"]
                 charts[cid] = {"id": cid, "title": c["title"], "caption": tables[c["table"]]["caption"], "alt": json.loads((dest / "charts" / f"{cid}.vl.json").read_text())["description"],
-                               "test": None, "spec": f"{url}/charts/{cid}.vl.json", "svg": f"{url}/charts/{cid}.svg", "pdf": f"{url}/charts/{cid}.pdf"}
+                               "test": None, "spec": f"{url}/charts/{cid}.vl.json", "svg": f"{url}/charts/{cid}.svg"}
         comparisons += across
     mism = [{"test": a["test_id"], "where": a["where"], "metric": a["metric"], "published": a["published"],
              "recomputed": f"{a['recomputed_text']} {a['unit_symbol']}", "note": a["basis"]} for a in summary["agreements"] if not a["agree"]]

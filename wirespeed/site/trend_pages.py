@@ -28,7 +28,7 @@ from wirespeed.system.codehash import code_closure, package_versions
 
 OUT = paths.TRENDS
 CHART = "trend"  # each series' one chart: trends/<device>/<series>/trend.svg, …
-CHART_FILES = (("spec", ".vl.json"), ("svg", ".svg"), ("vega", ".vg.json"), ("pdf", ".pdf"))
+CHART_FILES = (("spec", ".vl.json"), ("svg", ".svg"), ("vega", ".vg.json"))  # the trend report draws its PDF from the SVG (report/chart_pdf.py)
 POINTS_SHOWN = 60
 """Result sets a series page lists (newest first); every one is in the series' CSV."""
 CHANGES_SHOWN = 200
@@ -52,11 +52,11 @@ class ChartJob(runner.Job):
 
 
 def _tools() -> dict[str, str | None]:
-    return package_versions("altair", "vl-convert-python", "pikepdf")  # altair's release fixes its Vega-Lite schema
+    return package_versions("altair", "vl-convert-python")  # altair's release fixes its Vega-Lite schema
 
 
 def render(job: ChartJob) -> dict[str, Any]:
-    """Render one chart: Vega-Lite, SVG, Vega and PDF, then the manifest."""
+    """Render one chart: Vega-Lite, SVG and Vega, then the manifest."""
     from wirespeed.analysis.outputs import Outputs
 
     try:
@@ -106,7 +106,7 @@ def series_page(detail: dict[str, Any], sets_url: dict[str, str]) -> tuple[dict[
             "newest_date": max((p["date"] for p in points if p["date"]), default=None),
             "points": rows[:POINTS_SHOWN], "points_total": len(rows), "csv": f"{url}/points.csv",
             "chart": {"id": CHART, "title": defn["title"], "caption": defn["caption"], "alt": defn["alt"],
-                      **{kind: f"{url}/{CHART}{ext}" for kind, ext in CHART_FILES if kind != "pdf"}}}  # the PDF drawing is the trend report's, not published
+                      **{kind: f"{url}/{CHART}{ext}" for kind, ext in CHART_FILES}}}
     return page, defn, csv_text
 
 
