@@ -130,8 +130,8 @@ def test_every_spec_is_valid_vega_lite_and_renders(analysed):
         assert spec.get("description"), f"{spec_path}: no text alternative"
         svg = vl_convert.vegalite_to_svg(spec)
         assert svg.startswith("<svg") and ("<path" in svg or "<line" in svg)
-        pdf = spec_path.with_name(spec_path.name.replace(".vl.json", ".pdf"))
-        assert pdf.read_bytes().startswith(b"%PDF")
+        drawn = spec_path.with_name(spec_path.name.replace(".vl.json", ".svg"))  # the drawing the page, the notebook and the PDF show
+        assert drawn.read_text().startswith("<svg") and not drawn.with_suffix(".pdf").exists()  # a report draws its own PDF
         n += 1
     assert n >= 40
 
