@@ -165,3 +165,24 @@ def test_a_reports_chart_pdf_is_drawn_from_the_svg_once_and_kept_whole(tmp_path,
     link.symlink_to(svg)
     with pytest.raises(chart_pdf.ChartPdfError, match="link.svg: the chart's drawing cannot be read"):
         chart_pdf.pdf(link, cache)
+
+
+def test_the_reports_drawing_cache_keeps_the_archives_charts_only_and_follows_no_link(tmp_path):
+    from wirespeed.report import chart_pdf
+
+    static = tmp_path / "site-static"
+    kept_svg = static / "results" / "a-set" / "charts" / "x.svg"
+    kept_svg.parent.mkdir(parents=True)
+    kept_svg.write_text(drawings.draw(SPEC).svg)
+    gone_svg = tmp_path / "gone.svg"
+    gone_svg.write_text(drawings.draw({**SPEC, "title": "Latency"}).svg)
+    cache = tmp_path / "chart-pdf"
+    chart_pdf.pdf(kept_svg, cache)
+    chart_pdf.pdf(gone_svg, cache)  # a chart no longer in the archive
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "precious").write_text("x")
+    (cache / "zz").symlink_to(outside, target_is_directory=True)
+    assert chart_pdf.prune(static, cache) == 2
+    left = [p.name for p in cache.rglob("*.pdf")]
+    assert left == [f"{chart_pdf.key(kept_svg.read_bytes())}.pdf"] and (outside / "precious").exists()

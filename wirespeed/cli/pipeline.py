@@ -115,7 +115,7 @@ def report(slugs: tuple[str, ...], jobs: int | None, base_url: str | None, sched
     from rich.progress import Progress
 
     from wirespeed.pipeline import cluster
-    from wirespeed.report import trend_report
+    from wirespeed.report import chart_pdf, trend_report
     from wirespeed.report import typesetting
 
     scheduler = executor(scheduler)
@@ -134,6 +134,7 @@ def report(slugs: tuple[str, ...], jobs: int | None, base_url: str | None, sched
             errors.append(error)
         elif done != "none":
             out.print(f"trend report {'built' if done == 'built' else 'up to date'} → {trend_report.OUT}", markup=False)
+        chart_pdf.prune(paths.SITE_STATIC, paths.CHART_PDF_CACHE)  # the drawings of charts no longer in the archive go
     for e in errors:
         err.print(e, markup=False)
     out.print(f"{len(built) - len(errors)} reports built, {len(fresh)} up to date → build/reports/", markup=False)

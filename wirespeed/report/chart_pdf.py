@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import shutil
 from pathlib import Path
 
 from wirespeed.pipeline import paths
@@ -94,3 +95,29 @@ def write(svgs: dict[str, Path], dest: Path, cache: Path | None) -> None:
     dest.mkdir(parents=True, exist_ok=True)
     for name, svg_path in svgs.items():
         (dest / f"{name}.pdf").write_bytes(pdf(svg_path, cache))
+
+
+def prune(static_root: Path, cache: Path) -> int:
+    """Remove from `cache` every drawing that is not of a chart under static_root (a set's charts, results/*/charts/,
+    or a trend series', trends/**/); returns how many were removed. Links are removed, never followed."""
+    keep = set()
+    for svg in [*static_root.glob("results/*/charts/*.svg"), *static_root.glob("trends/**/*.svg")]:
+        data = _read(svg)
+        if data is not None:
+            keep.add(f"{key(data)}.pdf")
+    removed = 0
+    try:
+        if cache.is_symlink() or not cache.is_dir():
+            return 0
+        for shard in list(cache.iterdir()):
+            entries = [shard] if shard.is_symlink() or not shard.is_dir() else list(shard.iterdir())
+            for entry in entries:
+                if entry is not shard and entry.name in keep and entry.name.startswith(shard.name) and entry.is_file() and not entry.is_symlink():
+                    continue
+                entry.unlink() if entry.is_symlink() or not entry.is_dir() else shutil.rmtree(entry, ignore_errors=True)
+                removed += 1
+            if not shard.is_symlink() and shard.is_dir() and not any(shard.iterdir()):
+                shard.rmdir()
+    except OSError:  # a cache that cannot be cleared whole is left as it is: it decides no output
+        pass
+    return removed
