@@ -292,9 +292,11 @@ def test_crawl_under_a_sub_path_finds_no_broken_link(sub_site, browser):  # noqa
     unreached = sorted(expected - seen)
     for p, m in moved.items():  # every old address leads to a page the crawl reached
         if m:
-            target = urljoin(base + p.relative_to(public).as_posix(), html.unescape(m[1]))
+            target, fragment = urldefrag(urljoin(base + p.relative_to(public).as_posix(), html.unescape(m[1])))
             if target not in seen:
                 problems.append(f"{p.relative_to(public)}: sends the reader to {target}, not a page of the site")
+            elif fragment and f'id="{fragment}"' not in (public / target.removeprefix(base) / "index.html").read_text(encoding="utf-8"):
+                problems.append(f"{p.relative_to(public)}: sends the reader to #{fragment}, not a place on {target}")
     assert sum(1 for m in moved.values() if m) >= 28, "no set keeps its notebooks' old addresses"
     assert not problems, f"{len(problems)} problems:\n" + "\n".join(problems[:40])
     assert not unreached, f"{len(unreached)} pages not reachable from the home page: {unreached[:10]}"

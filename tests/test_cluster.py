@@ -27,7 +27,7 @@ def test_a_sets_outputs_on_a_dask_cluster_equal_the_pools(tmp_path):
     _, errors = analysis.run(db, [SECOND], jobs=1, out_root=out)
     assert not errors, errors
     pool = _files(out / SECOND)
-    assert any(n.endswith(".ipynb") for n in pool) and any(n.endswith(".pdf") for n in pool) and any(n.endswith(".csv") for n in pool)
+    assert any(n.endswith(".ipynb") for n in pool) and any(n.endswith(".svg") for n in pool) and any(n.endswith(".csv") for n in pool)
     shutil.rmtree(out)
     plan, errors = analysis.run(db, [SECOND], jobs=2, out_root=out, scheduler="local")
     assert not errors, errors
