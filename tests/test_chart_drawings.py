@@ -182,7 +182,9 @@ def test_the_reports_drawing_cache_keeps_the_archives_charts_only_and_follows_no
     outside = tmp_path / "outside"
     outside.mkdir()
     (outside / "precious").write_text("x")
-    (cache / "zz").symlink_to(outside, target_is_directory=True)
-    assert chart_pdf.prune(static, cache) == 2
+    (cache / "zz").symlink_to(outside, target_is_directory=True)  # beside the shards: removed, not a drawing
+    kept_key = chart_pdf.key(kept_svg.read_bytes())
+    (cache / kept_key[:2] / f"{kept_key[:2]}{'1' * 62}.pdf").symlink_to(outside / "precious")  # a link in a shard: removed
+    assert chart_pdf.prune(static, cache) == 2  # the stale drawing and the link in a shard
     left = [p.name for p in cache.rglob("*.pdf")]
-    assert left == [f"{chart_pdf.key(kept_svg.read_bytes())}.pdf"] and (outside / "precious").exists()
+    assert left == [f"{kept_key}.pdf"] and (outside / "precious").exists() and not (cache / "zz").exists()

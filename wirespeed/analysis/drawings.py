@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from wirespeed.presentation.charts import web
-from wirespeed.system import atomic, regularfile
+from wirespeed.system import atomic, codehash, shardcache
 
 CACHE_ENV = "WIRESPEED_CHART_CACHE"
 FORMAT = 2  # the layout of an entry: raise it when the files or their meaning change (2: no PDF, the report draws it)
@@ -72,10 +72,7 @@ def _drawing_code() -> str:
     """The hash of what draws: vl-convert's version and the source of this module and web.py."""
     import vl_convert as vlc
 
-    h = hashlib.sha256(f"{FORMAT}\0{vlc.__version__}\0".encode())
-    for module in (__file__, web.__file__):
-        h.update(Path(module).read_bytes() + b"\0")
-    return h.hexdigest()
+    return codehash.source_key(f"{FORMAT}\0{vlc.__version__}\0", __file__, web.__file__)
 
 
 def key(spec: dict[str, Any]) -> str:
@@ -115,19 +112,11 @@ def _entry(cache: Path, k: str) -> Path:
     return cache / k[:2] / k
 
 
-def _read_file(path: Path) -> bytes | None:
-    """A regular file's bytes, never through a link and never more than MAX_BYTES; None otherwise."""
-    try:
-        return regularfile.read(path, MAX_BYTES)
-    except OSError:
-        return None
-
-
 def _read(cache: Path, k: str) -> Drawing | None:
     folder = _entry(cache, k)
     if cache.is_symlink() or folder.parent.is_symlink() or folder.is_symlink() or not folder.is_dir():
         return None
-    raw = _read_file(folder / SUMS)
+    raw = shardcache.read(folder / SUMS, MAX_BYTES)
     try:
         sums = json.loads(raw) if raw is not None else None
     except ValueError:
@@ -136,7 +125,7 @@ def _read(cache: Path, k: str) -> Drawing | None:
         return None
     files = {}
     for name in (SVG, WEB):
-        data = _read_file(folder / name)
+        data = shardcache.read(folder / name, MAX_BYTES)
         if data is None or hashlib.sha256(data).hexdigest() != sums.get(name):
             return None
         files[name] = data
@@ -171,32 +160,4 @@ def _write(cache: Path, drawing: Drawing) -> None:
 def prune(cache: Path, keep: set[str]) -> int:
     """Remove the entries (and anything else) under `cache` that are not the drawings of a key in `keep`; returns how
     many entries were removed. Links are removed, never followed."""
-    removed = 0
-    try:
-        if cache.is_symlink() or not cache.is_dir():
-            return 0
-        for shard in list(cache.iterdir()):
-            if shard.is_symlink() or not shard.is_dir() or not re.fullmatch(r"[0-9a-f]{2}", shard.name):
-                _remove(shard)
-                continue
-            for entry in list(shard.iterdir()):
-                if entry.is_dir() and not entry.is_symlink() and _KEY.fullmatch(entry.name) and entry.name in keep \
-                        and entry.name.startswith(shard.name):
-                    continue
-                _remove(entry)
-                removed += 1
-            if not any(shard.iterdir()):
-                shard.rmdir()
-    except OSError:  # a cache that cannot be read or cleared whole is left as it is: it decides no output
-        pass
-    return removed
-
-
-def _remove(path: Path) -> None:
-    try:
-        if path.is_dir() and not path.is_symlink():
-            shutil.rmtree(path, ignore_errors=True)
-        else:
-            path.unlink(missing_ok=True)
-    except OSError:
-        pass
+    return shardcache.prune(cache, lambda entry: entry.is_dir() and bool(_KEY.fullmatch(entry.name)) and entry.name in keep)

@@ -16,11 +16,10 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import shutil
 from pathlib import Path
 
 from wirespeed.pipeline import paths
-from wirespeed.system import atomic, regularfile, reproducible
+from wirespeed.system import atomic, codehash, reproducible, shardcache
 
 FORMAT = 1  # how a drawing is made and kept: raise it when either changes
 MAX_BYTES = 32 * 1024 * 1024  # a chart's SVG or PDF is tens of kilobytes
@@ -35,10 +34,7 @@ def code_key() -> str:
     """The hash of what draws: vl-convert's version and the source of this module and reproducible.py."""
     import vl_convert as vlc
 
-    h = hashlib.sha256(f"{FORMAT}\0{vlc.__version__}\0".encode())
-    for module in (__file__, reproducible.__file__):
-        h.update(Path(module).read_bytes() + b"\0")
-    return h.hexdigest()
+    return codehash.source_key(f"{FORMAT}\0{vlc.__version__}\0", __file__, reproducible.__file__)
 
 
 def key(svg: bytes) -> str:
@@ -59,22 +55,15 @@ def cache_of(out: Path) -> Path:
     return out.parent.parent / paths.CHART_PDF_CACHE.relative_to(paths.BUILD)
 
 
-def _read(path: Path) -> bytes | None:
-    try:
-        return regularfile.read(path, MAX_BYTES)
-    except OSError:
-        return None
-
-
 def pdf(svg_path: Path, cache: Path | None) -> bytes:
     """The PDF drawing of the chart whose SVG is at `svg_path`: from the cache when it holds it, else drawn (and kept)."""
-    svg = _read(svg_path)
+    svg = shardcache.read(svg_path, MAX_BYTES)
     if svg is None:
         raise ChartPdfError(f"{svg_path}: the chart's drawing cannot be read (missing, a link or over {MAX_BYTES // 2**20} MB)")
     k = key(svg)
     entry = cache / k[:2] / f"{k}.pdf" if cache is not None else None
     if entry is not None and not cache.is_symlink() and not entry.parent.is_symlink():
-        kept = _read(entry)
+        kept = shardcache.read(entry, MAX_BYTES)
         if kept is not None and kept.startswith(b"%PDF-") and b"%%EOF" in kept[-64:]:
             return kept
     try:
@@ -102,22 +91,7 @@ def prune(static_root: Path, cache: Path) -> int:
     or a trend series', trends/**/); returns how many were removed. Links are removed, never followed."""
     keep = set()
     for svg in [*static_root.glob("results/*/charts/*.svg"), *static_root.glob("trends/**/*.svg")]:
-        data = _read(svg)
+        data = shardcache.read(svg, MAX_BYTES)
         if data is not None:
             keep.add(f"{key(data)}.pdf")
-    removed = 0
-    try:
-        if cache.is_symlink() or not cache.is_dir():
-            return 0
-        for shard in list(cache.iterdir()):
-            entries = [shard] if shard.is_symlink() or not shard.is_dir() else list(shard.iterdir())
-            for entry in entries:
-                if entry is not shard and entry.name in keep and entry.name.startswith(shard.name) and entry.is_file() and not entry.is_symlink():
-                    continue
-                entry.unlink() if entry.is_symlink() or not entry.is_dir() else shutil.rmtree(entry, ignore_errors=True)
-                removed += 1
-            if not shard.is_symlink() and shard.is_dir() and not any(shard.iterdir()):
-                shard.rmdir()
-    except OSError:  # a cache that cannot be cleared whole is left as it is: it decides no output
-        pass
-    return removed
+    return shardcache.prune(cache, lambda entry: entry.is_file() and entry.name in keep)

@@ -204,3 +204,12 @@ def package_versions(*names: str) -> dict[str, str | None]:
         except metadata.PackageNotFoundError:
             found[name] = None
     return found
+
+
+def source_key(header: str, *files: str) -> str:
+    """The hash of a header (a format number, a tool's version) and the source files of the code that makes an output:
+    the code part of a cache key."""
+    h = hashlib.sha256(header.encode())
+    for file in files:
+        h.update(Path(file).read_bytes() + b"\0")
+    return h.hexdigest()
