@@ -33,6 +33,23 @@ def test_a_figure_section_says_each_fact_once_with_links_relative_to_the_page():
     assert soup.find("p", class_="eyebrow").a["href"] == "../"
 
 
+def test_a_tests_source_line_reads_as_a_sentence_and_the_sets_transcription_note_is_said_once():
+    def lines(where: str, document: str) -> tuple[str, str]:
+        rec = records()
+        rec["tests"][0]["where"], rec["source"]["document"] = where, document
+        rec["source"]["transcribed_from"] = "Tables 1–7 and the test bed description."
+        soup = BeautifulSoup(explain_page.render(rec), "html.parser")
+        where_line = soup.find("p", class_="explain-where")
+        return (where_line.get_text() if where_line else ""), soup.find("header").get_text(" ", strip=True)
+
+    assert lines("Table 1", "Report")[0] == "Source figures printed in Table 1 of “Report” (Lab)."
+    assert lines("Table 1", "")[0] == "Source figures printed in Table 1."
+    assert lines("", "Report")[0] == "Source figures from “Report” (Lab)."  # the set's note is no place in a document
+    assert lines("", "")[0] == ""
+    header = lines("", "Report")[1]
+    assert header.endswith("Source: Lab, “Report”. Transcribed from it: Tables 1–7 and the test bed description.")
+
+
 def test_every_value_is_escaped_and_no_link_leaves_the_site():
     rec = records(label=HOSTILE, text=HOSTILE, unit=HOSTILE, id=HOSTILE, source={"printed": HOSTILE, "note": HOSTILE})
     rec["title"] = rec["tests"][0]["title"] = rec["source"]["document"] = HOSTILE

@@ -251,6 +251,6 @@ def records(con: duckdb.DuckDBPyConnection, summary: dict[str, Any], figures: di
     return {"slug": slug, "title": meta["title"],
             "source": {"publisher": source.get("publisher") or "", "document": source.get("document") or "", "kind": source.get("kind") or "",
                        "transcribed_from": source.get("transcribed_from") or ""},
-            "tests": [{"id": t["id"], "title": t["title"], "where": t.get("source_table") or source.get("transcribed_from") or "",
+            "tests": [{"id": t["id"], "title": t["title"], "where": t.get("source_table") or "",
                        "figures": by_test[t["id"]]} for t in meta["tests"] if by_test[t["id"]]],
             "rows": used_rows, "notebooks": notebooks}

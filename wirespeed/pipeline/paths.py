@@ -24,6 +24,7 @@ CHART_CACHE = BUILD / "cache" / "charts"    # <key[:2]>/<key>/: a chart's drawin
 CHART_PDF_CACHE = BUILD / "cache" / "chart-pdf"  # <key[:2]>/<key>.pdf: a chart's PDF drawing by its SVG's hash (report/chart_pdf.py)
 NOTEBOOK_SOURCES = BUILD / "cache" / "notebooks"  # <name>-<key>.ipynb: each notebook's source converted by jupytext (analysis/sources.py)
 LATEX_SEEDS = BUILD / "cache" / "latex"     # reports-<slug>/, trends-trends/: the cross-reference files a report's last typesetting settled on (report/latex.py)
+LATEX_FORMATS = BUILD / "cache" / "latex-format"  # <key>.fmt: the reports' packages dumped into a format, by their head's hash (report/latexformat.py)
 
 
 def chart_cache(analysis_root: Path) -> Path:
@@ -41,6 +42,11 @@ def latex_seed(out: Path) -> Path:
     <build>/cache/latex/<its folder's name>-<its name>, in the build folder `out` is in (a set named "trends" and the
     trend report keep apart)."""
     return out.parent.parent / LATEX_SEEDS.relative_to(BUILD) / f"{out.parent.name}-{out.stem}"
+
+
+def latex_formats(out: Path) -> Path:
+    """The format cache of the reports written at `out`'s folder (<build>/reports/<slug>.pdf → <build>/cache/latex-format)."""
+    return out.parent.parent / LATEX_FORMATS.relative_to(BUILD)
 
 
 def latex_shape_seed(out: Path, shape: str) -> Path:

@@ -26,6 +26,7 @@ import subprocess
 import time
 from pathlib import Path
 
+from wirespeed.report import latexformat
 from wirespeed.system import atomic
 
 TIMEOUT_ENV = "WIRESPEED_REPORT_TIMEOUT"
@@ -78,6 +79,13 @@ def run(cmd: list[str], cwd: Path, env: dict[str, str], deadline: float, name: s
     return subprocess.CompletedProcess(cmd, proc.returncode, out, err)
 
 
+def _run_or_none(cmd: list[str], cwd: Path, env: dict[str, str], deadline: float) -> subprocess.CompletedProcess | None:
+    try:
+        return run(cmd, cwd, env, deadline, cmd[0])
+    except LatexError:  # out of time: the report goes on without a format and fails on its own deadline if it must
+        return None
+
+
 def _kill_group(proc: subprocess.Popen) -> None:
     try:
         os.killpg(proc.pid, signal.SIGKILL)
@@ -117,22 +125,29 @@ def _crossref_state(workdir: Path, stem: str) -> str:
     return h.hexdigest()
 
 
-def xelatex(workdir: Path, tex: str, env: dict[str, str], deadline: float, seed: Path | None = None, shared: Path | None = None) -> Path:
+def xelatex(workdir: Path, tex: str, env: dict[str, str], deadline: float, seed: Path | None = None, shared: Path | None = None,
+            formats: Path | None = None) -> Path:
     """Typeset `tex` (a file name in workdir) until its cross-references stop changing; returns the PDF.
 
     Each run writes only XeTeX's own output (-no-pdf: the .xdv); xdvipdfmx turns the last one into the PDF, once,
     with the options XeLaTeX gives it, instead of after every run (about a tenth of a run each time).
     `seed`: a folder of cross-reference files to start from, and where the settled ones are kept for next time;
-    `shared`: another such folder, started from when `seed` has none (a seed of the document's shape), kept too."""
+    `shared`: another such folder, started from when `seed` has none (a seed of the document's shape), kept too;
+    `formats`: the cache of precompiled formats of the document's packages (latexformat), used when it has the mark."""
     stem = tex.removesuffix(".tex")
     seeded = any(s is not None and _plant(s, workdir, stem) for s in (seed, shared))
+    head = latexformat.head(workdir / tex) if formats is not None else None
+    fmt = latexformat.ensure(head, formats, lambda cmd, cwd: _run_or_none(cmd, cwd, env, deadline)) if head is not None and formats is not None else None
+    opts = [latexformat.place(fmt, workdir)] if fmt is not None else []
     try:
-        _settle(workdir, stem, env, deadline)
+        _settle(workdir, stem, env, deadline, opts)
     except LatexError:
-        if not seeded:
+        if not (seeded or opts):
             raise
-        _clear(workdir, stem)  # e.g. a seed written under another template: from nothing, as without one
-        _settle(workdir, stem, env, deadline)
+        if fmt is not None:
+            latexformat.discard(fmt)  # spoiled or unusable: the next report dumps it again
+        _clear(workdir, stem)  # e.g. a seed written under another template: from nothing and without a format, as without them
+        _settle(workdir, stem, env, deadline, [])
     xdv, pdf = workdir / f"{stem}.xdv", workdir / f"{stem}.pdf"
     if not xdv.is_file():
         raise LatexError("xelatex wrote no output (no .xdv)")
@@ -146,9 +161,9 @@ def xelatex(workdir: Path, tex: str, env: dict[str, str], deadline: float, seed:
     return pdf
 
 
-def _settle(workdir: Path, stem: str, env: dict[str, str], deadline: float) -> None:
-    """XeLaTeX runs until a run writes the cross-reference files it read (MAX_RUNS at most)."""
-    cmd = ["xelatex", "-no-pdf", "-no-shell-escape", "-interaction=nonstopmode", "-halt-on-error", f"{stem}.tex"]
+def _settle(workdir: Path, stem: str, env: dict[str, str], deadline: float, opts: list[str]) -> None:
+    """XeLaTeX runs until a run writes the cross-reference files it read (MAX_RUNS at most); `opts`: the format's."""
+    cmd = ["xelatex", *opts, "-no-pdf", "-no-shell-escape", "-interaction=nonstopmode", "-halt-on-error", f"{stem}.tex"]
     before = _crossref_state(workdir, stem)
     for _ in range(MAX_RUNS):
         proc = run(cmd, workdir, env, deadline, "xelatex")

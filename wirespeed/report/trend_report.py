@@ -154,7 +154,7 @@ def build(job: TrendReportJob) -> dict[str, Any]:
                             charts, chart_pdf.cache_of(job.out))
             work = Path(tmp) / "work"
             work.mkdir()
-            pdf = typeset(ast, work, charts, str(dates.epoch(when)), seed=paths.latex_seed(job.out))
+            pdf = typeset(ast, work, charts, str(dates.epoch(when)), seed=paths.latex_seed(job.out), formats=paths.latex_formats(job.out))
             atomic.write_bytes(job.out, pdf.read_bytes())
         atomic.write_text(job.manifest, job.manifest_text())
         return {"ok": True}

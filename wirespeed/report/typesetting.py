@@ -140,7 +140,7 @@ def build(job: ReportJob, root: str) -> dict[str, Any]:
             charts = Path(tmp) / "charts"  # the PDF drawings of the charts it prints, and of no other
             chart_pdf.write({cid: job.charts_dir / f"{cid}.svg" for cid in dict.fromkeys(doc.charts_used)}, charts, chart_pdf.cache_of(job.out))
             pdf = typeset(ast, Path(tmp), charts, source_date_epoch(data, article, job.components.get("build")), seed=paths.latex_seed(job.out),
-                          shared=paths.latex_shape_seed(job.out, shape(ast)))
+                          shared=paths.latex_shape_seed(job.out, shape(ast)), formats=paths.latex_formats(job.out))
             atomic.write_bytes(job.out, fontshare.share(pdf.read_bytes()))  # the charts' fonts: one subset per family
             if os.environ.get("WIRESPEED_LATEX_LOGS"):  # layout checks read the TeX log (overfull boxes); off by default
                 logs = Path(os.environ["WIRESPEED_LATEX_LOGS"])
@@ -183,9 +183,10 @@ def shape(ast: Any) -> str:
 
 
 def typeset(ast: dict[str, Any], workdir: Path, charts_dir: Path, epoch: str, template_root: Path = TEMPLATE_ROOT, seed: Path | None = None,
-            shared: Path | None = None) -> Path:
+            shared: Path | None = None, formats: Path | None = None) -> Path:
     """Pandoc AST → report.tex (pandoc, template, filters; figures extracted beside it) → report.pdf (XeLaTeX), in workdir.
-    `seed`: where this report's settled cross-references are kept between builds, `shared`: those of its shape (latex.xelatex)."""
+    `seed`: where this report's settled cross-references are kept between builds, `shared`: those of its shape, `formats`: the
+    cache of its packages' precompiled formats (latex.xelatex)."""
     deadline = time.monotonic() + latex.timeout_s()
     (workdir / "report.json").write_text(json.dumps(ast, ensure_ascii=False), encoding="utf-8")
     tpl = template_root.resolve()
@@ -197,7 +198,7 @@ def typeset(ast: dict[str, Any], workdir: Path, charts_dir: Path, epoch: str, te
     if proc.returncode != 0 or not (workdir / "report.tex").is_file():
         lines = [l.strip() for l in proc.stderr.splitlines() if l.strip()]
         raise latex.LatexError("pandoc failed: " + (" | ".join(lines[:3]) or f"exit {proc.returncode}"))
-    return latex.xelatex(workdir, "report.tex", env, deadline, seed, shared)
+    return latex.xelatex(workdir, "report.tex", env, deadline, seed, shared, formats)
 
 
 def run(slugs: list[str] | None = None, jobs: int | None = None, progress: Callable[[ReportJob, int, int], None] | None = None, out: Path = OUT,

@@ -48,6 +48,8 @@ def render(records: dict[str, Any]) -> str:
       "      A figure “as published” stands for every value that rounds to it.")
     if doc:
         w(f" Source: {_t(publisher) + ', ' if publisher else ''}“{_t(doc)}”.")
+    if src.get("transcribed_from"):  # the set's own sentence on what it took from the source: once, not under each test
+        w(f" Transcribed from it: {_t(src['transcribed_from'])}")
     w("</p>\n  </header>\n")
     w('  <nav aria-label="Tests">\n    <ul class="explain-tests">')
     for t in records["tests"]:
@@ -56,10 +58,10 @@ def render(records: dict[str, Any]) -> str:
     for t in records["tests"]:
         tid = _t(t["id"])
         w(f'\n  <section aria-labelledby="test-{tid}">\n    <h2 id="test-{tid}">{_t(t["title"])}</h2>')
-        if t.get("where") or doc:  # where the source prints the test's figures: once here, not beside each figure
-            w("<p class=\"explain-where\">Source figures printed"
-              + (f" in {_t(t['where'])}" if t.get("where") else "") + (f" of “{_t(doc)}”" if doc else "")
-              + (f" ({_t(publisher)})" if publisher else "") + ".</p>")
+        if t.get("where") or doc:  # where the source prints the test's figures (its table): once here, not beside each figure
+            w("<p class=\"explain-where\">Source figures "
+              + (f"printed in {_t(t['where'])}" + (" of " if doc else "") if t.get("where") else "from ")
+              + (f"“{_t(doc)}”" + (f" ({_t(publisher)})" if publisher else "") if doc else "") + ".</p>")
         for table, figures in _by_table(t["figures"]):
             nb = records["notebooks"].get(table) if table else None
             if nb:  # the notebook cell that prints the table: once for its figures, not beside each

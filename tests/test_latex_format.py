@@ -1,0 +1,126 @@
+"""The reports' packages are dumped once into a precompiled format (report/latexformat.py) that every XeLaTeX run
+starts from: the pages are the ones typeset without it, the format is dumped once and shared, a spoiled format or a
+document without the mark is typeset without one, and the cache keeps a few formats and follows no link."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import time
+
+import pytest
+
+from wirespeed.report import latex, latexformat, typesetting
+from wirespeed.report import pandoc_ast as A
+
+from test_latex_seed import _blocks
+from test_report_robustness import _doc
+
+
+@pytest.fixture
+def typeset(monkeypatch):
+    """Typeset a document in its own folder; records each XeLaTeX command line (the last list is the current one)."""
+    calls: list[list[list[str]]] = []
+    real = latex.run
+
+    def recorded(cmd, *args, **kwargs):
+        if cmd[0] == "xelatex":
+            calls[-1].append(cmd)
+        return real(cmd, *args, **kwargs)
+
+    monkeypatch.setattr(latex, "run", recorded)
+
+    def run(doc: dict, work, formats=None):
+        calls.append([])
+        work.mkdir()
+        return typesetting.typeset(doc, work, work, "1700000000", formats=formats)
+
+    run.calls = calls
+    return run
+
+
+def _pages(pdf) -> list[bytes]:
+    """Each page drawn at 60 dpi (PPM bytes) and the text, to compare what a reader sees."""
+    out = subprocess.run(["pdftoppm", "-r", "60", str(pdf)], capture_output=True, check=True).stdout
+    return [out, typesetting.pdf_text(pdf).encode()]
+
+
+@pytest.mark.slow
+def test_a_report_on_the_format_shows_the_pages_typeset_without_it(tmp_path, typeset):
+    doc = _doc(_blocks(3))
+    formats = tmp_path / "cache" / "latex-format"
+    plain = typeset(doc, tmp_path / "plain")
+    assert not any(any(a.startswith("-fmt=") for a in c) for c in typeset.calls[-1])
+    on_format = typeset(doc, tmp_path / "first", formats)
+    dumps = [c for c in typeset.calls[-1] if "-ini" in c]
+    assert len(dumps) == 1  # dumped once, then every run starts from it
+    assert all("-fmt=" + latexformat.NAME in c for c in typeset.calls[-1] if "-ini" not in c)
+    kept = list(formats.glob("*.fmt"))
+    assert len(kept) == 1 and kept[0].stat().st_size > 1_000_000
+    assert _pages(on_format) == _pages(plain)
+    # another report of the same template: the same format, not dumped again
+    other = typeset(_doc(_blocks(1)), tmp_path / "second", formats)
+    assert not [c for c in typeset.calls[-1] if "-ini" in c] and list(formats.glob("*.fmt")) == kept
+    assert _pages(other) == _pages(typeset(_doc(_blocks(1)), tmp_path / "second-plain"))
+
+
+@pytest.mark.slow
+def test_a_spoiled_format_is_dropped_and_the_report_typeset_without_it(tmp_path, typeset):
+    doc = _doc(_blocks(1))
+    formats = tmp_path / "formats"
+    plain = typeset(doc, tmp_path / "plain")
+    typeset(doc, tmp_path / "dump", formats)
+    (fmt,) = formats.glob("*.fmt")
+    fmt.write_bytes(b"not a format" * 1000)
+    assert _pages(typeset(doc, tmp_path / "spoiled", formats)) == _pages(plain)
+    assert not fmt.exists()  # dropped: the next report dumps it again
+    typeset(doc, tmp_path / "again", formats)
+    assert fmt.is_file() and [c for c in typeset.calls[-1] if "-ini" in c]
+
+
+def test_the_head_is_what_stands_above_the_mark_on_its_own_line(tmp_path):
+    tex = tmp_path / "report.tex"
+    tex.write_text("\\documentclass{article}\n\\usepackage{xcolor}\n" + latexformat.MARK + "\n\\setstretch{1}\n")
+    assert latexformat.head(tex) == "\\documentclass{article}\n\\usepackage{xcolor}\n"
+    tex.write_text("\\documentclass{article}\n\\usepackage{xcolor}" + latexformat.MARK + "\n")  # not on a line of its own
+    assert latexformat.head(tex) is None
+    tex.write_text("\\documentclass{article}\n\\begin{document}x\\end{document}\n")
+    assert latexformat.head(tex) is None
+    tex.write_text("%" * (latexformat.MAX_HEAD_BYTES + 10) + "\n" + latexformat.MARK + "\n")
+    assert latexformat.head(tex) is None
+    assert latexformat.key("a") != latexformat.key("b") and len(latexformat.key("a")) == 32
+
+
+def test_a_dump_counts_only_with_no_error_but_the_kernels_default_roman():
+    dump = "Beginning to dump on file wirespeed-report.fmt\n"
+    refusal = "! " + latexformat.NATIVE_FONT_ERROR + "\n"
+    assert latexformat.dumped_whole(dump + "\\font\\OT1/cmr/m/n/10=cmr10\n")
+    assert latexformat.dumped_whole(dump + "\\font\\TU/lmr/m/n/10=[lmroman10-regular]:mapping=tex-text;\n" + refusal)
+    assert not latexformat.dumped_whole(dump + "\\font\\TU/lmss/m/n/10=[lmsans10-regular]:mapping=tex-text;\n" + refusal)
+    assert not latexformat.dumped_whole(dump + "! Undefined control sequence.\n")
+    assert not latexformat.dumped_whole("! Emergency stop.\n")
+
+
+@pytest.mark.slow
+def test_a_document_without_the_mark_is_typeset_without_a_format(tmp_path):
+    work = tmp_path / "w"
+    work.mkdir()
+    (work / "report.tex").write_text("\\documentclass{article}\n\\begin{document}Hello\\end{document}\n")
+    env = {**os.environ, "openin_any": "p", "openout_any": "p", "SOURCE_DATE_EPOCH": "1700000000", "FORCE_SOURCE_DATE": "1"}
+    pdf = latex.xelatex(work, "report.tex", env, time.monotonic() + 120, formats=tmp_path / "formats")
+    assert pdf.is_file() and not (tmp_path / "formats").exists()
+
+
+def test_the_cache_keeps_the_latest_formats_and_follows_no_link(tmp_path):
+    cache = tmp_path / "formats"
+    cache.mkdir()
+    outside = tmp_path / "outside.fmt"
+    outside.write_bytes(b"x")
+    for n in range(latexformat.KEPT + 2):
+        p = cache / f"{n:032x}.fmt"
+        p.write_bytes(b"f")
+        os.utime(p, ns=(n * 10**9, n * 10**9))
+    (cache / "link.fmt").symlink_to(outside)
+    latexformat.prune(cache)
+    assert sorted(p.name for p in cache.iterdir()) == [f"{n:032x}.fmt" for n in range(2, latexformat.KEPT + 2)]
+    assert outside.read_bytes() == b"x"
