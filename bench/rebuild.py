@@ -26,11 +26,18 @@ STEP = re.compile(r"^\[wirespeed ([a-z -]+): ([0-9.]+) s\]$", re.M)
 TITLE = re.compile(r'^title = "(.*)"$', re.M)
 
 
+def _python(tree: Path) -> str:
+    """The tree's own virtualenv's Python (its `make` made it, with the packages that tree pins), else this one."""
+    own = tree / ".venv" / "bin" / "python"
+    return str(own) if own.is_file() else sys.executable
+
+
 def _build(tree: Path, *args: str) -> dict:
     env = {**os.environ, "PYTHONPATH": str(tree)}
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-m", "wirespeed", "build", *args], cwd=tree, env=env, capture_output=True, text=True)
+    proc = subprocess.run([_python(tree), "-m", "wirespeed", "build", *args], cwd=tree, env=env, capture_output=True, text=True,
+                          stdin=subprocess.DEVNULL)
     wall = time.perf_counter() - t
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode != 0:

@@ -172,7 +172,7 @@ def test_the_nexus_9516_bit_rate_is_explained_to_its_source_table_and_notebook_c
     where = section.find_parent("section").find("p", class_="explain-where", recursive=False)  # the test's source line, once
     cell = section.find_parent("div", class_="xp-table").find("p", class_="explain-notebook", recursive=False)  # its table's cell, once
     text = where.get_text(" ", strip=True) + " " + cell.get_text(" ", strip=True) + " " + section.get_text(" ", strip=True)
-    for part in ("19,047,430,585 frames/s × 64 B × 8", "as published, digit for digit (3 decimals)", "printed in Table 1 of", "Network Test",
+    for part in ("19,047,430,585 frames/s × 64 B × 8", "as published, 3 decimals", "printed in Table 1 of", "Network Test",
                  "the recomputation agrees", "throughput.csv , line 2", "throughput, code cell"):
         assert part in text, (part, text)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from bs4 import BeautifulSoup
 
+from wirespeed.catalog import explain
 from wirespeed.site import explain_page
 
 HOSTILE = '<script>alert(1)</script>" onmouseover="x'
@@ -31,6 +32,22 @@ def test_a_figure_section_says_each_fact_once_with_links_relative_to_the_page():
     assert cell.get_text() == "Table “t-results”, computed in throughput, code cell 8." and cell.a["href"] == "../../../notebooks/throughput.html#cell-id=ab"
     assert soup.find("p", class_="explain-where").get_text() == "Source figures printed in Table 1 of “Report” (Lab)."
     assert soup.find("p", class_="eyebrow").a["href"] == "../"
+
+
+def test_each_rounding_rule_is_worded_once_and_a_figure_names_its_rule_under_its_tests_heading():
+    rec = records(label="Throughput: throughput (l1), 64-byte frames", derived=True, rounding="no more significant digits than … (3): 0 decimals",
+                  rule={"rule": "inputs", "places": "0 decimals", "digits": 3})
+    rec["tests"][0]["figures"].append({**rec["tests"][0]["figures"][0], "id": "t/throughput/128", "label": "Throughput: throughput, 128-byte frames",
+                                       "derived": False, "rule": {"rule": "published", "places": "2 decimals"}})
+    soup = BeautifulSoup(explain_page.render(rec), "html.parser")
+    legend = {dt["id"]: dt.find_next_sibling("dd").get_text() for dt in soup.select(".xp-rules dt")}
+    assert legend == {"rule-published": explain.RULES["published"] + ".", "rule-inputs": explain.RULES["inputs"] + "."}  # the rules used, in order
+    first, second = soup.select("section.xp")
+    assert first.select_one(".xp-label").get_text() == "Throughput (l1), 64-byte frames"  # the test's title is its section's heading
+    rounding = first.find("dt", string="Rounding").find_next_sibling("dd")
+    assert rounding.get_text() == "input precision: 3 significant digits, 0 decimals" and rounding.a["href"] == "#rule-inputs"
+    assert second.find("dt", string="Rounding").find_next_sibling("dd").get_text() == "as published, 2 decimals"
+    assert soup.find(id="test-t").get_text() == "Throughput"
 
 
 def test_a_tests_source_line_reads_as_a_sentence_and_the_sets_transcription_note_is_said_once():

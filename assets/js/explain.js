@@ -79,12 +79,15 @@
       body.textContent = "";
       if (!sec) { body.textContent = "No explanation of this figure was found."; return; }
       var test = sec.parentElement && sec.parentElement.closest("section");
+      var heading = test && test.querySelector(":scope > h2");  // the test's title: the figure's label omits it under its heading
+      var named = heading ? document.createElement("p") : null;
+      if (named) { named.className = "xp-test"; named.textContent = heading.textContent; }
       var where = test && test.querySelector(":scope > .explain-where");  // the test's source line
       var cell = sec.parentElement.matches(".xp-table") ? sec.parentElement.querySelector(":scope > .explain-notebook") : null;  // its table's notebook cell
       var base = new URL(t.path, location.href);
-      [where, cell, sec].forEach(function (part) {
+      [named, where, cell, sec].forEach(function (part) {
         if (!part) return;
-        var copy = document.importNode(part, true);
+        var copy = part === named ? part : document.importNode(part, true);
         copy.removeAttribute("id");
         copy.querySelectorAll("[id]").forEach(function (e) { e.removeAttribute("id"); });
         copy.querySelectorAll("a[href]").forEach(function (a) {  // the page's links are relative to it, not to this page

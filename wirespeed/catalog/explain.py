@@ -133,21 +133,34 @@ def _qualifier(row: dict[str, Any], metric: str, fig: dict[str, Any]) -> dict[st
             "from": f"its published input{'s' if len(ins) > 1 else ''} {said}" if ins else "exact theoretical figures (no published input)"}
 
 
-def _rounding(fig: dict[str, Any], row: dict[str, Any], metric: str, machine: bool) -> str:
+# The rules a figure is rounded by, named once (the explanation page prints each rule's words once, in its legend, and
+# beside a figure only its name and the decimals); a record carries both the name and the whole sentence.
+RULES = {
+    "published": "the source's figure, digit for digit; it stands for every value that rounds to it",
+    "machine": (f"a tool's own unrounded number, printed with at most {number_style.MACHINE_DIGITS} significant digits, "
+                "a rate of 1,000/s or more whole"),
+    "derived": "a figure computed here, printed with about four significant digits, a rate of 1,000/s or more whole",
+    "inputs": "a figure computed from published ones, printed with no more significant digits than its least precise input",
+}
+
+
+def _rounding(fig: dict[str, Any], row: dict[str, Any], metric: str, machine: bool) -> dict[str, Any]:
+    """How a figure was rounded: {"rule": a key of RULES, "places": "2 decimals" (or "a range"), "digits": its input's significant
+    digits (rule "inputs"), "machine_text": the tool's number (rule "machine"), "text": the whole sentence}."""
     decimals = _decimals(fig["text"])
     places = f"{decimals} decimal{'s' if decimals != 1 else ''}" if decimals is not None else "a range"
     if not fig["derived"]:
         cell = row["cells"][metric]
         if machine:
-            return (f"a machine's number “{cell['text']}”, printed by the number rule (at most {number_style.MACHINE_DIGITS} significant digits, "
-                    f"a rate of 1,000/s or more whole): {places}")
-        return f"as published, digit for digit ({places})"  # standing for every value that rounds to it, as the page says once
-    if metric == "line_rate":
-        return f"a derived figure's rule (about four significant digits, a rate of 1,000/s or more whole): {places}"
-    q = qualified.of_derived(row, metric)
-    if q.digits is not None:
-        return f"no more significant digits than its least precise published input ({q.digits}): {places}"
-    return f"a derived figure's rule (about four significant digits, a rate of 1,000/s or more whole): {places}"
+            return {"rule": "machine", "places": places, "machine_text": cell["text"],
+                    "text": (f"a machine's number “{cell['text']}”, printed by the number rule (at most {number_style.MACHINE_DIGITS} significant digits, "
+                             f"a rate of 1,000/s or more whole): {places}")}
+        return {"rule": "published", "places": places, "text": f"as published, digit for digit ({places})"}
+    q = qualified.of_derived(row, metric) if metric != "line_rate" else None
+    if q is not None and q.digits is not None:
+        return {"rule": "inputs", "places": places, "digits": q.digits,
+                "text": f"no more significant digits than its least precise published input ({q.digits}): {places}"}
+    return {"rule": "derived", "places": places, "text": f"a derived figure's rule (about four significant digits, a rate of 1,000/s or more whole): {places}"}
 
 
 def notebook_cells(analysis: Path, index: dict[str, Any]) -> dict[str, dict[str, Any]]:
@@ -221,9 +234,10 @@ def records(con: duckdb.DuckDBPyConnection, summary: dict[str, Any], figures: di
         running = running_stream(test.get("rfc", []), {**(meta.get("methodology") or {}), **(test.get("methodology") or {})})
         terms = formula(row, metric, extra.get(row_id, {}), running)
         a = None if fig["derived"] else agreements.get((row_id, metric))
+        rounded = _rounding(fig, row, metric, machine.get(fid, False))
         rec: dict[str, Any] = {"id": fid, "anchor": anchor(fid), "label": fig["label"], "text": fig["text"], "unit": fig["unit"],
                                "derived": fig["derived"], "value": fig["value"], "decimals": _decimals(fig["text"]),
-                               "rounding": _rounding(fig, row, metric, machine.get(fid, False)), "row": str(row_id),
+                               "rounding": rounded.pop("text"), "rule": rounded, "row": str(row_id),
                                "qualifier": _qualifier(row, metric, fig)}
         if terms is not None and (fig["derived"] or a is not None):
             result = evaluate(terms)

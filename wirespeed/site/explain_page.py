@@ -13,6 +13,8 @@ from html import escape
 from typing import Any
 from urllib.parse import quote
 
+from wirespeed.catalog import explain
+
 # What may stay as it is in a link (the rest is percent-encoded): the URL's own syntax, never a quote or a bracket.
 _URL_SAFE = "/#%?=&:;,+@!$()*~-._"
 
@@ -31,6 +33,8 @@ def _href(url: str, slug: str) -> str:
 
 
 CHECKS = {"agrees": "the recomputation agrees", "erratum": "an erratum the set records"}
+# A rounding rule's name beside a figure (its words are in the page's legend, once: catalog/explain.py's RULES).
+RULE_NAMES = {"published": "As published", "machine": "Number rule", "derived": "Derived figure's rule", "inputs": "Input precision"}
 
 
 def render(records: dict[str, Any]) -> str:
@@ -44,8 +48,7 @@ def render(records: dict[str, Any]) -> str:
       "    <h1>How each figure was computed</h1>\n"
       "    <p>Each figure the set's pages and its PDF report print: its value before rounding and the rule that rounded it, the\n"
       "      formula with its inputs (canonical units, computed left to right), the qualifier and where it came from, what the source\n"
-      "      printed and whether the recomputation agrees, the input row and the notebook cell whose table prints it.\n"
-      "      A figure “as published” stands for every value that rounds to it.")
+      "      printed and whether the recomputation agrees, the input row and the notebook cell whose table prints it.")
     if doc:
         w(f" Source: {_t(publisher) + ', ' if publisher else ''}“{_t(doc)}”.")
     if src.get("transcribed_from"):  # the set's own sentence on what it took from the source: once, not under each test
@@ -55,6 +58,10 @@ def render(records: dict[str, Any]) -> str:
     for t in records["tests"]:
         w(f'<li><a href="#test-{_t(t["id"])}">{_t(t["title"])}</a> ({len(t["figures"])})</li>')
     w("</ul>\n  </nav>")
+    used = [r for r in RULE_NAMES if any((f.get("rule") or {}).get("rule") == r for t in records["tests"] for f in t["figures"])]
+    if used:  # each rounding rule's words once; a figure names its rule and its decimals
+        w('\n  <section class="xp-rules" aria-labelledby="rules-h">\n    <h2 id="rules-h">Rounding rules</h2><dl>'
+          + "".join(f'<dt id="rule-{r}">{RULE_NAMES[r]}</dt><dd>{_t(explain.RULES[r])}.</dd>' for r in used) + "</dl>\n  </section>")
     for t in records["tests"]:
         tid = _t(t["id"])
         w(f'\n  <section aria-labelledby="test-{tid}">\n    <h2 id="test-{tid}">{_t(t["title"])}</h2>')
@@ -68,7 +75,7 @@ def render(records: dict[str, Any]) -> str:
                 w(f'\n    <div class="xp-table"><p class="explain-notebook">Table “{_t(nb.get("title") or table)}”, computed in '
                   f'<a href="{_href(nb["url"], slug)}">{_t(nb["name"])}, code cell {_t(nb["cell"])}</a>.</p>')
             for f in figures:
-                w(_figure(f, records, slug))
+                w(_figure(f, records, slug, t["title"]))
             if nb:
                 w("</div>")
         w("\n  </section>")
@@ -87,16 +94,33 @@ def _by_table(figures: list[dict[str, Any]]) -> list[tuple[str | None, list[dict
     return runs
 
 
-def _figure(f: dict[str, Any], records: dict[str, Any], slug: str) -> str:
+def _rounding(f: dict[str, Any]) -> str:
+    """The rule's name (linked to its words in the legend, but the plain "as published") and the decimals."""
+    rule = f.get("rule") or {}
+    name, places = rule.get("rule"), _t(rule.get("places", ""))
+    if name == "published":
+        return f"as published, {places}"
+    if name == "machine":
+        return f'a machine&#8217;s number &#8220;{_t(rule.get("machine_text", ""))}&#8221;, <a href="#rule-machine">number rule</a>, {places}'
+    if name == "derived":
+        return f'<a href="#rule-derived">derived figure&#8217;s rule</a>, {places}'
+    if name == "inputs":
+        return f'<a href="#rule-inputs">input precision</a>: {_t(rule.get("digits", ""))} significant digits, {places}'
+    return _t(f["rounding"])  # a record without a named rule: its sentence
+
+
+def _figure(f: dict[str, Any], records: dict[str, Any], slug: str, test_title: str) -> str:
     row = records["rows"].get(str(f["row"])) or {}
     unit = f"&nbsp;{_t(f['unit'])}" if f.get("unit") else ""
+    label = f["label"].removeprefix(f"{test_title}: ")  # under its test's heading: the test's title once, there
+    label = label[:1].upper() + label[1:]
     parts = [f'\n<section class="xp" id="{_t(f["id"])}">'
-             f'<h3><span class="xp-label">{_t(f["label"])}</span>: <span class="xp-figure">{_t(f["text"])}{unit}</span>'
+             f'<h3><span class="xp-label">{_t(label)}</span>: <span class="xp-figure">{_t(f["text"])}{unit}</span>'
              f'{"&nbsp;†" if f.get("derived") else ""}</h3><dl>']
     formula = f.get("formula")
     if f.get("before"):
         parts.append(f"<dt>Before rounding</dt><dd>{_t(f['before'])}{' ' + _t(formula['unit']) if formula else ''}</dd>")
-    parts.append(f"<dt>Rounding</dt><dd>{_t(f['rounding'])}</dd>")
+    parts.append(f"<dt>Rounding</dt><dd>{_rounding(f)}</dd>")
     if formula:
         terms = ", ".join(_t(term[3]) for term in formula.get("terms", []))
         parts.append(f"<dt>{'Formula' if f.get('derived') else 'Recomputed'}</dt><dd><code>{_t(formula['text'])}</code> "
