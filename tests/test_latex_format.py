@@ -76,6 +76,16 @@ def test_a_spoiled_format_is_dropped_and_the_report_typeset_without_it(tmp_path,
     assert not fmt.exists()  # dropped: the next report dumps it again
     typeset(doc, tmp_path / "again", formats)
     assert fmt.is_file() and [c for c in typeset.calls[-1] if "-ini" in c]
+    # a package the format was dumped from changed since (a tlmgr update leaves xelatex.fmt as it was): dumped again
+    files = fmt.with_suffix(".files")
+    lines = files.read_text().splitlines()
+    assert any("/xcolor.sty\t" in ln for ln in lines) and any("/fontspec.sty\t" in ln for ln in lines)
+    path, size, mtime = lines[0].split("\t")
+    files.write_text("\n".join([f"{path}\t{int(size) + 1}\t{mtime}", *lines[1:]]) + "\n")
+    assert _pages(typeset(doc, tmp_path / "updated", formats)) == _pages(plain)
+    assert [c for c in typeset.calls[-1] if "-ini" in c] and files.read_text().splitlines() == lines
+    typeset(doc, tmp_path / "unchanged", formats)
+    assert not [c for c in typeset.calls[-1] if "-ini" in c]
 
 
 def test_the_head_is_what_stands_above_the_mark_on_its_own_line(tmp_path, monkeypatch):
@@ -90,6 +100,21 @@ def test_the_head_is_what_stands_above_the_mark_on_its_own_line(tmp_path, monkey
     assert latexformat.head(tex) is None
     monkeypatch.setattr(latexformat, "engine_stamp", lambda: "XeTeX 3.14 / xelatex.fmt:1:2")  # the installation's part of the key
     assert latexformat.key("a") != latexformat.key("b") and len(latexformat.key("a")) == 32
+
+
+def test_a_format_is_used_only_while_the_files_it_was_dumped_from_are_unchanged(tmp_path):
+    sty = tmp_path / "xcolor.sty"
+    sty.write_text("\\ProvidesPackage{xcolor}")
+    fls = tmp_path / "x.fls"
+    fls.write_text(f"PWD {tmp_path}\nINPUT {sty}\nINPUT head.tex\nOUTPUT x.fmt\n")
+    files = tmp_path / "x.files"
+    files.write_text(latexformat._stamps(fls))
+    assert files.read_text().count("\n") == 1 and latexformat._unchanged(files)
+    sty.write_text("\\ProvidesPackage{xcolor}[newer]")
+    assert not latexformat._unchanged(files)
+    assert not latexformat._unchanged(tmp_path / "missing.files")
+    files.write_text("not\ta stamp\n")
+    assert not latexformat._unchanged(files)
 
 
 def test_a_dump_counts_only_with_no_error_but_the_kernels_default_roman():
@@ -122,6 +147,8 @@ def test_the_cache_keeps_the_latest_formats_and_follows_no_link(tmp_path):
         p.write_bytes(b"f")
         os.utime(p, ns=(n * 10**9, n * 10**9))
     (cache / "link.fmt").symlink_to(outside)
+    for n in (0, latexformat.KEPT + 1):  # the lists of the files a format was dumped from go with it
+        (cache / f"{n:032x}.files").write_text("")
     latexformat.prune(cache)
-    assert sorted(p.name for p in cache.iterdir()) == [f"{n:032x}.fmt" for n in range(2, latexformat.KEPT + 2)]
+    assert sorted(p.name for p in cache.iterdir()) == sorted([f"{n:032x}.fmt" for n in range(2, latexformat.KEPT + 2)] + [f"{latexformat.KEPT + 1:032x}.files"])
     assert outside.read_bytes() == b"x"

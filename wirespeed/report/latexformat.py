@@ -7,8 +7,9 @@ started on that format skips the document's own head up to the mark, and goes on
 is about 40 % of a short report's run (0.55 s → 0.34 s here), and a report takes two or three runs from nothing.
 
 Formats are kept in <build>/cache/latex-format/<key>.fmt, the key being a hash of the head, of XeLaTeX's version and
-of the base format and mylatexformat files it was dumped from (a TeX Live upgrade makes new keys). Every report of
-one template shares one. A format that cannot be dumped, or a document that fails on its format, is typeset
+of the base format and mylatexformat files it was dumped from (a TeX Live upgrade makes new keys); beside it,
+<key>.files lists every file the dump read with its size and time, and a format whose files changed is dumped again.
+Every report of one template shares one. A format that cannot be dumped, or a document that fails on its format, is typeset
 without it (latex.xelatex), so the format only ever saves time; the two ways give the same pages.
 """
 
@@ -31,6 +32,7 @@ FORMAT = 1  # bump when the way a format is dumped changes
 NAME = "wirespeed-report"  # the format's name where XeLaTeX runs: <workdir>/wirespeed-report.fmt
 KEPT = 4  # formats kept in the cache, the most recently used first (about 9 MB each)
 MAX_HEAD_BYTES = 64 * 1024  # a head longer than this is not a package list: no format
+MAX_FILES_BYTES = 1024 * 1024  # a format's list of the files it was dumped from (a few kilobytes)
 # mylatexformat loads every family's fonts before it dumps, to save loading them in each run; XeTeX cannot dump an
 # OpenType font, and ours are loaded after the mark anyway (fonts.latex), so that preloading is turned off.
 PRELUDE = "\\makeatletter\\let\\MYLATEX@fontpreloading\\relax\\makeatother\n"
@@ -72,7 +74,7 @@ def ensure(text: str, cache: Path, run: Callable[[list[str], Path], subprocess.C
     typeset without one). `run(cmd, cwd)`: runs XeLaTeX under the report's deadline (None if it ran out).
     Two workers dumping the same format at once both write it whole; the last one stays."""
     fmt = cache / f"{key(text)}.fmt"
-    if fmt.is_file() and not fmt.is_symlink():
+    if fmt.is_file() and not fmt.is_symlink() and _unchanged(fmt.with_suffix(".files")):
         try:
             os.utime(fmt)  # recently used: kept by prune
         except OSError:
@@ -83,18 +85,51 @@ def ensure(text: str, cache: Path, run: Callable[[list[str], Path], subprocess.C
     with tempfile.TemporaryDirectory(prefix="wirespeed-format-") as tmp:
         work = Path(tmp)
         (work / "head.tex").write_text(PRELUDE + text + MARK + "\n\\begin{document}\\end{document}\n", encoding="utf-8")
-        cmd = ["xelatex", "-ini", "-no-shell-escape", "-interaction=nonstopmode", f"-jobname={NAME}", "&xelatex", "mylatexformat.ltx", "head.tex"]
+        cmd = ["xelatex", "-ini", "-recorder", "-no-shell-escape", "-interaction=nonstopmode", f"-jobname={NAME}", "&xelatex",
+               "mylatexformat.ltx", "head.tex"]
         proc = run(cmd, work)
-        dumped, log = work / f"{NAME}.fmt", work / f"{NAME}.log"
+        dumped, log, fls = work / f"{NAME}.fmt", work / f"{NAME}.log", work / f"{NAME}.fls"
         if proc is None or not dumped.is_file() or not log.is_file() or not dumped_whole(log.read_text(encoding="utf-8", errors="replace")):
             return None
         try:
             cache.mkdir(parents=True, exist_ok=True)
+            atomic.write_text(fmt.with_suffix(".files"), _stamps(fls))  # what it read: first, so a format is never without it
             atomic.write_bytes(fmt, dumped.read_bytes())
         except OSError:
             return None
     prune(cache)
     return fmt
+
+
+def _stamps(fls: Path) -> str:
+    """Each file the dump read from the TeX installation (XeTeX's -recorder list: the packages, classes, their
+    configuration), with its size and time: 'path<TAB>size<TAB>mtime_ns' lines."""
+    lines = fls.read_text(encoding="utf-8", errors="replace").splitlines() if fls.is_file() else []
+    read = sorted({ln[6:] for ln in lines if ln.startswith("INPUT /")})
+    out = []
+    for path in read:
+        try:
+            st = os.stat(path)
+        except OSError:
+            continue
+        out.append(f"{path}\t{st.st_size}\t{st.st_mtime_ns}\n")
+    return "".join(out)
+
+
+def _unchanged(files: Path) -> bool:
+    """Whether every file a format was dumped from is as it was (a package updated alone, e.g. by tlmgr, leaves
+    xelatex.fmt as it was: the format is then dumped again)."""
+    try:
+        if files.is_symlink() or files.stat().st_size > MAX_FILES_BYTES:
+            return False
+        for line in files.read_text(encoding="utf-8").splitlines():
+            path, size, mtime = line.split("\t")
+            st = os.stat(path)
+            if (st.st_size, st.st_mtime_ns) != (int(size), int(mtime)):
+                return False
+        return True
+    except (OSError, ValueError):
+        return False
 
 
 def dumped_whole(log: str) -> bool:
@@ -126,10 +161,11 @@ def place(fmt: Path, workdir: Path) -> str:
 
 def discard(fmt: Path) -> None:
     """Remove a format a report failed on (the failure may be the report's own: the next one dumps it again)."""
-    try:
-        fmt.unlink()
-    except OSError:
-        pass
+    for p in (fmt, fmt.with_suffix(".files")):
+        try:
+            p.unlink()
+        except OSError:
+            pass
 
 
 def prune(cache: Path) -> None:
@@ -139,7 +175,8 @@ def prune(cache: Path) -> None:
         fmts = sorted((p for p in entries if p.suffix == ".fmt" and not p.is_symlink() and p.is_file()), key=lambda p: p.stat().st_mtime_ns, reverse=True)
     except OSError:  # another worker pruned at the same time
         return
-    for p in fmts[KEPT:] + [p for p in entries if p.is_symlink()]:
+    kept = {p.stem for p in fmts[:KEPT]}
+    for p in fmts[KEPT:] + [p for p in entries if p.is_symlink() or (p.suffix == ".files" and p.stem not in kept)]:
         try:
             p.unlink()
         except OSError:
