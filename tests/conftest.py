@@ -43,13 +43,17 @@ def copy_examples(dest: Path, series: int | None = 0) -> Path:
 # The session's scratch working folders, each built once per session: the whole pipeline of the examples
 # (tests/pipeline.py) and the sets imported from the real tool outputs (tests/realbuild.py). Made by the
 # controlling process, inherited by pytest-xdist workers through the environment, removed at the end of the session.
+# The reports' precompiled formats (report/latexformat.py) are shared the same way: every scratch build of the session
+# that typesets a report uses the one format of the template instead of dumping its own.
 PIPELINE_ENV = "WIRESPEED_TEST_PIPELINE"
 REAL_ENV = "WIRESPEED_TEST_REAL"
 
 
 def pytest_configure(config):
+    from wirespeed.pipeline.paths import LATEX_FORMATS_ENV
+
     owned = []
-    for env, prefix in ((PIPELINE_ENV, "wirespeed-pipeline-"), (REAL_ENV, "wirespeed-real-")):
+    for env, prefix in ((PIPELINE_ENV, "wirespeed-pipeline-"), (REAL_ENV, "wirespeed-real-"), (LATEX_FORMATS_ENV, "wirespeed-latex-formats-")):
         if env not in os.environ and not hasattr(config, "workerinput"):
             os.environ[env] = tempfile.mkdtemp(prefix=prefix)
             owned.append(env)

@@ -10,6 +10,7 @@ import time
 
 import pytest
 
+from wirespeed.pipeline import paths
 from wirespeed.report import latex, latexformat, typesetting
 from wirespeed.report import pandoc_ast as A
 
@@ -152,3 +153,13 @@ def test_the_cache_keeps_the_latest_formats_and_follows_no_link(tmp_path):
     latexformat.prune(cache)
     assert sorted(p.name for p in cache.iterdir()) == sorted([f"{n:032x}.fmt" for n in range(2, latexformat.KEPT + 2)] + [f"{latexformat.KEPT + 1:032x}.files"])
     assert outside.read_bytes() == b"x"
+
+
+def test_builds_in_several_folders_may_share_one_format_cache(tmp_path, monkeypatch):
+    out = tmp_path / "build" / "reports" / "a-set.pdf"
+    monkeypatch.delenv(paths.LATEX_FORMATS_ENV, raising=False)
+    assert paths.latex_formats(out) == tmp_path / "build" / "cache" / "latex-format"
+    monkeypatch.setenv(paths.LATEX_FORMATS_ENV, str(tmp_path / "shared"))
+    assert paths.latex_formats(out) == tmp_path / "shared"
+    monkeypatch.setenv(paths.LATEX_FORMATS_ENV, "relative/formats")  # only an absolute folder: a relative one would follow the working folder
+    assert paths.latex_formats(out) == tmp_path / "build" / "cache" / "latex-format"

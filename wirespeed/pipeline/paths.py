@@ -3,6 +3,7 @@ steps and the CLI instead of repeated literals."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 BUILD = Path("build")
@@ -44,9 +45,15 @@ def latex_seed(out: Path) -> Path:
     return out.parent.parent / LATEX_SEEDS.relative_to(BUILD) / f"{out.parent.name}-{out.stem}"
 
 
+LATEX_FORMATS_ENV = "WIRESPEED_LATEX_FORMATS"  # an absolute folder: one format cache for several build folders
+
+
 def latex_formats(out: Path) -> Path:
-    """The format cache of the reports written at `out`'s folder (<build>/reports/<slug>.pdf → <build>/cache/latex-format)."""
-    return out.parent.parent / LATEX_FORMATS.relative_to(BUILD)
+    """The format cache of the reports written at `out`'s folder (<build>/reports/<slug>.pdf → <build>/cache/latex-format),
+    or the folder WIRESPEED_LATEX_FORMATS names, when it is an absolute path: builds in several folders (worktrees, a test
+    session's scratch builds) then dump a template's format once between them (its key says what it was dumped from)."""
+    shared = os.environ.get(LATEX_FORMATS_ENV, "")
+    return Path(shared) if shared and os.path.isabs(shared) else out.parent.parent / LATEX_FORMATS.relative_to(BUILD)
 
 
 def latex_shape_seed(out: Path, shape: str) -> Path:
