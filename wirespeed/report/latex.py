@@ -136,8 +136,9 @@ def xelatex(workdir: Path, tex: str, env: dict[str, str], deadline: float, seed:
     `formats`: the cache of precompiled formats of the document's packages (latexformat), used when it has the mark."""
     stem = tex.removesuffix(".tex")
     seeded = any(s is not None and _plant(s, workdir, stem) for s in (seed, shared))
-    head = latexformat.head(workdir / tex) if formats is not None else None
-    fmt = latexformat.ensure(head, formats, lambda cmd, cwd: _run_or_none(cmd, cwd, env, deadline)) if head is not None and formats is not None else None
+    fmt = None
+    if formats is not None and (head := latexformat.head(workdir / tex)) is not None:
+        fmt = latexformat.ensure(head, formats, lambda cmd, cwd: _run_or_none(cmd, cwd, env, deadline))
     opts = [latexformat.place(fmt, workdir)] if fmt is not None else []
     try:
         _settle(workdir, stem, env, deadline, opts)

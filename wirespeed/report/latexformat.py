@@ -18,14 +18,13 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-import shutil
 import subprocess
 import tempfile
 from functools import lru_cache
 from pathlib import Path
 from typing import Callable
 
-from wirespeed.system import atomic
+from wirespeed.system import atomic, shardcache
 
 MARK = "\\csname endofdump\\endcsname"
 FORMAT = 1  # bump when the way a format is dumped changes
@@ -51,18 +50,24 @@ def head(tex: Path) -> str | None:
 
 
 @lru_cache(maxsize=1)
-def engine_stamp() -> str:
-    """XeLaTeX's version and the base format and mylatexformat files a format is dumped from (path, size, time)."""
-    parts = [str(FORMAT)]
+def _installation() -> tuple[str, bool]:
+    """(the stamp of XeLaTeX's version and of the base format and mylatexformat files a format is dumped from (path,
+    size, time), whether mylatexformat is installed): one probe a process."""
+    parts, found = [str(FORMAT)], {}
     try:
         parts.append(subprocess.run(["xelatex", "--version"], capture_output=True, text=True, timeout=30).stdout.split("\n", 1)[0])
         for name in ("xelatex.fmt", "mylatexformat.ltx"):
-            found = subprocess.run(["kpsewhich", "-engine=xetex", name], capture_output=True, text=True, timeout=30).stdout.strip()
-            st = os.stat(found) if found else None
-            parts.append(f"{found}:{st.st_size}:{st.st_mtime_ns}" if st else f"{name}:missing")
-    except (OSError, subprocess.SubprocessError):
+            path = subprocess.run(["kpsewhich", "-engine=xetex", name], capture_output=True, text=True, timeout=30).stdout.strip()
+            found[name] = os.stat(path) if path else None
+            parts.append(f"{path}:{found[name].st_size}:{found[name].st_mtime_ns}" if found[name] else f"{name}:missing")
+    except (OSError, subprocess.SubprocessError):  # no XeLaTeX or no kpsewhich: no format
         parts.append("unknown")
-    return "\n".join(parts)
+    return "\n".join(parts), found.get("mylatexformat.ltx") is not None
+
+
+def engine_stamp() -> str:
+    """XeLaTeX's version and the base format and mylatexformat files a format is dumped from (the installation's part of a key)."""
+    return _installation()[0]
 
 
 def key(text: str) -> str:
@@ -80,7 +85,7 @@ def ensure(text: str, cache: Path, run: Callable[[list[str], Path], subprocess.C
         except OSError:
             pass
         return fmt
-    if shutil.which("kpsewhich") is None or not _has_mylatexformat():
+    if not _installation()[1]:
         return None
     with tempfile.TemporaryDirectory(prefix="wirespeed-format-") as tmp:
         work = Path(tmp)
@@ -143,14 +148,6 @@ def dumped_whole(log: str) -> bool:
     return all(e == "! " + NATIVE_FONT_ERROR for e in errors) and all(name.startswith("TU/lmr/") for name in native)
 
 
-@lru_cache(maxsize=1)
-def _has_mylatexformat() -> bool:
-    try:
-        return bool(subprocess.run(["kpsewhich", "mylatexformat.ltx"], capture_output=True, text=True, timeout=30).stdout.strip())
-    except (OSError, subprocess.SubprocessError):
-        return False
-
-
 def place(fmt: Path, workdir: Path) -> str:
     """Make `fmt` the format named NAME where XeLaTeX runs (a link in its working folder); returns the -fmt option."""
     link = workdir / f"{NAME}.fmt"
@@ -162,10 +159,7 @@ def place(fmt: Path, workdir: Path) -> str:
 def discard(fmt: Path) -> None:
     """Remove a format a report failed on (the failure may be the report's own: the next one dumps it again)."""
     for p in (fmt, fmt.with_suffix(".files")):
-        try:
-            p.unlink()
-        except OSError:
-            pass
+        shardcache.remove(p)
 
 
 def prune(cache: Path) -> None:
@@ -177,7 +171,4 @@ def prune(cache: Path) -> None:
         return
     kept = {p.stem for p in fmts[:KEPT]}
     for p in fmts[KEPT:] + [p for p in entries if p.is_symlink() or (p.suffix == ".files" and p.stem not in kept)]:
-        try:
-            p.unlink()
-        except OSError:
-            pass
+        shardcache.remove(p)
