@@ -52,6 +52,50 @@ def test_a_kept_drawing_is_what_drawing_gives_and_is_not_drawn_again(tmp_path, m
         drawings.draw({**SPEC, "title": "Latency"}, cache)  # another spec is another key
 
 
+LAYERED = {  # text marks in two fonts, a dashed rule, half-opaque points, a legend and a facet: what the lean drawing must keep
+    "$schema": "https://vega.github.io/schema/vega-lite/v6.json",
+    "data": {"values": [{"frame": f, "mfps": v, "dut": d} for d in ("A", "B") for f, v in ((64, 14.88), (512, 2.35), (1518, 0.81))]},
+    "facet": {"column": {"field": "dut", "type": "nominal"}},
+    "spec": {"width": 160, "height": 100, "layer": [
+        {"mark": {"type": "point", "opacity": 0.5, "strokeWidth": 2}, "encoding": {"x": {"field": "frame", "type": "quantitative"},
+                                                                          "y": {"field": "mfps", "type": "quantitative"},
+                                                                          "color": {"field": "dut", "type": "nominal"}}},
+        {"mark": {"type": "rule", "strokeDash": [4, 2], "strokeWidth": 1}, "encoding": {"y": {"datum": 5}}},
+        {"mark": {"type": "text", "font": "monospace", "dy": -6}, "encoding": {"x": {"field": "frame", "type": "quantitative"},
+                                                                             "y": {"field": "mfps", "type": "quantitative"},
+                                                                             "text": {"field": "mfps"}}}]},
+    "title": "Throughput by DUT",
+}
+
+
+@pytest.mark.parametrize("spec", [SPEC, LAYERED], ids=["line", "layered"])
+def test_a_lean_drawing_draws_the_same_pixels_in_fewer_bytes(spec):
+    import vl_convert as vlc
+
+    raw = vlc.vega_to_svg(vlc.vegalite_to_vega(spec))
+    lean = drawings.draw(spec).svg
+    assert lean == drawings.lean_svg(raw) and len(lean) < 0.8 * len(raw)
+    assert vlc.svg_to_png(lean) == vlc.svg_to_png(drawings.rounded(raw))  # the pixels of the rounded drawing: the rest drew nothing
+    assert ' opacity="1"' not in lean and "translate(0,0)" not in lean and ' stroke-width="1"' not in lean
+    texts = lean.count("<text")
+    assert texts and texts == raw.count("<text") and lean.count("font-family=") < texts  # the family said once, not per text
+    if spec is LAYERED:
+        assert 'font-family="monospace"' in lean and 'opacity="0.5"' in lean  # what differs from the root stays
+
+
+def test_the_font_family_is_said_on_the_root_only_when_every_text_names_one():
+    two = ('<svg width="1"><g><text font-family="A" x="1">a</text><text font-family="B">b</text>'
+           '<text font-family="A">c</text></g></svg>')
+    assert drawings.lean_svg(two) == ('<svg font-family="A" width="1"><g><text x="1">a</text><text font-family="B">b</text>'
+                                      '<text>c</text></g></svg>')
+    bare = '<svg width="1"><text font-family="A">a</text><text>b</text></svg>'  # b inherits the reader's default: left
+    assert drawings.lean_svg(bare) == bare
+    grouped = '<svg width="1"><g font-family="B"><text font-family="A">a</text></g></svg>'
+    assert drawings.lean_svg(grouped) == grouped
+    stroked = '<svg><g stroke-width="2"><path stroke-width="1" d="M0,0"/></g></svg>'  # 1 here overrides the group's 2
+    assert drawings.lean_svg(stroked) == stroked
+
+
 @pytest.mark.parametrize("spoil", ["altered", "truncated", "missing", "sums", "link", "shard-link", "foreign-key"])
 def test_a_spoiled_entry_is_drawn_afresh_and_replaced(tmp_path, spoil):
     cache = tmp_path / "charts"

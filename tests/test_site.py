@@ -409,6 +409,18 @@ def test_page_weight(site):
         assert total < 100_000, f"{review}: {total} bytes"
 
 
+def test_the_test_bed_diagram_is_published_as_svg_only(site):
+    """The page shows and offers the diagram's SVG; its PDF rendering, which only the report prints, is not published
+    (22 KB a set) and nothing links it."""
+    sets = [d for d in (site / "results").iterdir() if (d / "testbed.svg").is_file()]
+    assert len(sets) >= 8
+    for d in sets:
+        assert not (d / "testbed.pdf").exists(), d
+        page = (d / "index.html").read_text()
+        assert "testbed.svg" in page and "testbed.pdf" not in page, d
+    assert (BUILD / "site-static" / "results" / sets[0].name / "testbed.pdf").is_file()  # the report's
+
+
 def test_fixture_site_checks():
     """The theme's own checks against its fixture: unknown set/table/chart/figure ids in a shortcode fail the
     build naming the page and the id, the site builds with no data, and data/ never reaches Hugo."""

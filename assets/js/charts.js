@@ -165,15 +165,25 @@
     got.catch(function () { if (files[url] === got) delete files[url]; });
     return got;
   }
-  // A chart's spec: "<bundle>#<chart id>" names it inside its set's bundle (one file for all its charts),
-  // a URL without a fragment is a spec's own file.
+  // A chart's spec: "<bundle>#<chart id>" names it inside its set's bundle (one file for all its charts, each value
+  // they share said once: wirespeed/site/data.py packed_specs), a URL without a fragment is a spec's own file.
+  // A chart gets its own copy of every part, so that no view touches another's.
   function specOf(href) {
     var at = href.indexOf('#');
     if (at < 0) return getJson(href);
     var url = href.slice(0, at), id = decodeURIComponent(href.slice(at + 1));
     return getJson(url).then(function (all) {
-      if (!Object.prototype.hasOwnProperty.call(all, id)) throw new Error(url + ': no chart ' + id);
-      return all[id];
+      var has = Object.prototype.hasOwnProperty;
+      if (!all || !all.charts || !has.call(all.charts, id)) throw new Error(url + ': no chart ' + id);
+      var packed = all.charts[id], spec = {};
+      function part(i) {
+        if (typeof i !== 'number' || !(i >= 0 && i < all.parts.length)) throw new Error(url + ': chart ' + id + ' names no part ' + i);
+        return JSON.parse(JSON.stringify(all.parts[i]));
+      }
+      Object.keys(packed).forEach(function (k) {
+        spec[k] = Array.isArray(packed[k]) ? packed[k].map(part) : part(packed[k]);
+      });
+      return spec;
     });
   }
   function fit(fig) {

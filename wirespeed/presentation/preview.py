@@ -4,8 +4,8 @@ wrapped at words on at most three lines, and a line that would run past the marg
 leaves the card or runs over another line.
 
 The picture is stored as a palette PNG of exactly its colours: white, and each text colour over white at
-`LEVELS` steps of glyph coverage (FreeType's anti-aliasing, 256 steps, rounded to 64, which the eye cannot tell
-apart), about 30 KB a card. Drawing and storing it takes about 0.03 s; the Vega-Lite text marks that vl-convert drew before
+`LEVELS` steps of glyph coverage (FreeType's anti-aliasing, 256 steps, rounded to 16, which the eye cannot tell
+from 64 or 256 at the card's type sizes), about 22 KB a card (29 KB at 64 steps). Drawing and storing it takes about 0.03 s; the Vega-Lite text marks that vl-convert drew before
 took 0.45 s a set, a third of a clean build's site-data step (bench/preview.py).
 
 Deterministic for the same lines, fonts, Pillow and FreeType (the basic layout engine, which every Pillow has),
@@ -29,7 +29,7 @@ WIDTH, HEIGHT = 1200, 630
 MARGIN = 60
 TEXT_WIDTH = WIDTH - 2 * MARGIN
 WHITE = (255, 255, 255)
-LEVELS = 64  # steps of glyph coverage a text colour is stored at (white is step 0)
+LEVELS = 16  # steps of glyph coverage a text colour is stored at (white is step 0)
 FORMAT = "pillow-palette-1"  # how a card is drawn and stored (part of the cache key)
 FONT_DIRS = (Path("/usr/share/fonts/truetype/dejavu"),)
 FONT_FILES = {"normal": ("DejaVuSans.ttf", "DejaVu Sans:weight=regular"), "bold": ("DejaVuSans-Bold.ttf", "DejaVu Sans:weight=bold")}

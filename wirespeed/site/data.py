@@ -165,11 +165,36 @@ def _facets(summary: dict[str, Any], shown: dict[str, dict[str, str]] | None = N
 SET_FOLDERS = frozenset({"charts", "comparisons", "data", "explain", "notebooks", "tables"})
 
 
+def packed_specs(specs: dict[str, Any]) -> dict[str, Any]:
+    """A set's compiled Vega specs with what they share said once: {"parts": [each distinct value, once], "charts":
+    {chart id: {key: the index of its value in parts, or a list of the indices of its items when it is a list}}}. A
+    set's charts repeat their config, axes, scales and marks (half a bundle's bytes); js/charts.js unpacks a chart."""
+    parts: list[Any] = []
+    index: dict[str, int] = {}
+
+    def part(value: Any) -> int:
+        text = json.dumps(value, separators=(",", ":"), ensure_ascii=False, sort_keys=True)
+        if text not in index:
+            index[text] = len(parts)
+            parts.append(value)
+        return index[text]
+
+    charts = {cid: {k: [part(item) for item in v] if isinstance(v, list) else part(v) for k, v in sorted(spec.items())}
+              for cid, spec in sorted(specs.items())}
+    return {"parts": parts, "charts": charts}
+
+
+def unpacked_spec(bundle: dict[str, Any], cid: str) -> dict[str, Any]:
+    """One chart's Vega spec from a packed bundle (packed_specs), as js/charts.js rebuilds it."""
+    parts = bundle["parts"]
+    return {k: [parts[i] for i in v] if isinstance(v, list) else parts[v] for k, v in bundle["charts"][cid].items()}
+
+
 def spec_bundle(slug: str, specs: dict[str, Any], dest: Path) -> str:
-    """Write a set's compiled Vega specs as one file, charts/specs-<content hash>.json under `dest` (chart id → spec), and
+    """Write a set's compiled Vega specs as one file, charts/specs-<content hash>.json under `dest` (packed_specs), and
     return its name. Every page showing one of the set's live charts fetches this one file (cached by the browser across
     the set's pages; its name changes with its content), and names the chart in its URL's fragment."""
-    data = (json.dumps(specs, separators=(",", ":"), ensure_ascii=False, sort_keys=True) + "\n").encode()
+    data = (json.dumps(packed_specs(specs), separators=(",", ":"), ensure_ascii=False) + "\n").encode()
     name = f"specs-{hashlib.sha256(data).hexdigest()[:16]}.json"
     atomic.write_bytes(publish.destination(slug, dest, f"charts/{name}"), data)
     return name
