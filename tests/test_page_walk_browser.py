@@ -2,8 +2,8 @@
 loaded once in one theme, every collapsed section opened and every chart brought to life, read, then the OS setting
 switched to the other theme (the charts draw themselves again in its colours) and read again, as a reader's may be
 (390 px loads dark and switches to light, 1366 px the other way round, so both first paints and both switches are
-seen). The two widths are walked at once, each in a Chromium of its own (a walk mostly waits: for pages to settle and
-charts to draw). The tests below each check one thing the walks read, so a page is loaded twice in all, not six times:
+seen). The two widths are walked at once, each in two halves, each half in a Chromium of its own (a walk mostly waits:
+for pages to settle and charts to draw). The tests below each check one thing the walks read, so a page is loaded twice in all, not six times:
 
 - every page loads cleanly and stays on the host: no console error or warning, no page error, no failed request, no
   HTTP error, no request off the host (issue 8);
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import pytest
 
-from test_site import Watched, all_live, pages, server, side_by_side, site  # noqa: F401  (the same built site and server)
+from test_site import NOT_LIVE, Watched, all_live, charts_settled, pages, server, side_by_side, site  # noqa: F401  (the same built site and server)
 
 pytestmark = pytest.mark.browser
 
@@ -66,12 +66,16 @@ REDRAW = "document.querySelectorAll('figure.result-chart.is-live').forEach(f => 
 OPEN = "document.querySelectorAll('details').forEach(d => { d.open = true; })"  # scenarios and chart data tables too
 
 
-def walk(site, server, browser, width: int) -> dict:  # noqa: F811
-    """Read every page at `width` in both themes: {"pages", "charts" (live charts seen, first theme), "tables" and "cuts"
-    (one line per fault, naming the page and theme), "problems" (what the page's console and network said)}."""
+PARTS = 2  # each width's pages walked in this many parts at once, each in a Chromium of its own: a walk mostly waits
+
+
+def walk(site, server, browser, width: int, part: int = 0) -> dict:  # noqa: F811
+    """Read every PARTS-th page (from the `part`-th) at `width` in both themes: {"pages", "charts" (live charts seen, first
+    theme), "tables" and "cuts" (one line per fault, naming the page and theme), "problems" (what the page's console and
+    network said)}."""
     w = Watched(browser, server, (width, 900), THEMES[width][0])
     found: dict = {"pages": 0, "charts": 0, "tables": [], "cuts": []}
-    for path in pages(site):
+    for path in pages(site)[part::PARTS]:
         w.page.emulate_media(color_scheme=THEMES[width][0])
         page = w.goto(path)
         found["pages"] += 1
@@ -82,10 +86,14 @@ def walk(site, server, browser, width: int) -> dict:  # noqa: F811
                 if charts:
                     page.evaluate(REDRAW)
                 page.emulate_media(color_scheme=scheme)
+                for _ in range(100):  # they draw again by themselves (a reader need not scroll): up to 5 s before all_live scrolls
+                    if not charts or not page.evaluate(NOT_LIVE):
+                        break
+                    page.wait_for_timeout(50)
             if charts:
                 n = all_live(page, w, path)
                 found["charts"] += n if not i else 0
-                page.wait_for_timeout(300)  # the last chart's second layout pass
+                charts_settled(page, f"{path} ({scheme})")  # and laid out again, if their size changed
             else:
                 page.wait_for_timeout(50)
             found["tables"] += [f"{path} ({scheme}): {b}" for b in page.evaluate(OVERFLOWING)]
@@ -98,8 +106,15 @@ def walk(site, server, browser, width: int) -> dict:  # noqa: F811
 
 @pytest.fixture(scope="module")
 def walks(site, server):  # noqa: F811
-    """Both widths' walks, side by side."""
-    return side_by_side(lambda browser, width: walk(site, server, browser, width), WIDTHS, len(WIDTHS))
+    """Both widths' walks, side by side, each in PARTS parts: {width: what its parts found, together}."""
+    keys = [(width, part) for width in WIDTHS for part in range(PARTS)]
+    done = side_by_side(lambda browser, key: walk(site, server, browser, *key), keys, len(keys))
+    out: dict = {}
+    for (width, _), found in sorted(done.items()):
+        into = out.setdefault(width, {"pages": 0, "charts": 0, "tables": [], "cuts": [], "problems": []})
+        for k, v in found.items():
+            into[k] += v
+    return out
 
 
 @pytest.mark.parametrize("width", WIDTHS)

@@ -96,7 +96,7 @@ LIVE = """async () => {
   for (let round = 0; round < 20; round++) {
     const waiting = figs.filter(f => !f.classList.contains('is-live'));
     if (!waiting.length) break;
-    for (const f of waiting) { f.scrollIntoView(); await new Promise(r => setTimeout(r, 60 + 40 * round)); }
+    for (const f of waiting) { f.scrollIntoView(); await new Promise(r => setTimeout(r, 20 + 40 * round)); }  // a frame or two, longer each round
     for (let t = 0; t < 400 && figs.some(f => !f.classList.contains('is-live')); t += 50) await new Promise(r => setTimeout(r, 50));  // up to 400 ms
   }
   return figs.length;
@@ -106,6 +106,23 @@ NOT_LIVE = "Array.from(document.querySelectorAll('figure.result-chart[data-vega]
 # what a chart that is not live was doing: started, tries, a view made, waiting for its image
 STATE = """() => Array.from(document.querySelectorAll('figure.result-chart[data-vega]:not(.is-live)')).map(f =>
   `${f.id}: started ${!!f._started}, tries ${f._tries || 0}, view ${!!f._view}, pending ${f.classList.contains('is-pending')}`)"""
+
+
+# Every live chart laid out: two frames after the last chart went live or changed size, no layout is pending
+# (js/charts.js says so on <html> while one is: data-charts-refitting). Up to 30 s; false if still pending.
+SETTLED = """async () => {
+  const frame = () => new Promise(r => requestAnimationFrame(() => r()));
+  for (let t = 0; t < 600; t++) {
+    await frame(); await frame();
+    if (!document.documentElement.hasAttribute('data-charts-refitting')) return true;
+    await new Promise(r => setTimeout(r, 50));
+  }
+  return false;
+}"""
+
+
+def charts_settled(page, path: str) -> None:
+    assert page.evaluate(SETTLED), f"{path}: the charts were still being laid out again after 30 s"
 
 
 def all_live(page, w, path: str, timeout_s: float = 120) -> int:

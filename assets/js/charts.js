@@ -279,10 +279,20 @@
   } else {
     figs.forEach(start);
   }
-  var pending = null;
+  // A change of size lays the live charts out again once it has stopped (120 ms). Until they are laid out, the page says
+  // so (data-charts-refitting on <html>), so that whoever reads the charts' layout (a print, a test) can wait for it.
+  var pending = null, root = document.documentElement;
   function refit() {
     if (pending) clearTimeout(pending);
-    pending = setTimeout(function () { figs.forEach(function (f) { if (f._view) fit(f); }); }, 120);
+    root.setAttribute('data-charts-refitting', '');
+    pending = setTimeout(function () {
+      var mine = pending;
+      Promise.all(figs.map(function (f) { return f._view ? fit(f) : null; })).then(function () {
+        if (pending === mine) { pending = null; root.removeAttribute('data-charts-refitting'); }
+      }, function () {
+        if (pending === mine) { pending = null; root.removeAttribute('data-charts-refitting'); }
+      });
+    }, 120);
   }
   if ('ResizeObserver' in window) {
     var ro = new ResizeObserver(refit);
