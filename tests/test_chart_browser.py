@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from test_site import Watched, all_live, browser, server, site, wait_for  # noqa: F401  (the same built site, server and Chromium)
+from test_site import Watched, all_live, browser, charts_settled, server, site, wait_for  # noqa: F401  (the same built site, server and Chromium)
 
 pytestmark = pytest.mark.browser
 PAGES = ["/results/cisco-nexus-9516-128x100g-2015/", "/results/cisco-7600-osm-acl-2001/", "/results/linux-netns-ipv4-ramp-2026-11/",
@@ -101,6 +101,31 @@ def test_the_data_table_opens_from_the_keyboard(site, server, browser):  # noqa:
     table = page.locator("figure.result-chart details.chart-data[open] table").first
     assert table.is_visible()
     assert table.locator("tbody tr").count() >= 2 and "%" in table.inner_text()
+    w.close()
+    assert not w.problems, w.problems
+
+
+def test_a_new_width_lays_the_charts_out_again_and_the_page_says_when_it_has(site, server, browser):  # noqa: F811
+    """A window made narrower: the page says its charts are being laid out again (data-charts-refitting on <html>) until
+    every live chart fits its new box; a chart's width that did not change is not laid out again."""
+    w = Watched(browser, server, (1366, 900))
+    path = "/results/cisco-7600-osm-acl-2001/"
+    page = w.goto(path)
+    all_live(page, w, path)
+    charts_settled(page, path)
+    widths = "Array.from(document.querySelectorAll('figure.result-chart.is-live .chart-live')).map(l => [Math.floor(l.clientWidth), parseFloat(l.querySelector('svg').getAttribute('width'))])"
+    wide = page.evaluate(widths)
+    assert wide and all(svg <= box + 1 for box, svg in wide), wide
+    page.set_viewport_size({"width": 700, "height": 900})
+    said = False  # the observer reports the new boxes on a next frame; the page then says so for 120 ms at least
+    for _ in range(200):
+        if said := page.evaluate("document.documentElement.hasAttribute('data-charts-refitting')"):
+            break
+        page.wait_for_timeout(10)
+    assert said, "the page never said its charts were being laid out again"
+    charts_settled(page, path)
+    narrow = page.evaluate(widths)
+    assert all(box < old for (box, _), (old, _) in zip(narrow, wide)) and all(svg <= box + 1 for box, svg in narrow), (wide, narrow)
     w.close()
     assert not w.problems, w.problems
 

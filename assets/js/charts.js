@@ -191,6 +191,7 @@
     if (!v || !live) return Promise.resolve();
     var box = Math.floor(live.clientWidth);
     if (box <= 0) return Promise.resolve();
+    fig._fitted = null;  // the box it is laid out for: known once this fit is done
     retitle(v, fig._ws, box);
     if (fig._ws && fig._ws.turns) v.signal('ws_angle', 0);  // level again, turned below only if the labels need it
     v.signal('width', box);
@@ -208,7 +209,7 @@
         v.signal('ws_angle', angles[0]);
         return settle(v, live, 0, null).then(function () { return turn(angles.slice(1)); });
       })([-40, -90]);
-    });
+    }).then(function () { if (fig._view === v) fig._fitted = box; });
   }
   // A legend that took more rows after the width changed needs the view laid out again, twice, to grow with it:
   // passes until the height holds still (four at most).
@@ -287,7 +288,12 @@
     root.setAttribute('data-charts-refitting', '');
     pending = setTimeout(function () {
       var mine = pending;
-      Promise.all(figs.map(function (f) { return f._view ? fit(f) : null; })).then(function () {
+      // only the charts whose box changed since they were laid out for it (the observer also reports each chart once
+      // when it starts watching, and again when a chart grows taller, neither of which changes its width)
+      Promise.all(figs.map(function (f) {
+        var live = f.querySelector('.chart-live');
+        return f._view && !(live && f._fitted === Math.floor(live.clientWidth)) ? fit(f) : null;
+      })).then(function () {
         if (pending === mine) { pending = null; root.removeAttribute('data-charts-refitting'); }
       }, function () {
         if (pending === mine) { pending = null; root.removeAttribute('data-charts-refitting'); }
