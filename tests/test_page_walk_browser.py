@@ -86,8 +86,8 @@ def walk(site, server, browser, width: int, part: int = 0) -> dict:  # noqa: F81
                 if charts:
                     page.evaluate(REDRAW)
                 page.emulate_media(color_scheme=scheme)
-                for _ in range(100):  # they draw again by themselves (a reader need not scroll): up to 5 s before all_live scrolls
-                    if not charts or not page.evaluate(NOT_LIVE):
+                for _ in range(100 if charts else 0):  # they draw again by themselves (a reader need not scroll): up to 5 s before all_live scrolls
+                    if not page.evaluate(NOT_LIVE):
                         break
                     page.wait_for_timeout(50)
             if charts:

@@ -8,7 +8,13 @@ import json
 
 from test_chart_drawings import LAYERED, SPEC
 from wirespeed.analysis import drawings
-from wirespeed.site.data import packed_specs, unpacked_spec
+from wirespeed.site.data import packed_specs, spec_bundle
+
+
+def unpacked_spec(bundle: dict, cid: str) -> dict:
+    """One chart's Vega spec from a packed bundle, as js/charts.js rebuilds it."""
+    parts = bundle["parts"]
+    return {k: [parts[i] for i in v] if isinstance(v, list) else parts[v] for k, v in bundle["charts"][cid].items()}
 
 
 def _specs() -> dict:
@@ -33,3 +39,17 @@ def test_the_bundle_does_not_depend_on_the_order_it_was_given():
     specs = _specs()
     reordered = {cid: dict(reversed(list(spec.items()))) for cid, spec in reversed(list(specs.items()))}
     assert json.dumps(packed_specs(specs)) == json.dumps(packed_specs(reordered))
+
+
+def test_the_written_bundle_does_not_depend_on_the_order_of_any_spec_s_keys(tmp_path):
+    specs = _specs()
+
+    def reordered(value):
+        if isinstance(value, dict):
+            return {k: reordered(value[k]) for k in reversed(list(value))}
+        return [reordered(v) for v in value] if isinstance(value, list) else value
+
+    one, two = tmp_path / "one", tmp_path / "two"
+    name = spec_bundle("a-set", specs, one)
+    assert spec_bundle("a-set", reordered(specs), two) == name
+    assert (one / "charts" / name).read_bytes() == (two / "charts" / name).read_bytes()

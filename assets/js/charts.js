@@ -293,11 +293,10 @@
       Promise.all(figs.map(function (f) {
         var live = f.querySelector('.chart-live');
         return f._view && !(live && f._fitted === Math.floor(live.clientWidth)) ? fit(f) : null;
-      })).then(function () {
+      })).then(done, done);
+      function done() {
         if (pending === mine) { pending = null; root.removeAttribute('data-charts-refitting'); }
-      }, function () {
-        if (pending === mine) { pending = null; root.removeAttribute('data-charts-refitting'); }
-      });
+      }
     }, 120);
   }
   if ('ResizeObserver' in window) {

@@ -184,17 +184,11 @@ def packed_specs(specs: dict[str, Any]) -> dict[str, Any]:
     return {"parts": parts, "charts": charts}
 
 
-def unpacked_spec(bundle: dict[str, Any], cid: str) -> dict[str, Any]:
-    """One chart's Vega spec from a packed bundle (packed_specs), as js/charts.js rebuilds it."""
-    parts = bundle["parts"]
-    return {k: [parts[i] for i in v] if isinstance(v, list) else parts[v] for k, v in bundle["charts"][cid].items()}
-
-
 def spec_bundle(slug: str, specs: dict[str, Any], dest: Path) -> str:
     """Write a set's compiled Vega specs as one file, charts/specs-<content hash>.json under `dest` (packed_specs), and
     return its name. Every page showing one of the set's live charts fetches this one file (cached by the browser across
     the set's pages; its name changes with its content), and names the chart in its URL's fragment."""
-    data = (json.dumps(packed_specs(specs), separators=(",", ":"), ensure_ascii=False) + "\n").encode()
+    data = (json.dumps(packed_specs(specs), separators=(",", ":"), ensure_ascii=False, sort_keys=True) + "\n").encode()
     name = f"specs-{hashlib.sha256(data).hexdigest()[:16]}.json"
     atomic.write_bytes(publish.destination(slug, dest, f"charts/{name}"), data)
     return name
