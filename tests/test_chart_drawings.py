@@ -83,6 +83,27 @@ def test_a_lean_drawing_draws_the_same_pixels_in_fewer_bytes(spec):
         assert 'font-family="monospace"' in lean and 'opacity="0.5"' in lean  # what differs from the root stays
 
 
+def test_a_lean_drawing_keeps_every_text_as_the_set_wrote_it():
+    """A title or label may hold what looks like an attribute (vl-convert leaves quotes in text as they are): the lean
+    drawing edits tags only, so no word is dropped and no number in a text is rounded."""
+    import re
+
+    import vl_convert as vlc
+
+    spec = {"$schema": "https://vega.github.io/schema/vega-lite/v6.json", "title": 'x opacity="1" font-family="Evil" v="1.23456" <b>',
+            "data": {"values": [{"a": 'stroke-width="1" class="k" role="x"', "b": 1}, {"a": "ℓ𝟘 Ａ translate(0,0)", "b": 2}]},
+            "mark": "bar", "encoding": {"x": {"field": "a", "type": "nominal"}, "y": {"field": "b", "type": "quantitative"}}}
+    raw = vlc.vega_to_svg(vlc.vegalite_to_vega(spec))
+    lean = drawings.lean_svg(raw)
+
+    def texts(svg: str) -> list[str]:
+        return re.findall(r">([^<]*)</text>", svg)
+
+    assert 'x opacity="1" font-family="Evil" v="1.23456" &lt;b&gt;' in texts(raw)  # what the test is about: quotes in a text
+    assert texts(lean) == texts(raw)
+    assert vlc.svg_to_png(lean) == vlc.svg_to_png(drawings.rounded(raw))
+
+
 def test_the_font_family_is_said_on_the_root_only_when_every_text_names_one():
     two = ('<svg width="1"><g><text font-family="A" x="1">a</text><text font-family="B">b</text>'
            '<text font-family="A">c</text></g></svg>')

@@ -53,6 +53,14 @@ _NOT_DRAWN = re.compile(r' (?:class|role|aria-[a-z]+|pointer-events)="[^"]*"')
 _EMPTY = re.compile(r'<path d="M0,0h0v0h0Z"/>|<path d="" display="none"/>')
 _ATTRIBUTE = re.compile(r'="([^"]*)"')
 _FINE = re.compile(r"-?\d+\.\d{3,}")
+# A tag: every rewrite below edits tags only, never a text's words, which may hold anything a set's title or labels
+# hold (`opacity="1"`, `v="1.23456"`): vl-convert escapes "<" in text, and quotes only inside attribute values.
+_TAG = re.compile(r'<[^<>"]*(?:"[^"]*"[^<>"]*)*>')
+
+
+def _in_tags(svg: str, edit) -> str:
+    """`svg` with `edit(tag)` in place of each tag; the text between tags as it was."""
+    return _TAG.sub(lambda t: edit(t[0]), svg)
 
 
 def _hundredths(m: re.Match) -> str:
@@ -64,22 +72,23 @@ def _hundredths(m: re.Match) -> str:
 # them changes nothing), and a stroke width of 1 while no group sets a width its marks would inherit instead.
 _INITIAL = re.compile(r' (?:opacity="1"|transform="translate\(0,0\)")(?=[ />])')
 _UNIT_STROKE = re.compile(r' stroke-width="1"(?=[ />])')
-_GROUP_STROKE = re.compile(r'<(?:svg|g)\b[^>]* stroke-width="')
+_GROUP_STROKE = re.compile(r'<(?:svg|g)\b[^>]* stroke-width="')  # matched against one tag
 # Every text mark names its font family (about a tenth of a drawing's bytes): said once on the root instead, which
 # the text inherits, when every text names one and no group names another.
 _TEXT = re.compile(r"<text\b[^>]*>")
 _FAMILY = re.compile(r' font-family="([^"]*)"')
-_GROUP_FAMILY = re.compile(r'<(?:svg|g)\b[^>]* font-family="')
+_GROUP_FAMILY = re.compile(r'<(?:svg|g)\b[^>]* font-family="')  # matched against one tag
 
 
 def _family_once(svg: str) -> str:
-    texts = _TEXT.findall(svg)
+    tags = _TAG.findall(svg)
+    texts = [t for t in tags if _TEXT.fullmatch(t)]
     families = [m[1] for t in texts if (m := _FAMILY.search(t))]
-    if not texts or len(families) != len(texts) or _GROUP_FAMILY.search(svg) or not svg.startswith("<svg "):
+    if not texts or len(families) != len(texts) or any(_GROUP_FAMILY.match(t) for t in tags) or not svg.startswith("<svg "):
         return svg
     common = max(sorted(set(families)), key=families.count)
     attr = f' font-family="{common}"'
-    return "<svg" + attr + _TEXT.sub(lambda t: t[0].replace(attr, "", 1), svg[4:])
+    return "<svg" + attr + _in_tags(svg[4:], lambda t: t.replace(attr, "", 1) if _TEXT.fullmatch(t) else t)
 
 
 def lean_svg(svg: str) -> str:
@@ -87,15 +96,20 @@ def lean_svg(svg: str) -> str:
     value (_INITIAL, _UNIT_STROKE), with its text's font family said once, and with its coordinates rounded to a
     hundredth of a pixel; its text (titles, labels, tick values) as it was. Only the rounding moves a pixel: the rest
     draws what it drew (tests/test_chart_drawings.py)."""
-    svg = _INITIAL.sub("", _EMPTY.sub("", _NOT_DRAWN.sub("", svg)))
-    if not _GROUP_STROKE.search(svg):
-        svg = _UNIT_STROKE.sub("", svg)
+    def drawn(tag: str) -> str:
+        tag = _NOT_DRAWN.sub("", tag)
+        return "" if _EMPTY.fullmatch(tag) else _INITIAL.sub("", tag)
+
+    svg = _in_tags(svg, drawn)
+    if not any(_GROUP_STROKE.match(t) for t in _TAG.findall(svg)):
+        svg = _in_tags(svg, lambda t: _UNIT_STROKE.sub("", t))
     return rounded(_family_once(svg))
 
 
 def rounded(svg: str) -> str:
-    """An SVG with its coordinates rounded to a hundredth of a pixel (the one step of lean_svg that moves a pixel)."""
-    return _ATTRIBUTE.sub(lambda a: '="' + _FINE.sub(_hundredths, a[1]) + '"', svg)
+    """An SVG with its coordinates rounded to a hundredth of a pixel (the one step of lean_svg that moves a pixel); its
+    text as it was."""
+    return _in_tags(svg, lambda t: _ATTRIBUTE.sub(lambda a: '="' + _FINE.sub(_hundredths, a[1]) + '"', t))
 
 
 @functools.lru_cache(maxsize=1)
