@@ -9,6 +9,7 @@ import json
 import re
 import threading
 import time
+import warnings
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -140,6 +141,8 @@ def all_live(page, w, path: str, timeout_s: float = 120) -> int:
             stalls.append(f"{page.evaluate(STATE)[:8]}, requests in flight {sorted(r.url for r in w.inflight)[:8]}")
             if len(stalls) == 2:
                 break
+            # a stall the reload may cure still costs the run its timeout: said in pytest's warnings summary, to be found
+            warnings.warn(f"{path}: no chart came alive for {timeout_s:g} s, loading it again: {stalls[-1]}; console: {w.problems[-5:]}", stacklevel=2)
             page.reload()
             left = None
         page.evaluate(LIVE)
