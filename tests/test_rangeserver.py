@@ -100,3 +100,32 @@ def test_a_reader_who_goes_away_mid_download_prints_nothing(tmp_path, capfd):
         httpd.shutdown()
     err = capfd.readouterr().err
     assert "Traceback" not in err and "Exception occurred" not in err, err
+
+
+def test_many_connections_at_once_are_queued_not_dropped(tmp_path):
+    """While the server is busy (here: not accepting at all), 60 readers connecting at once all get through the
+    handshake at once: none is dropped to try again a second or more later, as beyond socketserver's queue of 5."""
+    import socket
+
+    httpd = rangeserver.server(str(tmp_path), port=0, quiet=True)  # listening, never serving
+    try:
+        clients = []
+        try:
+            for _ in range(60):
+                c = socket.create_connection(httpd.server_address, timeout=10)
+                clients.append(c)
+                c.send(b"GET / HTTP/1.0\r\n\r\n")
+            # a handshake the kernel completed when the queue was full is dropped on the server's side: the client's
+            # data is then never acknowledged. Every connection queued is one the server will accept.
+            accepted = []
+            httpd.socket.settimeout(2)
+            for _ in range(60):
+                accepted.append(httpd.socket.accept()[0])
+            assert len(accepted) == 60
+            for a in accepted:
+                a.close()
+        finally:
+            for c in clients:
+                c.close()
+    finally:
+        httpd.server_close()
