@@ -26,10 +26,10 @@ def test_a_figure_section_says_each_fact_once_with_links_relative_to_the_page():
     section = soup.find("section", id="t/throughput/64")
     assert section.h3.get_text() == "Throughput, 64-byte frames: 1,488,095\xa0frames/s"
     facts = {dt.get_text(): dt.find_next_sibling("dd").get_text(" ", strip=True) for dt in section.find_all("dt")}
-    assert facts == {"Rounding": "as published", "Qualifier": "exact, from the published cell", "Input row": "t.csv , line 2"}
-    assert [a["href"] for a in section.find_all("a")] == ["../data/t.csv"]
+    assert facts == {"Rounding": "as published", "Qualifier": "exact, from the published cell", "Input row": "line 2"}  # its file: above
     cell = section.find_parent("div", class_="xp-table").find("p", class_="explain-notebook", recursive=False)  # once for the table's figures
-    assert cell.get_text() == "Table “t-results”, computed in throughput, code cell 8." and cell.a["href"] == "../../../notebooks/throughput.html#cell-id=ab"
+    assert cell.get_text() == "Table “t-results”, computed in throughput, code cell 8, from the rows of t.csv."
+    assert [a["href"] for a in cell.find_all("a")] == ["../../../notebooks/throughput.html#cell-id=ab", "../data/t.csv"]
     assert soup.find("p", class_="explain-where").get_text() == "Source figures printed in Table 1 of “Report” (Lab)."
     assert soup.find("p", class_="eyebrow").a["href"] == "../"
 
@@ -80,15 +80,36 @@ def test_every_value_is_escaped_and_no_link_leaves_the_site():
     assert all(h.startswith("../") and '"' not in h for h in hrefs), hrefs
 
 
-def test_the_notebook_cell_is_said_once_for_each_run_of_a_tables_figures():
+def test_the_notebook_cell_and_the_rows_file_are_said_once_for_each_tables_figures():
     rec = records()
     fig = rec["tests"][0]["figures"][0]
-    rec["tests"][0]["figures"] = [{**fig, "id": "a"}, {**fig, "id": "b"}, {**fig, "id": "c", "table": "t-other"}, {**fig, "id": "d", "table": None}]
+    # figures that alternate between two tables (a set's results and its trials) are grouped by table, in first-seen order
+    rec["tests"][0]["figures"] = [{**fig, "id": "a"}, {**fig, "id": "c", "table": "t-other"}, {**fig, "id": "b", "row": "2"},
+                                  {**fig, "id": "e", "table": "t-other", "row": "3"}, {**fig, "id": "d", "table": None}]
+    rec["rows"]["2"] = {"file": "data/results/s/t.csv", "line": 3, "url": "results/s/data/t.csv"}
+    rec["rows"]["3"] = {"file": "data/results/s/u.csv", "line": 9, "url": "results/s/data/u.csv"}
     rec["notebooks"]["t-other"] = {"name": "comparison", "cell": 3, "url": "notebooks/comparison.html#cell-id=cd", "title": "Other table"}
     soup = BeautifulSoup(explain_page.render(rec), "html.parser")
     groups = soup.find_all("div", class_="xp-table")
-    assert [[s["id"] for s in g.find_all("section", class_="xp")] for g in groups] == [["a", "b"], ["c"]]
-    assert [g.find("p", class_="explain-notebook").get_text() for g in groups] == ["Table “t-results”, computed in throughput, code cell 8.",
-                                                                                     "Table “Other table”, computed in comparison, code cell 3."]
-    assert soup.find("section", id="d").parent.name == "section"  # a figure of no table: no notebook line
+    assert [[s["id"] for s in g.find_all("section", class_="xp")] for g in groups] == [["a", "b"], ["c", "e"]]
+    assert [g.find("p", class_="explain-notebook").get_text() for g in groups] == [
+        "Table “t-results”, computed in throughput, code cell 8, from the rows of t.csv.",  # one file: named once, each figure its line
+        "Table “Other table”, computed in comparison, code cell 3."]  # two files: each figure names its own
+    row = {s["id"]: s.find("dt", string="Input row").find_next_sibling("dd") for s in soup.find_all("section", class_="xp")}
+    assert {k: v.get_text() for k, v in row.items()} == {"a": "line 2", "b": "line 3", "c": "t.csv, line 2", "e": "u.csv, line 9", "d": "t.csv, line 2"}
+    assert [row[k].a["href"] for k in "ced"] == ["../data/t.csv", "../data/u.csv", "../data/t.csv"]
+    assert soup.find("section", id="d").parent.name == "section"  # a figure of no table: no notebook line, its file in full
     assert len(soup.find_all("p", class_="explain-notebook")) == 2
+
+
+def test_what_the_source_printed_is_said_unless_the_heading_says_it_already():
+    def source_line(**source) -> str | None:
+        soup = BeautifulSoup(explain_page.render(records(source=source)), "html.parser")
+        dt = soup.find("dt", string="Source")
+        return dt.find_next_sibling("dd").get_text() if dt else None
+
+    assert source_line(printed="1,488,095 frames/s") is None  # the heading: 1,488,095 frames/s
+    assert source_line(printed="1.488 Mpps") == "1.488 Mpps as printed"  # printed otherwise: said
+    assert source_line(printed="1,488,095 frames/s", check="agrees", recomputed="1,488,095.2") == \
+        "1,488,095 frames/s as printed; the recomputation agrees: 1,488,095.2"
+    assert source_line(printed="1,488,095 frames/s", note="Footnote 3.") == "1,488,095 frames/s as printed. Footnote 3."

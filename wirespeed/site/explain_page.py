@@ -1,7 +1,8 @@
 """A set's explanation page, rendered once per set by the site-data step (results/<slug>/explain.html, an asset
 that layouts/result-explain.html includes whole) from the same records as explain.json: one section per figure,
-about a thousand a set, under its test's source line and, once for each run of figures from one table, the notebook
-cell that prints that table (div.xp-table > p.explain-notebook: the popover copies both with the figure). Rendered here, the page costs Hugo one file read instead of a template pass per figure
+about a thousand a set, under its test's source line and, once for each table's figures, the notebook cell that
+prints that table and the file its rows come from (div.xp-table > p.explain-notebook: the popover copies both with the
+figure, which then names its line only). Rendered here, the page costs Hugo one file read instead of a template pass per figure
 (the heaviest page of a set), and the step's content-hash cache keeps it across builds of a growing archive.
 
 Every text and attribute value is escaped here (the records carry what an untrusted set's files say); a link is a
@@ -71,11 +72,13 @@ def render(records: dict[str, Any]) -> str:
               + (f"“{_t(doc)}”" + (f" ({_t(publisher)})" if publisher else "") if doc else "") + ".</p>")
         for table, figures in _by_table(t["figures"]):
             nb = records["notebooks"].get(table) if table else None
-            if nb:  # the notebook cell that prints the table: once for its figures, not beside each
+            file = _one_file(figures, records) if nb else None
+            if nb:  # the notebook cell that prints the table, and the file its rows come from: once for its figures
                 w(f'\n    <div class="xp-table"><p class="explain-notebook">Table “{_t(nb.get("title") or table)}”, computed in '
-                  f'<a href="{_href(nb["url"], slug)}">{_t(nb["name"])}, code cell {_t(nb["cell"])}</a>.</p>')
+                  f'<a href="{_href(nb["url"], slug)}">{_t(nb["name"])}, code cell {_t(nb["cell"])}</a>'
+                  + (f", from the rows of {_file_link(file, slug)}" if file else "") + ".</p>")
             for f in figures:
-                w(_figure(f, records, slug, t["title"]))
+                w(_figure(f, records, slug, t["title"], file))
             if nb:
                 w("</div>")
         w("\n  </section>")
@@ -83,15 +86,34 @@ def render(records: dict[str, Any]) -> str:
 
 
 def _by_table(figures: list[dict[str, Any]]) -> list[tuple[str | None, list[dict[str, Any]]]]:
-    """A test's figures in their order, in runs of the same table (a figure with no table is a run of its own table None)."""
-    runs: list[tuple[str | None, list[dict[str, Any]]]] = []
+    """A test's figures grouped by the table that prints them, the tables in the order their first figure comes and each
+    table's figures in their order (a set whose figures alternate between two tables, results and trials, says each
+    table's notebook cell once, not once per figure). Figures of no table keep their place, each a group of its own."""
+    groups: list[tuple[str | None, list[dict[str, Any]]]] = []
+    at: dict[str, int] = {}
     for f in figures:
         table = f.get("table")
-        if runs and runs[-1][0] == table:
-            runs[-1][1].append(f)
+        if table is None:
+            groups.append((None, [f]))
+        elif table in at:
+            groups[at[table]][1].append(f)
         else:
-            runs.append((table, [f]))
-    return runs
+            at[table] = len(groups)
+            groups.append((table, [f]))
+    return groups
+
+
+def _one_file(figures: list[dict[str, Any]], records: dict[str, Any]) -> dict[str, Any] | None:
+    """The input row of the figures when all their rows come from one file with a link: that row (for its file), else None."""
+    rows = [records["rows"].get(str(f["row"])) or {} for f in figures]
+    files = {(r.get("file"), r.get("url")) for r in rows}
+    return rows[0] if len(files) == 1 and rows[0].get("url") else None
+
+
+def _file_link(row: dict[str, Any], slug: str) -> str:
+    """A row's file, linked when the set publishes it."""
+    name = _t(str(row.get("file", "")).rsplit("/", 1)[-1])
+    return f'<a href="{_href(row["url"], slug)}">{name}</a>' if row.get("url") else name
 
 
 def _rounding(f: dict[str, Any]) -> str:
@@ -109,7 +131,9 @@ def _rounding(f: dict[str, Any]) -> str:
     return _t(f["rounding"])  # a record without a named rule: its sentence
 
 
-def _figure(f: dict[str, Any], records: dict[str, Any], slug: str, test_title: str) -> str:
+def _figure(f: dict[str, Any], records: dict[str, Any], slug: str, test_title: str, file: dict[str, Any] | None = None) -> str:
+    """A figure's section. `file`: the row of the file all its table's rows come from, named once above the table (the
+    figure then says its line only)."""
     row = records["rows"].get(str(f["row"])) or {}
     unit = f"&nbsp;{_t(f['unit'])}" if f.get("unit") else ""
     label = f["label"].removeprefix(f"{test_title}: ")  # under its test's heading: the test's title once, there
@@ -128,14 +152,22 @@ def _figure(f: dict[str, Any], records: dict[str, Any], slug: str, test_title: s
     q = f["qualifier"]
     parts.append(f"<dt>Qualifier</dt><dd>{_t(q['name'])}{' (' + _t(q['symbol']) + ')' if q.get('symbol') else ''}, from {_t(q['from'])}</dd>")
     s = f.get("source")
-    if s:
+    if s and not _as_heading(s, f):  # what the source printed, unless the heading already says it, digit for digit
         text = f"{_t(s['printed'])} as printed"
         if s.get("check"):
             text += "; " + CHECKS.get(s["check"], "the recomputation differs")
         text += (f": {_t(s['recomputed'])}" if s.get("recomputed") else "") + (f" ({_t(s['basis'])})" if s.get("basis") else "")
         text += f". {_t(s['note'])}" if s.get("note") else ""
         parts.append(f"<dt>Source</dt><dd>{text}</dd>")
-    name = _t(str(row.get("file", "")).rsplit("/", 1)[-1])
-    link = f'<a href="{_href(row["url"], slug)}">{name}</a>' if row.get("url") else name
-    parts.append(f"<dt>Input row</dt><dd>{link}, line {_t(row.get('line', ''))}</dd></dl></section>")
+    same = file is not None and (row.get("file"), row.get("url")) == (file.get("file"), file.get("url"))
+    where = "line " if same else _file_link(row, slug) + ", line "
+    parts.append(f"<dt>Input row</dt><dd>{where}{_t(row.get('line', ''))}</dd></dl></section>")
     return "".join(parts)
+
+
+def _as_heading(source: dict[str, Any], f: dict[str, Any]) -> bool:
+    """Whether what the source printed is the figure as its heading prints it, with nothing more to say (no check, no
+    recomputation, no note)."""
+    if any(source.get(k) for k in ("check", "recomputed", "basis", "note")):
+        return False
+    return source.get("printed") == (f"{f['text']} {f['unit']}" if f.get("unit") else f["text"])
