@@ -6,8 +6,10 @@ every page by the walk of tests/test_page_walk_browser.py.)"""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
+from bs4 import BeautifulSoup
 
 from pipeline import BUILD
 from test_site import Watched, browser, server, site  # noqa: F401  (the same built site, server and Chromium)
@@ -25,16 +27,17 @@ def test_review_tables_use_the_desktop_width(site, server, browser):  # noqa: F8
 
 def test_a_wide_table_is_split_by_metric_and_a_short_one_transposed(site):  # noqa: F811
     slug = "linux-netns-bridge-forward-nftables-2026-11"
-    html = (site / "results" / slug / "index.html").read_text()
+    page = BeautifulSoup((site / "results" / slug / "index.html").read_text(), "lxml")
     tables = json.loads((BUILD / "hugo-data" / "wirespeed" / "sets" / f"{slug}.json").read_text())["tables"]
     split = [t for t in tables.values() if t.get("layout", {}).get("kind") == "split"]
-    assert split and html.count('class="result-table result-table-split"') == len(split)  # its fixed-load tables: 15 columns each
+    assert split and len(page.select("figure.result-table.result-table-split")) == len(split)  # its fixed-load tables: 15 columns each
+    parts = {re.sub(r"\s+", " ", p.parent.get_text()) for p in page.select("span.table-part")}  # the caption's title and its part
     for t in split:
         n = len(t["layout"]["parts"])
-        assert n > 1 and all(f"{t['title']}<span class=\"table-part\">: {part['title']} <span class=\"muted\">(part {i} of {n})</span>"
-                             in html.replace("&amp;", "&") for i, part in enumerate(t["layout"]["parts"], 1)), t["title"]
-    ramp = (site / "results" / "linux-netns-ipv4-ramp-2026-11" / "index.html").read_text()
-    assert 'class="result-table result-table-transposed"' in ramp
+        assert n > 1 and all(f"{t['title']}: {part['title']} (part {i} of {n})" in parts
+                             for i, part in enumerate(t["layout"]["parts"], 1)), (t["title"], sorted(parts)[:4])
+    ramp = BeautifulSoup((site / "results" / "linux-netns-ipv4-ramp-2026-11" / "index.html").read_text(), "lxml")
+    assert ramp.select("figure.result-table.result-table-transposed")
 
 
 REVIEW = """() => {

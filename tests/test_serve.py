@@ -76,7 +76,7 @@ def test_serve_previews_drafts_marked_and_reloads_an_edited_article(work):
         base = m.group(1)
         assert _until(lambda: _get(base)[0] == 200, 180), "the preview did not answer"
         status, html = _get(base + "reviews/zz-preview-draft/")
-        assert status == 200 and 'class="draft-mark"' in html and "The first paragraph of a draft review." in html
+        assert status == 200 and re.search(r'class="?draft-mark', html) and "The first paragraph of a draft review." in html
         assert "livereload" in html  # Hugo's reload script: the browser reloads when a source changes
         status, html = _get(base + "reviews/linux-netns-ipv4-ramp-2026-11/")
         assert status == 200 and "draft-mark" not in html  # a published article is not marked
