@@ -11,6 +11,7 @@ import re
 from pathlib import Path
 
 import pytest
+from bs4 import BeautifulSoup
 
 from pipeline import BUILD, PUBLIC, ROOT, build
 from test_site import Watched, browser, server, site  # noqa: F401  (the same built site, server and Chromium)
@@ -51,8 +52,9 @@ def test_every_link_to_a_notebook_lands_on_its_page_and_cell():
     build("site")
     cells = links = 0
     for page in sorted(PUBLIC.glob("results/*/**/index.html")):
-        html = page.read_text(encoding="utf-8")
-        for href in re.findall(r'href="([^"]*/notebooks/[^"#]+\.(?:html|ipynb)(?:#[^"]*)?)"', html):
+        soup = BeautifulSoup(page.read_text(encoding="utf-8"), "lxml")  # parsed: the minifier leaves a plain URL unquoted
+        hrefs = [a["href"] for a in soup.find_all("a", href=True)]
+        for href in [h for h in hrefs if re.search(r"/notebooks/[^#]+\.(?:html|ipynb)(?:#|$)", h)]:
             path, _, fragment = href.partition("#")
             target = (page.parent / path).resolve() if not path.startswith("/") else PUBLIC / path.lstrip("/")
             assert target.is_file(), (page, href)

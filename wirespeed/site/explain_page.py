@@ -139,7 +139,7 @@ def _figure(f: dict[str, Any], records: dict[str, Any], slug: str, test_title: s
     label = f["label"].removeprefix(f"{test_title}: ")  # under its test's heading: the test's title once, there
     label = label[:1].upper() + label[1:]
     parts = [f'\n<section class="xp" id="{_t(f["id"])}">'
-             f'<h3><span class="xp-label">{_t(label)}</span>: <span class="xp-figure">{_t(f["text"])}{unit}</span>'
+             f'<h3>{_t(label)}: {_t(f["text"])}{unit}'
              f'{"&nbsp;†" if f.get("derived") else ""}</h3><dl>']
     formula = f.get("formula")
     if f.get("before"):
