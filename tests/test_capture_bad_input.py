@@ -86,6 +86,7 @@ def test_import_pair_writes_a_set_that_loads(tmp_path):
     assert proc.returncode == 0, proc.stderr
     text = (root / "capture-set" / "result.toml").read_text()
     assert 'pair = "native/in1.pcap"' in text and "Clock offset between the capture points: 0 ns" in text
+    assert 'latency_method = "one-way-capture"' in text  # each frame's two capture timestamps, not RFC 1242's FIFO or LIFO
     from wirespeed.importers.pcap import convert
 
     # the set lacks the fields the files do not state (dut, port speed, …): its rows come from convert

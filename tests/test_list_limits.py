@@ -90,3 +90,16 @@ def test_a_report_at_the_limits_builds_within_its_budget(tmp_path):
     with pikepdf.open(job.out) as pdf:
         assert "tag-31" in str(pdf.docinfo["/Keywords"])
     assert "Item 1023: a line card" in typesetting.pdf_text(job.out)
+
+
+def test_a_latency_method_is_printed_in_words_a_reader_knows():
+    """RFC 1242's names print as they are; the schema's one-way-capture says what it is (the netns sets said
+    "unspecified" beside notes describing tcpdump on both sides)."""
+    from wirespeed.presentation import methodology
+
+    def text(method: str) -> str:
+        (row,) = [r for r in methodology.rows({"latency_method": method}) if r["label"] == "Latency method"]
+        return row["text"]
+
+    assert text("FIFO") == "FIFO" and text("round-trip") == "round-trip"
+    assert text("one-way-capture") == "one-way, from packet captures where each frame enters and leaves the device (one clock)"

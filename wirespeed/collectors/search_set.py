@@ -121,7 +121,7 @@ def build(slug: str, cfg, points: dict[str, list[PointResult]], started: dt.date
             "methodology": {"frame_sizes": list(cfg.frame_sizes), "trials": cfg.repeats, "trial_duration_s": cfg.trial_duration_s, "search": "binary",
                             **({"limited_by": "generator"} if stopped else {}),
                             "loss_tolerance_pct": max(cfg.loss_ratios) * 100, "frame_size_convention": "ethernet-frame",
-                            "latency_method": "unspecified", **({"max_frame_bytes": max(cfg.frame_sizes)} if max(cfg.frame_sizes) > 1518 else {}),
+                            "latency_method": "one-way-capture", **({"max_frame_bytes": max(cfg.frame_sizes)} if max(cfg.frame_sizes) > 1518 else {}),
                             "notes": f"{cfg.algorithm} search between {cfg.min_rate_fps:,.0f} and {cfg.max_rate_fps:,.0f} frames/s to a width of "
                                      f"{cfg.resolution * 100:g} % (at least {cfg.resolution_fps:g} frames/s), at most {cfg.max_trials} trials or "
                                      f"{cfg.time_budget_s:g} s per search, repeated {cfg.repeats} times. A trial the generator sent more than "

@@ -156,6 +156,8 @@ def _plan(a: Analysis | None, frames: Frames, names: list[str]) -> ImportPlan:
                 notes.append(f"Inter-arrival {side} the device: min {s['gap_min_ns']:,} ns, median {s['gap_p50_ns']:,.0f} ns, "
                              f"mean {s['gap_mean_ns']:,.0f} ns, max {_ms(s['gap_max_ns'])}, standard deviation {s['gap_std_ns']:,.0f} ns.")
     method = {"trials": 1, "search": "fixed-rate", "frame_size_convention": "ethernet-frame", "notes": " ".join(notes)}
+    if method_name == "pair":  # a frame's latency is the difference of its two capture timestamps
+        method["latency_method"] = "one-way-capture"
     if sizes:
         method["frame_sizes"] = sizes
     fields = {"title": "Latency, loss and reordering from packet captures" if a else "Frame counts and rates from a packet capture",

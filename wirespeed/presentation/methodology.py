@@ -8,6 +8,8 @@ from typing import Any
 from wirespeed.engine import number_style
 
 CONVENTIONS = {"ethernet-frame": "Ethernet frames incl. FCS", "ip-packet": "IP packets"}
+# A latency method in words where its schema name is not a reader's (RFC 1242's FIFO, LIFO … are printed as they are)
+LATENCY_METHODS = {"one-way-capture": "one-way, from packet captures where each frame enters and leaves the device (one clock)"}
 
 
 def _n(v: Any) -> str:
@@ -51,5 +53,5 @@ def rows(m: dict[str, Any]) -> list[dict[str, str]]:
         out.append(_row("Loss tolerance", f"{_n(m['loss_tolerance_pct'])} %"))
     if m.get("latency_method"):
         note = ("with" if m["latency_compensation"] else "no") + " compensation" if "latency_compensation" in m else ""
-        out.append(_row("Latency method", str(m["latency_method"]), note))
+        out.append(_row("Latency method", LATENCY_METHODS.get(str(m["latency_method"]), str(m["latency_method"])), note))
     return out
