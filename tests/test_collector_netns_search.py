@@ -113,6 +113,7 @@ def test_collect_quick_writes_a_valid_set(tmp_path: Path) -> None:
     assert doc["campaign"]["engineers"] == [facts["account"]] and json.loads((folder / "raw" / "machine.json").read_text())["host"] == facts["host"]
     assert doc["title"] == "IPv4 forwarding in network namespaces, 64 bytes: NDR/PDR search (quick run)"
     assert {t["methodology"]["latency_method"] for t in doc["tests"]} == {"one-way-capture"}  # what its notes describe: tcpdump on both sides
+    assert {t["methodology"]["search"] for t in doc["tests"]} == {"mlrsearch"}  # the example's algorithm, as its notes say
     assert "quick-run" in doc["tags"] and doc["summary"].startswith("Quick run (1 device, 1 frame size, 1 search per point to 10 %; a short check, not for comparison).")
     attached = {a["path"]: a["title"] for a in doc["files"]["attachments"]}
     links = folder / "raw" / "hooks" / "after-test-dut-links-ipv4-forward.txt"

@@ -55,6 +55,7 @@ def test_uti_1_0_ndrpdr_dpdk_without_test_id():
     assert plan.dut == {"software": [{"name": "DPDK", "version": "21.08.0"}]}  # dut_type, dut_version
     assert plan.campaign == {"start": "2021-12-13", "end": "2021-12-13"}  # start_time 2021-12-13T19:03:23…, end_time …19:09:10
     assert "loss_tolerance_pct" not in t.fields["methodology"]  # NDR 0 %, PDR 0.5 %: said per variant, never one figure for both
+    assert t.fields["methodology"]["search"] == "mlrsearch"  # CSIT's MLRsearch, not RFC 2544's binary search
     rows, problems = _rows(name)
     by = _by(rows)
     # result.ndr.lower.rate.value / .bandwidth.value, result.ndr.upper.…

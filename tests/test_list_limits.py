@@ -103,3 +103,16 @@ def test_a_latency_method_is_printed_in_words_a_reader_knows():
 
     assert text("FIFO") == "FIFO" and text("round-trip") == "round-trip"
     assert text("one-way-capture") == "one-way, from packet captures where each frame enters and leaves the device (one clock)"
+
+
+def test_a_rate_search_is_named_as_it_ran():
+    """MLRsearch is not RFC 2544's binary search: the netns and T-Rex collectors' sets (and CSIT's ndrpdr runs) said
+    "binary search" in the methodology table beside notes naming mlrsearch."""
+    from wirespeed.presentation import methodology
+
+    def text(search: str) -> str:
+        (row,) = [r for r in methodology.rows({"search": search}) if r["label"] == "Rate search"]
+        return row["text"]
+
+    assert (text("binary"), text("fixed-rate")) == ("binary search", "fixed rate search")
+    assert text("mlrsearch") == "MLRsearch (the rates at several loss ratios in one search, as FD.io CSIT's)"

@@ -87,7 +87,7 @@ def throughput_headline(summary: dict[str, Any], test_id: str) -> Headline | Non
     series: dict[tuple, list[dict[str, Any]]] = {}
     for r in rows:
         series.setdefault(_series(r), []).append(r)
-    searched = method.get("search") in ("binary", "step")
+    searched = method.get("search") in ("binary", "mlrsearch", "step")
     limited = method.get("limited_by")
     candidates = []
     for members in series.values():

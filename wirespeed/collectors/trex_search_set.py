@@ -89,7 +89,8 @@ def build(cfg: Config, points: list[PointResult], link: Link | None, readings: l
     searches = [s for p in points for s in p.searches]
     stopped = sum(any(b.generator_limited for b in s.bounds) for s in searches)
     meth: dict[str, Any] = {
-        "frame_sizes": list(plan.frame_sizes), "trials": plan.repeats, "trial_duration_s": plan.trial_duration_s, "search": "binary",
+        "frame_sizes": list(plan.frame_sizes), "trials": plan.repeats, "trial_duration_s": plan.trial_duration_s,
+        "search": "mlrsearch" if plan.algorithm == "mlrsearch" else "binary",
         "loss_tolerance_pct": max(plan.loss_ratios) * 100, "frame_size_convention": "ethernet-frame", "latency_method": "unspecified",
         **({"limited_by": "generator"} if stopped else {}), **({"max_frame_bytes": max(plan.frame_sizes)} if max(plan.frame_sizes) > 1518 else {}),
         "notes": f"{plan.algorithm} search (wirespeed.collectors.search) from {_rate(plan.min_rate)} to {_rate(plan.max_rate)} to a width of "

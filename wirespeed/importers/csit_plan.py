@@ -173,7 +173,7 @@ def _variants(run: Run) -> dict:
 def _methodology(run: Run) -> dict:
     method: dict = {"frame_sizes": [], "frame_size_convention": "ethernet-frame"}
     if run.kind == "ndrpdr":
-        method.update({"search": "binary", "notes": "CSIT's MLRsearch finds NDR (0 % loss) and PDR (0.5 % loss) in one search; rates are "
+        method.update({"search": "mlrsearch", "notes": "CSIT's MLRsearch finds NDR (0 % loss) and PDR (0.5 % loss) in one search; rates are "
                                                      "aggregate over both directions (one direction for unidirectional profiles)."})
     elif run.kind == "mrr":
         method.update({"search": "single-rate", "trials": len(run.trials),

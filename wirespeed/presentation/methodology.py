@@ -8,6 +8,8 @@ from typing import Any
 from wirespeed.engine import number_style
 
 CONVENTIONS = {"ethernet-frame": "Ethernet frames incl. FCS", "ip-packet": "IP packets"}
+# A rate search in words where its schema name is not one (the others: "binary search", "step search", …)
+SEARCHES = {"mlrsearch": "MLRsearch (the rates at several loss ratios in one search, as FD.io CSIT's)"}
 # A latency method in words where its schema name is not a reader's (RFC 1242's FIFO, LIFO … are printed as they are)
 LATENCY_METHODS = {"one-way-capture": "one-way, from packet captures where each frame enters and leaves the device (one clock)"}
 
@@ -28,7 +30,7 @@ def rows(m: dict[str, Any]) -> list[dict[str, str]]:
     """Rows of a (merged) methodology: label, text, an optional note printed in parentheses."""
     out = []
     if m.get("search"):
-        out.append(_row("Rate search", f"{m['search'].replace('-', ' ')} search"))
+        out.append(_row("Rate search", SEARCHES.get(m["search"], f"{m['search'].replace('-', ' ')} search")))
     if m.get("trial_duration_s"):
         trials = m.get("trials")
         out.append(_row("Trial duration", f"{_n(m['trial_duration_s'])} s" + (f" × {_n(trials)} trial{'' if float(trials) == 1.0 else 's'}" if trials else "")))
