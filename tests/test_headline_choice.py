@@ -51,7 +51,7 @@ variants = {{ndr = "NDR", pdr = "PDR", ndr-50 = "latency trial"}}
 [tests.methodology]
 frame_sizes = [64, 512]
 trials = 3
-search = "binary"
+search = "{search}"
 loss_tolerance_pct = 0.5
 {limited}
 [files]
@@ -71,11 +71,11 @@ bridge,64,ndr-50,2,1229,1229,1229,1.0,,,,5.776
 """
 
 
-def summary_of(tmp_path: Path, slug: str, nominal: bool = False, limited: bool = False) -> dict:
+def summary_of(tmp_path: Path, slug: str, nominal: bool = False, limited: bool = False, search: str = "binary") -> dict:
     folder = tmp_path / "sets" / slug
     folder.mkdir(parents=True)
     (folder / "result.toml").write_text(TOML.format(slug=slug, nominal="port_speed_nominal = true\n" if nominal else "",
-                                                    limited='limited_by = "generator"\n' if limited else ""), encoding="utf-8")
+                                                    limited='limited_by = "generator"\n' if limited else "", search=search), encoding="utf-8")
     (folder / "m.csv").write_text(CSV.format(q=">=" if limited else ""), encoding="utf-8")
     db = tmp_path / f"{slug}.duckdb"
     (report,) = ingest([folder], db)
@@ -87,8 +87,9 @@ def summary_of(tmp_path: Path, slug: str, nominal: bool = False, limited: bool =
         con.close()
 
 
-def test_the_mean_of_repeated_searches_is_the_headline_with_its_spread(tmp_path: Path):
-    s = summary_of(tmp_path, "repeats")
+@pytest.mark.parametrize("search", ["binary", "mlrsearch"])
+def test_the_mean_of_repeated_searches_is_the_headline_with_its_spread(tmp_path: Path, search: str):
+    s = summary_of(tmp_path, "repeats", search=search)
     h = throughput_headline(s, "bridge")
     assert h.row["trial"] is None and h.row["variant"] == "ndr" and h.row["throughput_fps"] == 2458  # not the best search (2,959)
     assert h.repeats == 3 and h.statistic == "mean" and h.spread == (1957, 2458, 2959)
@@ -102,6 +103,8 @@ def test_the_mean_of_repeated_searches_is_the_headline_with_its_spread(tmp_path:
     assert list(marked) == ["bridge/throughput/64/ndr"] and marked["bridge/throughput/64/ndr"]["text"] == "2,458"
     assert marked["bridge/throughput/64/ndr"]["label"].endswith("(mean of 3 searches: 1,957 to 2,959 frames/s, median 2,458)")
     assert figs["bridge/throughput/64/ndr/trial-2"]["text"] == "2,959"  # each search keeps a name of its own
+    ranges = {d["frame"]: d["range"] for d in throughput_chart(s, "bridge", view="absolute")["data"] if d["series"] == "ndr"}
+    assert ranges["64"].endswith("(3 searches, median 2,458 frames/s)"), ranges  # the chart's tooltip counts searches too
 
 
 def test_a_figure_the_generator_limited_says_so_everywhere_it_is_shown(tmp_path: Path):

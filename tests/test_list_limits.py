@@ -116,3 +116,29 @@ def test_a_rate_search_is_named_as_it_ran():
 
     assert (text("binary"), text("fixed-rate")) == ("binary search", "fixed rate search")
     assert text("mlrsearch") == "MLRsearch (the rates at several loss ratios in one search, as FD.io CSIT's)"
+
+
+def test_every_search_the_schema_knows_is_either_a_rate_search_or_a_set_rate():
+    """One owner decides which `search` values repeat searches (wirespeed/engine/rfc2544.py): the charts' "3 searches,
+    median …" and the headline's statistic read it. A value added to the schema must be placed there: mlrsearch, added
+    without it, made the series' charts say "3 trials"."""
+    import json
+
+    from conftest import ROOT
+    from wirespeed.engine import rfc2544
+
+    schema = json.loads((ROOT / "wirespeed" / "schema" / "result.v1.schema.json").read_text(encoding="utf-8"))
+
+    def enums(node):
+        if isinstance(node, dict):
+            if "search" in node and isinstance(node["search"], dict) and "enum" in node["search"]:
+                yield set(node["search"]["enum"])
+            for v in node.values():
+                yield from enums(v)
+        elif isinstance(node, list):
+            for v in node:
+                yield from enums(v)
+
+    (known,) = {frozenset(e) for e in enums(schema)}
+    assert rfc2544.RATE_SEARCHES <= known and known - rfc2544.RATE_SEARCHES == {"fixed-rate", "single-rate", "ramp"}
+    assert rfc2544.searched({"search": "mlrsearch"}) and not rfc2544.searched({"search": "fixed-rate"}) and not rfc2544.searched({})

@@ -23,7 +23,7 @@ import statistics
 from dataclasses import dataclass, field
 from typing import Any
 
-from wirespeed.engine import qualified
+from wirespeed.engine import qualified, rfc2544
 from wirespeed.engine import number_style
 from wirespeed.resultset.methodology import merged
 
@@ -87,7 +87,7 @@ def throughput_headline(summary: dict[str, Any], test_id: str) -> Headline | Non
     series: dict[tuple, list[dict[str, Any]]] = {}
     for r in rows:
         series.setdefault(_series(r), []).append(r)
-    searched = method.get("search") in ("binary", "mlrsearch", "step")
+    searched = rfc2544.searched(method)
     limited = method.get("limited_by")
     candidates = []
     for members in series.values():

@@ -5,6 +5,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from statistics import mean
 
+# A methodology's rate searches (result.toml's `search`): a test so run repeats searches, each ending in one throughput
+# (RFC 2544 §26.1), where fixed-rate, single-rate and ramp tests repeat trials. Said once here for every reader.
+RATE_SEARCHES = frozenset({"binary", "mlrsearch", "step"})
+
+
+def searched(methodology: dict) -> bool:
+    """Whether a test's throughput is the answer of a rate search (one per repeat), not of a trial at a set rate."""
+    return methodology.get("search") in RATE_SEARCHES
+
 
 @dataclass(frozen=True)
 class Trial:

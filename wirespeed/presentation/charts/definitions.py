@@ -13,7 +13,7 @@ from wirespeed.catalog.headline_choice import repeats_of
 from wirespeed.engine import number_style
 from wirespeed.presentation import formatting
 from wirespeed.engine import qualified
-from wirespeed.engine import ramp
+from wirespeed.engine import ramp, rfc2544
 from wirespeed.presentation import chartstyle
 from wirespeed.presentation.tables.results import _row_order, _test_meta, _throughput_rows, frame_label, machine_unit
 from wirespeed.presentation.tables.comparison import comparison_rows
@@ -100,7 +100,7 @@ def throughput_chart(summary: dict[str, Any], test_id: str, view: str = "percent
             scale = (lambda v: v / factor) if absolute else (lambda v: v / r["line_rate_fps"] * 100)  # % from the catalog's line rate column
             values = sorted(x["throughput_fps"] for x in repeats_of(r, summary["rows"]) if x.get("throughput_fps") is not None)
             searched = searches.get((fs, r.get("direction"), r.get("variant")))
-            n = f" ({len(values)} {'searches' if method.get('search') in ('binary', 'step') else 'trials'}, median {number_style.derived(statistics.median(values), 0)} frames/s)" if len(values) > 1 else ""
+            n = f" ({len(values)} {'searches' if rfc2544.searched(method) else 'trials'}, median {number_style.derived(statistics.median(values), 0)} frames/s)" if len(values) > 1 else ""
             data[-1].update({"low": scale(low), "high": scale(high), "n": searched, "range": f"{_shown(summary, r, 'throughput_min')} – {_shown(summary, r, 'throughput_max')}{n}"})
         if absolute and r["line_rate_fps"] is not None:
             ref.append({"frame": fs, "line": r["line_rate_fps"] / factor, "line_text": f"{qualified.text(r['line_rate_fps'] / factor, qualified.Qualified())} {sym}"})
