@@ -116,6 +116,25 @@ def test_a_figure_the_generator_limited_says_so_everywhere_it_is_shown(tmp_path:
     figs = figures(s)
     mark_headlines(figs, s)
     assert figs["bridge/throughput/64/ndr"]["text"] == "≥2,458" and "limited by the generator" in figs["bridge/throughput/64/ndr"]["label"]
+    # and the chart draws each point as the bound it is: a ≥ beside it, said in its subtitle and caption
+    chart = throughput_chart(s, "bridge", view="absolute")
+    assert {d["bound"] for d in chart["data"]} == {"≥"} and chart["subtitle"].endswith("≥: lower bound")
+    assert chart["caption"].endswith("A point marked ≥ is a lower bound, not a measured value: the search stopped at what the generator "
+                                     "could send, not at a loss of the device.")
+    from wirespeed.presentation.charts import compile_chart
+
+    drawn = compile_chart(chart)
+    texts = [layer for layer in drawn["layer"] if (layer.get("mark") or {}).get("type") == "text" and layer["encoding"].get("text", {}).get("field") == "bound"]
+    assert len(texts) == 1 and texts[0]["transform"] == [{"filter": "datum.bound"}]
+    from wirespeed.presentation.charts.summary import summary_chart
+
+    whole = summary_chart(s)  # the set's one chart across its tests marks them too
+    assert {d["bound"] for d in whole["data"]} == {"≥"} and whole["subtitle"] == "≥: lower bound" and "is a lower bound" in whole["caption"]
+    assert [layer for layer in compile_chart(whole)["layer"] if layer["encoding"].get("text", {}).get("field") == "bound"]
+    exact = throughput_chart(summary_of(tmp_path, "exact"), "bridge", view="absolute")  # the same searches, not limited: no mark, no words
+    assert {d["bound"] for d in exact["data"]} == {""} and "bound" not in exact["subtitle"] + exact["caption"]
+    assert not [layer for layer in compile_chart(exact)["layer"] if (layer.get("mark") or {}).get("type") == "text"
+                and layer["encoding"].get("text", {}).get("field") == "bound"]
 
 
 def test_a_latency_card_from_one_of_several_trials_says_which_and_the_spread(tmp_path: Path):

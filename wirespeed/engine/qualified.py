@@ -33,6 +33,17 @@ class Qualified:
     high_factor: float | None = None  # range: upper end = value × high_factor
 
 
+BOUNDS = ("above", "at-least", "below", "at-most")  # qualifiers that make a figure a bound, not a value
+
+
+def throughput_bound(row: dict[str, Any]) -> str:
+    """The bound symbol of a catalog row's throughput (≥ when its search was stopped by the generator, > when the
+    source printed "more than"), "" when it is a value: its published cell's qualifier, else its derived one's."""
+    cell = next((row["cells"][m] for m in THROUGHPUT_SOURCES if m in row["cells"]), None)
+    q = (cell.get("qualifier") or "exact") if cell else of_derived(row, "throughput").qualifier
+    return number_style.QUALIFIER_PREFIX[q] if q in BOUNDS else ""
+
+
 def significant_digits(text: str) -> int:
     """Significant digits of a printed figure: '770' → 3, '9.752' → 4, '0.05' → 1, '~75' → 2, '12..17' → 2."""
     body = text.strip().lstrip("~<>=")

@@ -6,7 +6,7 @@ from typing import Any
 
 import altair as alt
 
-from wirespeed.presentation.charts.limits import limit_layers
+from wirespeed.presentation.charts.limits import bound_layers, limit_layers
 from wirespeed.presentation.charts.theme import FG, HEIGHT, NUMBER, PALETTE, REFERENCE, WIDTH
 from wirespeed.presentation.chartstyle import present, series_styles
 
@@ -44,5 +44,9 @@ def bars(defn: dict[str, Any]) -> alt.Chart:
         if group:
             eenc["xOffset"] = alt.XOffset(f"{group['field']}:N", sort=order)
         layers.append(alt.Chart(data).transform_filter(f"isValid(datum['{err['low']}'])").mark_rule(color=FG, strokeWidth=1.5).encode(**eenc))
+    benc: dict[str, Any] = {"x": alt.X(f"{cat['field']}:N", sort=cat_order), "y": alt.Y(f"{y['field']}:Q")}
+    if group:
+        benc["xOffset"] = alt.XOffset(f"{group['field']}:N", sort=order)
+    layers += bound_layers(defn, benc)
     layers += limit_layers(defn)
     return alt.layer(*layers).properties(width=defn.get("width", WIDTH), height=defn.get("height", HEIGHT), title=alt.Title(defn["title"], subtitle=defn.get("subtitle", "")))

@@ -19,6 +19,7 @@ from wirespeed.presentation.tables.results import _row_order, _test_meta, _throu
 from wirespeed.presentation.tables.comparison import comparison_rows
 from wirespeed.engine.units import UNITS
 from wirespeed.presentation.charts import better
+from wirespeed.presentation.charts.limits import say_bounds
 
 
 def _unit(dimension: str, values: list[float], published: str | None = None) -> tuple[str, float]:
@@ -90,7 +91,7 @@ def throughput_chart(summary: dict[str, Any], test_id: str, view: str = "percent
     for r in rows:
         fs = frame_label(r)
         value = r["throughput_fps"] / factor if absolute else r["throughput_pct_line_rate"]
-        data.append({"frame": fs, "series": _series_name(r, multi_dir, multi_var), "value": value,
+        data.append({"frame": fs, "series": _series_name(r, multi_dir, multi_var), "value": value, "bound": qualified.throughput_bound(r),
                      "printed": _shown(summary, r, "throughput") or _shown(summary, r, "throughput_l1") or _shown(summary, r, "throughput_l2")
                      or f"{qualified.text(r['throughput_fps'] / (factor if absolute else 1), qualified.of_derived(r, 'throughput'))} {sym if absolute else 'frames/s'} (derived)",
                      "pct": _shown(summary, r, "throughput_line_rate") or ("" if r.get("throughput_pct_line_rate") is None else
@@ -149,6 +150,7 @@ def throughput_chart(summary: dict[str, Any], test_id: str, view: str = "percent
         of = (f"N = {ns[0]} searches" if len(ns) == 1 else f"N = {ns[0]}–{ns[-1]} searches") if ns else "the repeated searches"
         defn.update({"error": {"low": "low", "high": "high"}, "subtitle": defn["subtitle"] + f" · error bars: lowest to highest of {of}"})
         defn["caption"] += f" Each point is the mean of {of}; its bar runs from the lowest to the highest."
+    say_bounds(defn, method.get("limited_by") == "generator")
     if not absolute:
         defn["y"].update({"zero": True, "domain": [0, max(105.0, max(d["value"] for d in data) * 1.02)]})
     series = {"field": "series", "title": "Direction" if multi_dir and not multi_var else ("Variant" if multi_var and not multi_dir else "")}

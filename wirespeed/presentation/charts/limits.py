@@ -6,7 +6,28 @@ from typing import Any
 
 import altair as alt
 
-from wirespeed.presentation.charts.theme import REFERENCE, TEXT
+from wirespeed.presentation.charts.theme import FG, REFERENCE, TEXT
+
+
+def bound_layers(defn: dict[str, Any], enc: dict[str, Any], dx: int = 4) -> list[Any]:
+    """The bound symbol (≥, >, ≤, <) beside each point or bar whose figure is a bound, not a measured value (a search
+    stopped by the generator: ≥): field "bound" of defn["data"], "" for an exact figure. enc places it (x, y, xOffset)."""
+    if not any(d.get("bound") for d in defn["data"]):
+        return []
+    return [alt.Chart(alt.Data(values=defn["data"])).transform_filter("datum.bound").mark_text(
+        align="left", baseline="bottom", dx=dx, dy=-2, fontSize=TEXT + 2, fontWeight="bold", color=FG).encode(**enc, text="bound:N")]
+
+
+def say_bounds(defn: dict[str, Any], generator_limited: bool) -> None:
+    """A chart whose points include bounds (field "bound") says what its marks mean, in its subtitle and its caption."""
+    bounds = sorted({d["bound"] for d in defn["data"] if d.get("bound")})
+    if not bounds:
+        return
+    lower = set(bounds) <= {"≥", ">"}
+    why = ("the search stopped at what the generator could send, not at a loss of the device" if generator_limited and lower
+           else "the source printed it so")
+    defn["subtitle"] = " · ".join(x for x in (defn.get("subtitle"), ", ".join(bounds) + (": lower bound" if lower else ": bound")) if x)
+    defn["caption"] += f" A point marked {' or '.join(bounds)} is a {'lower ' if lower else ''}bound, not a measured value: {why}."
 
 
 def limit_layers(defn: dict[str, Any]) -> list[Any]:

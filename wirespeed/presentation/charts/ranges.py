@@ -8,6 +8,7 @@ from typing import Any
 
 import altair as alt
 
+from wirespeed.presentation.charts.limits import bound_layers
 from wirespeed.presentation.charts.theme import GRID, NUMBER, PALETTE, REFERENCE, TEXT, WIDTH
 from wirespeed.presentation.chartstyle import present, series_styles
 
@@ -33,7 +34,7 @@ def ranges(defn: dict[str, Any]) -> alt.TopLevelMixin:
         y=ycat, x=xenc, tooltip=tip,
         color=alt.Color(f"{series['field']}:N", title=series["title"] or None, sort=names, scale=alt.Scale(domain=names, range=[PALETTE[c] for c, _, _ in styles])),
         shape=alt.Shape(f"{series['field']}:N", title=series["title"] or None, sort=names, scale=alt.Scale(domain=names, range=[s for _, s, _ in styles])))
-    layers: list[Any] = [span, points]
+    layers: list[Any] = [span, points] + bound_layers(defn, {"y": ycat, "x": xenc}, dx=6)
     if ref := defn.get("reference"):
         rdata = alt.Data(values=[ref])
         layers.append(alt.Chart(rdata).mark_rule(color=REFERENCE, strokeDash=[5, 4], strokeWidth=1.5).encode(x=alt.X("value:Q", scale=xscale)))

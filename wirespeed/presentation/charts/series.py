@@ -7,7 +7,7 @@ from typing import Any
 
 import altair as alt
 
-from wirespeed.presentation.charts.limits import limit_layers
+from wirespeed.presentation.charts.limits import bound_layers, limit_layers
 from wirespeed.presentation.charts.theme import FG, HEIGHT, NUMBER, PALETTE, REFERENCE, TEXT, WIDTH
 from wirespeed.presentation.chartstyle import present, series_styles
 
@@ -84,6 +84,7 @@ def lines(defn: dict[str, Any]) -> alt.TopLevelMixin:
     layers: list[Any] = [_series_layer(defn["data"], x, y, defn.get("series"), defn.get("series_order"), defn.get("tooltip", []), x_order)]
     if err := defn.get("error"):  # error bars: a rule from low to high at each point, in the series' colour
         layers.append(_error_layer(defn, err, x, x_order))
+    layers += bound_layers(defn, {"x": _x(x, x_order), "y": alt.Y(f"{y['field']}:Q")})
     for ref in ([defn["reference"]] if defn.get("reference") else []) + defn.get("references", []):
         layers += _reference_layers(ref, x, x_order)  # after the data: a reference is never hidden under it
     layers += limit_layers(defn)

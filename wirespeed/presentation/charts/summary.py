@@ -13,7 +13,8 @@ from wirespeed.engine import qualified
 from wirespeed.engine.units import UNITS
 from wirespeed.engine import number_style
 from wirespeed.presentation import chartstyle
-from wirespeed.presentation.tables.results import _throughput_rows, column_texts, frame_label, machine_unit
+from wirespeed.presentation.charts.limits import say_bounds
+from wirespeed.presentation.tables.results import _test_meta, _throughput_rows, column_texts, frame_label, machine_unit
 
 LABEL_CHARS = 24  # a test's title wraps onto lines of about this many characters beside the plot
 WIDTH = 470  # the plot, narrower than other charts': with its labels beside it the whole stays within a report page at full size
@@ -53,6 +54,7 @@ def _throughput(summary: dict[str, Any]) -> dict[str, Any] | None:
             where = ", ".join(str(x) for x in (r.get("direction"), r.get("variant")) if x)
             data.append({"test": t["title"], "label": _wrap(t["title"]), "frame": frame_label(r) + (f" ({where})" if where else ""),
                          "value": r["throughput_pct_line_rate"] if percent else r["throughput_fps"] / factor, "printed": text,
+                         "bound": qualified.throughput_bound(r),
                          "series": SMALLEST if frame_label(r) == smallest else OTHERS})
     what = "as % of line rate" if percent else f"in {sym} (every test under 1 % of its line rate)"
     defn = {"x": {"field": "value", "title": f"Throughput ({'% of line rate' if percent else sym})"},
@@ -62,6 +64,8 @@ def _throughput(summary: dict[str, Any]) -> dict[str, Any] | None:
                 f"{t['title']}: {min(d['printed'] for d in data if d['test'] == t['title'])} to {max(d['printed'] for d in data if d['test'] == t['title'])}"
                 for t, _ in per_test) + ".",
             "tooltip": [{"field": "test", "title": "Test"}, {"field": "frame", "title": "Frame size"}, {"field": "printed", "title": "Throughput"}]}
+    defn["data"] = data
+    say_bounds(defn, any(_test_meta(summary, t["id"])[1].get("limited_by") == "generator" for t, _ in per_test))
     if percent:
         defn["x"]["domain"] = [0, max(105.0, max(d["value"] for d in data) * 1.02)]
         defn["reference"] = {"value": 100.0, "label": "line rate"}
