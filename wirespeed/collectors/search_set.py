@@ -20,6 +20,7 @@ from typing import Any
 
 import wirespeed
 from wirespeed.collectors.search.repeat import PointResult, Spread
+from wirespeed.collectors.search.session import Bound
 
 HEADER = ["test", "frame_size", "variant", "trial", "offered_rate_pps", "tx_frames", "rx_frames", "duration_s",
           "throughput_fps", "throughput_upper_fps", "throughput_min_fps", "throughput_max_fps", "throughput_stdev_fps",
@@ -49,29 +50,37 @@ def csv_bytes(rows: list[list[Any]], header: list[str]) -> bytes:
 
 
 def at_least(v: str, limited: bool) -> str:
-    """A rate the generator limited is a lower bound of the device's: printed ">=" (at least)."""
+    """A rate that bounds the device's from below (the generator limited it, or the search passed at its top): ">=" (at least)."""
     return f">={v}" if limited and v != "" else v
 
 
-def limited(p: PointResult, ratio: float) -> bool:
-    """Whether any search of a point stopped at a load the generator could not deliver (for this loss ratio)."""
-    return any(b.generator_limited for s in p.searches for b in s.bounds if b.loss_ratio == ratio)
+def from_below(b: Bound, ceiling: bool = False) -> bool:
+    """Whether a search's answer bounds the device's throughput from below only: the generator could not offer the load
+    above it, or (ceiling: the search's highest rate is not a line rate the device cannot exceed, as on veth) the search
+    passed at its highest rate, so nothing above it was tried."""
+    return b.generator_limited or (ceiling and b.upper_fps is None and b.lower_fps is not None)
+
+
+def limited(p: PointResult, ratio: float, ceiling: bool = False) -> bool:
+    """Whether any search of a point bounds the device from below only (for this loss ratio): see from_below."""
+    return any(from_below(b, ceiling) for s in p.searches for b in s.bounds if b.loss_ratio == ratio)
 
 
 def _rows(test: str, p: PointResult, ratios: tuple[float, ...]) -> tuple[list[list[Any]], list[list[Any]]]:
     rows, trials = [], []
     for i, s in enumerate(p.searches, 1):
         for b in s.bounds:
-            # a search the generator stopped: its answer bounds the device from below, and its upper bound is the generator's, not the device's
+            # a search the generator stopped: its answer bounds the device from below, and its upper bound is the generator's, not the
+            # device's; a search that passed at its highest rate (veth has no line rate to cap it) bounds it from below too
             upper = "" if b.generator_limited else _num(b.upper_fps)
-            rows.append([test, p.frame_bytes, ratio_name(b.loss_ratio), i] + [""] * 4 + [at_least(str(b.rate_fps), b.generator_limited), upper] + [""] * 9)
+            rows.append([test, p.frame_bytes, ratio_name(b.loss_ratio), i] + [""] * 4 + [at_least(str(b.rate_fps), from_below(b, True)), upper] + [""] * 9)
         for t in s.trials:
             r = t.result
             trials.append([test, p.frame_bytes, s.algorithm, i, t.number, t.load_fps, r.tx_frames, r.rx_frames, _num(r.duration_s, 4),
                            _num(r.tx_rate_fps, 1), _num(r.loss_ratio, 6), t.started_s])
     for ratio in ratios:
         sp: Spread = p.rates[ratio]
-        lim = limited(p, ratio)
+        lim = limited(p, ratio, ceiling=True)
         rows.append([test, p.frame_bytes, ratio_name(ratio), ""] + [""] * 4
                     + [at_least(_num(sp.mean, 0), lim), "", at_least(_num(sp.min), lim), at_least(_num(sp.max), lim), _num(sp.stdev, 0)] + [""] * 6)
     for fraction, lat in sorted(p.latency.items()):
@@ -100,11 +109,13 @@ def build(slug: str, cfg, points: dict[str, list[PointResult]], started: dt.date
         names.append(title)
         searches = [s for p in pts for s in p.searches]
         stopped = sum(any(b.generator_limited for b in s.bounds) for s in searches)
+        topped = sum(any(from_below(b, True) and not b.generator_limited for b in s.bounds) for s in searches)
         sent = [t for s in searches for t in s.trials]
         short = sum(t.result.tx_rate_fps < (1 - cfg.shortfall) * t.load_fps for t in sent)
         lost = sum(t.result.tx_frames - t.result.rx_frames > 0 for t in sent)
         variants = {ratio_name(r): ("NDR: highest rate without loss" if r == 0 else f"PDR: highest rate with at most {r * 100:g} % loss")
-                    + " (the search's lower bound, ≥ where the generator stopped the search; the row without trial is the mean over the searches)"
+                    + " (the search's lower bound, ≥ where the generator stopped the search or it passed at its highest rate; the row without"
+                    " trial is the mean over the searches)"
                     for r in cfg.loss_ratios}
         variants |= {f"ndr-{round(f * 100)}": f"latency trial asked for {f * 100:g} % of the mean NDR (the offered rate is the rate the generator sent)" for f in cfg.latency_fractions if cfg.latency}
         tests.append({
@@ -128,7 +139,9 @@ def build(slug: str, cfg, points: dict[str, list[PointResult]], started: dt.date
                                      f"{cfg.time_budget_s:g} s per search, repeated {cfg.repeats} times. A trial the generator sent more than "
                                      f"{cfg.shortfall * 100:g} % slower than asked tested the rate it did send (a lower bound when nothing was lost), "
                                      "and the load it was asked for is the generator's limit, not the device's: such a search's result is a lower "
-                                     f"bound (≥) and has no upper bound of the device. {stopped} of {len(searches)} searches were stopped by the generator; "
+                                     f"bound (≥) and has no upper bound of the device. {stopped} of {len(searches)} searches were stopped by the generator"
+                                     + (f", {topped} passed at the highest rate ({cfg.max_rate_fps:,.0f} frames/s: a lower bound, ≥, as nothing "
+                                        "above it was tried)" if topped else "") + "; "
                                      f"{short} of their {len(sent)} trials sent slower than asked, {lost} lost frames. Latency is one-way, from the host "
                                      "timestamps tcpdump gives each frame leaving wst-g0 and arriving at wst-s0"
                                      + (f", in {cfg.latency_repeats or cfg.repeats} trials of {cfg.latency_duration_s:g} s at each fraction of the mean NDR."

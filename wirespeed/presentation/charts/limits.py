@@ -25,7 +25,7 @@ def say_bounds(defn: dict[str, Any], generator_limited: bool) -> None:
         return
     lower = set(bounds) <= {"≥", ">"}
     why = ("the search stopped at what the generator could send, not at a loss of the device" if generator_limited and lower
-           else "the source printed it so")
+           else "the result set records it as one (its methodology says why)")
     defn["subtitle"] = " · ".join(x for x in (defn.get("subtitle"), ", ".join(bounds) + (": lower bound" if lower else ": bound")) if x)
     defn["caption"] += f" A point marked {' or '.join(bounds)} is a {'lower ' if lower else ''}bound, not a measured value: {why}."
 
