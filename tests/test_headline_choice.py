@@ -111,6 +111,7 @@ def test_a_figure_the_generator_limited_says_so_everywhere_it_is_shown(tmp_path:
     s = summary_of(tmp_path, "limited", limited=True)
     h = throughput_headline(s, "bridge")
     assert h.lower_bound and h.caveats[-1] == "a lower bound, limited by the generator"
+    assert h.caveats[0] == "mean of 3 searches: ≥1,957 to ≥2,959 frames/s, median ≥2,458"  # its spread's ends are bounds too
     (card,) = [c for c in headlines(s, []) if c["kind"] == "throughput"]
     assert card["figures"][0]["text"] == "≥2.458" and card["text"].endswith("a lower bound, limited by the generator")
     figs = figures(s)
@@ -161,3 +162,18 @@ def test_ports_without_a_line_rate_show_no_share_of_one(tmp_path: Path, nominal:
     for t in tables:
         for row in t.rows:
             assert any(c.text for c in row[len([c for c in t.columns if c.key in ("frame_size", "variant", "trial")]):]), (t.id, [c.text for c in row])
+
+
+def test_a_spread_of_searches_some_of_them_bounds_marks_what_is_a_bound():
+    """The lowest is a bound only when every search at it is one; the median and highest whenever any search is (one
+    known only from below may lie above all the others)."""
+    from wirespeed.catalog.headline_choice import _spread_bounds
+
+    def row(v: float, q: str = "exact") -> dict:
+        return {"throughput_fps": v, "cells": {"throughput": {"value": v, "qualifier": q}}}
+
+    assert _spread_bounds([row(1900), row(1950), row(2000)]) == ("", "", "")
+    assert _spread_bounds([row(1900), row(1950), row(2000, "at-least")]) == ("", "≥", "≥")
+    assert _spread_bounds([row(2000, "at-least"), row(2000, "at-least")]) == ("≥", "≥", "≥")
+    assert _spread_bounds([row(2000), row(2000, "at-least")]) == ("", "≥", "≥")  # an exact search at the lowest: exact
+    assert _spread_bounds([row(1900, "at-most"), row(2000)]) == ("", "", "")  # an upper bound: no marks rather than wrong ones

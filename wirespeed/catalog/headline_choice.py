@@ -43,6 +43,7 @@ class Headline:
     what: str = "trials"  # "searches" when the test's rate was searched
     limited_by: str | None = None
     caveats: list[str] = field(default_factory=list)
+    spread_bounds: tuple[str, str, str] = ("", "", "")  # the bound symbol (≥) of the spread's lowest, median and highest, "" for values
 
     @property
     def lower_bound(self) -> bool:
@@ -103,9 +104,25 @@ def throughput_headline(summary: dict[str, Any], test_id: str) -> Headline | Non
         else:
             row, stat = members[0], ""
         spread = (values[0], statistics.median(values), values[-1]) if len(values) > 1 else None
-        candidates.append(Headline(test_id, row, len(values) if spread else 1, stat, spread, "searches" if searched else "trials", limited))
+        candidates.append(Headline(test_id, row, len(values) if spread else 1, stat, spread, "searches" if searched else "trials", limited,
+                                   spread_bounds=_spread_bounds(repeats) if spread else ("", "", "")))
     best = max(candidates, key=lambda h: h.row["throughput_fps"])  # max keeps the first of equals
-    return Headline(best.test_id, best.row, best.repeats, best.statistic, best.spread, best.what, best.limited_by, caveats(best))
+    return Headline(best.test_id, best.row, best.repeats, best.statistic, best.spread, best.what, best.limited_by, caveats(best), best.spread_bounds)
+
+
+def _spread_bounds(repeats: list[dict[str, Any]]) -> tuple[str, str, str]:
+    """Which of the repeats' lowest, median and highest are bounds, not values, when some repeats are lower bounds (a
+    search the generator stopped, or that passed at its highest rate): the lowest only when every repeat at it is a
+    bound (an exact repeat there is the lowest); the median and the highest whenever any repeat is one (a repeat known
+    only from below may lie above every other)."""
+    marks = [(r["throughput_fps"], qualified.throughput_bound(r)) for r in repeats]
+    if not any(m for _, m in marks):
+        return ("", "", "")
+    symbol = "≥" if any(m in ("≥", ">") for _, m in marks) else next(m for _, m in marks if m)
+    if symbol not in ("≥", ">"):  # an upper bound among them: the spread is said without marks rather than wrongly
+        return ("", "", "")
+    low = min(v for v, _ in marks)
+    return (symbol if all(m for v, m in marks if v == low) else "", symbol, symbol)
 
 
 def caveats(h: Headline) -> list[str]:
@@ -114,7 +131,8 @@ def caveats(h: Headline) -> list[str]:
     if h.spread is not None:
         low, med, high = h.spread
         name = {"mean": "mean", "median": "median", "summary": "summary"}[h.statistic or "summary"]
-        out.append(f"{name} of {h.repeats} {h.what}: {_fps(low)} to {_fps(high)} frames/s, median {_fps(med)}")
+        bl, bm, bh = h.spread_bounds
+        out.append(f"{name} of {h.repeats} {h.what}: {bl}{_fps(low)} to {bh}{_fps(high)} frames/s, median {bm}{_fps(med)}")
     if h.limited_by == "generator":  # (a bound the source printed, ">770", says itself what it is)
         out.append("a lower bound, limited by the generator" if h.lower_bound else "limited by the generator")
     return out
