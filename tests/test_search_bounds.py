@@ -35,3 +35,13 @@ def test_the_rows_mark_each_bound_and_the_mean_of_searches_any_of_which_is_one()
     assert [r[8] for r in rows] == ["1900", "1920", "1910"] and [r[9] for r in rows[:2]] == ["1950", "1960"]  # converged: values
     rows, _ = _rows("ipv4-forward", _point(_search(1900, 1950), _search(2000, None)), (0.0,))
     assert [r[8] for r in rows] == ["1900", ">=2000", ">=1950"] and rows[-1][10:12] == [">=1900", ">=2000"]  # one bound: the mean is one
+
+
+def test_a_trex_search_topped_below_the_line_rate_is_a_lower_bound_and_at_the_line_rate_a_value():
+    from wirespeed.collectors.trex_search_set import tables
+
+    point = _point(_search(2000, None), _search(1950, 1990))
+    below, _, _ = tables("t", [point], (0.0,), "ndr", {}, 0.001, ceiling=True)  # max_rate_fps, or under 100 % of line rate
+    assert [r[8] for r in below] == [">=2000", "1950", ">=1975"]
+    at_line_rate, _, _ = tables("t", [point], (0.0,), "ndr", {}, 0.001)  # topped at 100 %: the device cannot exceed it
+    assert [r[8] for r in at_line_rate] == ["2000", "1950", "1975"]

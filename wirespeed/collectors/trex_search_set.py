@@ -19,7 +19,7 @@ import json
 from typing import Any
 
 from wirespeed.collectors.search.repeat import PointResult
-from wirespeed.collectors.search_set import at_least, csv_bytes, limited, ratio_name
+from wirespeed.collectors.search_set import at_least, csv_bytes, from_below, limited, ratio_name
 from wirespeed.collectors.trex_config import Config
 from wirespeed.collectors.trex_set import FRAME_NOTE, stats_doc, test_fields
 from wirespeed.engine.linerate import Link
@@ -42,21 +42,23 @@ def load_name(of: str, pct: float) -> str:
     return f"{of}-{pct:g}".replace(".", "-")
 
 
-def tables(test: str, points: list[PointResult], ratios: tuple[float, ...], of: str, loads: dict[float, float], shortfall: float) -> tuple[list, list, list]:
+def tables(test: str, points: list[PointResult], ratios: tuple[float, ...], of: str, loads: dict[float, float], shortfall: float,
+           ceiling: bool = False) -> tuple[list, list, list]:
     """(measurement rows, search trial rows, histogram rows); `loads` maps a latency fraction to its % of the basis; a search trial
-    T-Rex sent more than `shortfall` slower than asked is marked generator_short (the generator's limit, not the device's)."""
+    T-Rex sent more than `shortfall` slower than asked is marked generator_short (the generator's limit, not the device's).
+    ceiling: the search's highest rate is below the ports' line rate, so a search that passed there is a lower bound (≥)."""
     rows, trials, hist = [], [], []
     for p in points:
         for i, s in enumerate(p.searches, 1):
             for b in s.bounds:
                 rows.append([test, p.frame_bytes, ratio_name(b.loss_ratio), i] + [""] * 4
-                            + [at_least(str(b.rate_fps), b.generator_limited), "" if b.generator_limited else num(b.upper_fps)] + [""] * 7)
+                            + [at_least(str(b.rate_fps), from_below(b, ceiling)), "" if b.generator_limited else num(b.upper_fps)] + [""] * 7)
             for t in s.trials:
                 r = t.result
                 trials.append([test, p.frame_bytes, s.algorithm, i, t.number, t.load_fps, r.tx_frames, r.rx_frames, num(r.duration_s, 4),
                                num(r.tx_rate_fps, 1), num(r.loss_ratio, 6), str(r.tx_rate_fps < (1 - shortfall) * t.load_fps).lower(), t.started_s])
         for ratio in ratios:
-            sp, lim = p.rates[ratio], limited(p, ratio)
+            sp, lim = p.rates[ratio], limited(p, ratio, ceiling)
             rows.append([test, p.frame_bytes, ratio_name(ratio), ""] + [""] * 4
                         + [at_least(num(sp.mean, 1), lim), "", at_least(num(sp.min), lim), at_least(num(sp.max), lim), num(sp.stdev, 1)] + [""] * 4)
         for fraction, lat in sorted(p.latency.items()):
@@ -78,7 +80,8 @@ def build(cfg: Config, points: list[PointResult], link: Link | None, readings: l
     test_id = cfg.raw["test"]["id"]
     of = "ndr" if basis == 0 else "pdr"
     loads = {pct / 100: pct for pct in (lat.loads_pct if lat else ())}
-    rows, trials, hist = tables(test_id, points, plan.loss_ratios, of, loads, plan.shortfall)
+    below_line_rate = not (plan.max_rate.unit == "pct" and plan.max_rate.value >= 100)  # a search topped at the line rate is exact there
+    rows, trials, hist = tables(test_id, points, plan.loss_ratios, of, loads, plan.shortfall, below_line_rate)
     variants = {ratio_name(r): ("NDR: highest rate without loss" if r == 0 else f"PDR: highest rate with at most {r * 100:g} % loss")
                 + " (the search's lower bound, >= where the generator stopped the search; the row without trial is the mean over the searches)"
                 for r in plan.loss_ratios}
@@ -119,9 +122,13 @@ def build(cfg: Config, points: list[PointResult], link: Link | None, readings: l
         section["attachments"].append({"path": f"raw/latency-{i:03d}.stats.json", "title": f"Latency trial {i} of {n_lat}: port counters and packet "
                                                                                            f"group {reading['latency'].pg_id} in T-Rex get_stats() form"})
     first = plan.loss_ratios[0]
-    summary = "NDR " + ", ".join(f"{p.frame_bytes} B {'≥' if limited(p, first) else ''}{p.rates[first].mean:,.0f} frames/s" for p in points) + (
-        f" (the mean of {plan.repeats} searches each" if plan.repeats > 1 else " (one search each") + (
-        "; ≥: limited by the generator, not the device)." if any(limited(p, first) for p in points) else ").")
+    summary = "NDR " + ", ".join(f"{p.frame_bytes} B {'≥' if limited(p, first, below_line_rate) else ''}{p.rates[first].mean:,.0f} frames/s"
+                                 for p in points) + (f" (the mean of {plan.repeats} searches each" if plan.repeats > 1 else " (one search each")
+    generator = any(limited(p, first) for p in points)
+    topped = any(limited(p, first, below_line_rate) and not limited(p, first) for p in points)
+    why = [w for w, yes in (("limited by the generator, not the device", generator),
+                            ("the search passed at its highest rate, below the line rate, and tried nothing above", topped)) if yes]
+    summary += f"; ≥: {' or '.join(why)})." if why else ")."
     return test, section, files, summary
 
 
