@@ -177,3 +177,5 @@ def test_a_spread_of_searches_some_of_them_bounds_marks_what_is_a_bound():
     assert _spread_bounds([row(2000, "at-least"), row(2000, "at-least")]) == ("≥", "≥", "≥")
     assert _spread_bounds([row(2000), row(2000, "at-least")]) == ("", "≥", "≥")  # an exact search at the lowest: exact
     assert _spread_bounds([row(1900, "at-most"), row(2000)]) == ("", "", "")  # an upper bound: no marks rather than wrong ones
+    assert _spread_bounds([row(1900, "at-most"), row(2000, "at-least")]) == ("", "", "")  # not "≥1,900" beside a "≤1,900"
+    assert _spread_bounds([row(2000, "above"), row(2100, "above")]) == ("≥", "≥", "≥")

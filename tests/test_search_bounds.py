@@ -45,3 +45,13 @@ def test_a_trex_search_topped_below_the_line_rate_is_a_lower_bound_and_at_the_li
     assert [r[8] for r in below] == [">=2000", "1950", ">=1975"]
     at_line_rate, _, _ = tables("t", [point], (0.0,), "ndr", {}, 0.001)  # topped at 100 %: the device cannot exceed it
     assert [r[8] for r in at_line_rate] == ["2000", "1950", "1975"]
+
+
+def test_both_collectors_say_when_a_variants_figure_is_a_lower_bound_in_the_same_words():
+    from wirespeed.collectors.search_set import search_variants
+
+    netns = search_variants((0.0, 0.005), ceiling=True)
+    assert netns["ndr"] == ("NDR: highest rate without loss (the search's lower bound, ≥ where the generator stopped the search or it "
+                            "passed at its highest rate; the row without trial is the mean over the searches)")
+    assert netns["pdr"].startswith("PDR: highest rate with at most 0.5 % loss (")
+    assert search_variants((0.0,), ceiling=False)["ndr"] == netns["ndr"].replace(" or it passed at its highest rate", "")

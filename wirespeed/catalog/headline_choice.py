@@ -28,7 +28,6 @@ from wirespeed.engine import number_style
 from wirespeed.resultset.methodology import merged
 
 SERIES_KEYS = ("frame_size", "imix", "variant", "direction", "port", "component")
-LOWER_BOUNDS = ("at-least", "above")
 
 
 @dataclass(frozen=True)
@@ -48,7 +47,7 @@ class Headline:
     @property
     def lower_bound(self) -> bool:
         cell = self.row["cells"].get("throughput") or next((self.row["cells"][m] for m in qualified.THROUGHPUT_SOURCES if m in self.row["cells"]), {})
-        return cell.get("qualifier") in LOWER_BOUNDS
+        return cell.get("qualifier") in qualified.LOWER_BOUNDS
 
 
 def _series(row: dict[str, Any]) -> tuple:
@@ -116,13 +115,10 @@ def _spread_bounds(repeats: list[dict[str, Any]]) -> tuple[str, str, str]:
     bound (an exact repeat there is the lowest); the median and the highest whenever any repeat is one (a repeat known
     only from below may lie above every other)."""
     marks = [(r["throughput_fps"], qualified.throughput_bound(r)) for r in repeats]
-    if not any(m for _, m in marks):
-        return ("", "", "")
-    symbol = "≥" if any(m in ("≥", ">") for _, m in marks) else next(m for _, m in marks if m)
-    if symbol not in ("≥", ">"):  # an upper bound among them: the spread is said without marks rather than wrongly
-        return ("", "", "")
+    if not any(m for _, m in marks) or any(m in ("≤", "<") for _, m in marks):
+        return ("", "", "")  # values only, or an upper bound among them: said without marks rather than wrongly
     low = min(v for v, _ in marks)
-    return (symbol if all(m for v, m in marks if v == low) else "", symbol, symbol)
+    return ("≥" if all(m for v, m in marks if v == low) else "", "≥", "≥")
 
 
 def caveats(h: Headline) -> list[str]:

@@ -66,6 +66,13 @@ def limited(p: PointResult, ratio: float, ceiling: bool = False) -> bool:
     return any(from_below(b, ceiling) for s in p.searches for b in s.bounds if b.loss_ratio == ratio)
 
 
+def search_variants(ratios: tuple[float, ...], ceiling: bool) -> dict[str, str]:
+    """The words of each loss ratio's variant (ndr, pdr, …) of a search set, with when its figure is a lower bound (from_below)."""
+    when = "where the generator stopped the search" + (" or it passed at its highest rate" if ceiling else "")
+    return {ratio_name(r): ("NDR: highest rate without loss" if r == 0 else f"PDR: highest rate with at most {r * 100:g} % loss")
+            + f" (the search's lower bound, ≥ {when}; the row without trial is the mean over the searches)" for r in ratios}
+
+
 def _rows(test: str, p: PointResult, ratios: tuple[float, ...]) -> tuple[list[list[Any]], list[list[Any]]]:
     rows, trials = [], []
     for i, s in enumerate(p.searches, 1):
@@ -113,10 +120,7 @@ def build(slug: str, cfg, points: dict[str, list[PointResult]], started: dt.date
         sent = [t for s in searches for t in s.trials]
         short = sum(t.result.tx_rate_fps < (1 - cfg.shortfall) * t.load_fps for t in sent)
         lost = sum(t.result.tx_frames - t.result.rx_frames > 0 for t in sent)
-        variants = {ratio_name(r): ("NDR: highest rate without loss" if r == 0 else f"PDR: highest rate with at most {r * 100:g} % loss")
-                    + " (the search's lower bound, ≥ where the generator stopped the search or it passed at its highest rate; the row without"
-                    " trial is the mean over the searches)"
-                    for r in cfg.loss_ratios}
+        variants = search_variants(cfg.loss_ratios, ceiling=True)
         variants |= {f"ndr-{round(f * 100)}": f"latency trial asked for {f * 100:g} % of the mean NDR (the offered rate is the rate the generator sent)" for f in cfg.latency_fractions if cfg.latency}
         tests.append({
             "id": test, "title": f"{title}, veth in and out",

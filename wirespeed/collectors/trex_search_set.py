@@ -19,7 +19,7 @@ import json
 from typing import Any
 
 from wirespeed.collectors.search.repeat import PointResult
-from wirespeed.collectors.search_set import at_least, csv_bytes, from_below, limited, ratio_name
+from wirespeed.collectors.search_set import at_least, csv_bytes, from_below, limited, ratio_name, search_variants
 from wirespeed.collectors.trex_config import Config
 from wirespeed.collectors.trex_set import FRAME_NOTE, stats_doc, test_fields
 from wirespeed.engine.linerate import Link
@@ -82,9 +82,7 @@ def build(cfg: Config, points: list[PointResult], link: Link | None, readings: l
     loads = {pct / 100: pct for pct in (lat.loads_pct if lat else ())}
     below_line_rate = not (plan.max_rate.unit == "pct" and plan.max_rate.value >= 100)  # a search topped at the line rate is exact there
     rows, trials, hist = tables(test_id, points, plan.loss_ratios, of, loads, plan.shortfall, below_line_rate)
-    variants = {ratio_name(r): ("NDR: highest rate without loss" if r == 0 else f"PDR: highest rate with at most {r * 100:g} % loss")
-                + " (the search's lower bound, >= where the generator stopped the search; the row without trial is the mean over the searches)"
-                for r in plan.loss_ratios}
+    variants = search_variants(plan.loss_ratios, below_line_rate)
     if lat:
         variants |= {load_name(of, pct): (f"latency trial at {pct:g} % of the mean {of.upper()} plus the latency stream" if pct
                                           else "latency trial: the latency stream alone, no load") + f" ({lat.rate_fps:,.0f} frames/s, its own packet group)"

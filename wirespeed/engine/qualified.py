@@ -33,7 +33,8 @@ class Qualified:
     high_factor: float | None = None  # range: upper end = value × high_factor
 
 
-BOUNDS = ("above", "at-least", "below", "at-most")  # qualifiers that make a figure a bound, not a value
+LOWER_BOUNDS = ("above", "at-least")  # qualifiers that make a figure a bound, not a value: from below
+BOUNDS = LOWER_BOUNDS + ("below", "at-most")  # and from above
 
 
 def throughput_bound(row: dict[str, Any]) -> str:

@@ -78,7 +78,7 @@ def render(records: dict[str, Any]) -> str:
                   f'<a href="{_href(nb["url"], slug)}">{_t(nb["name"])}, code cell {_t(nb["cell"])}</a>'
                   + (f", from the rows of {_file_link(file, slug)}" if file else "") + ".</p>")
             for f in figures:
-                w(_figure(f, records, slug, t["title"], file))
+                w(_figure(f, records, slug, t["title"], file is not None))
             if nb:
                 w("</div>")
         w("\n  </section>")
@@ -131,8 +131,8 @@ def _rounding(f: dict[str, Any]) -> str:
     return _t(f["rounding"])  # a record without a named rule: its sentence
 
 
-def _figure(f: dict[str, Any], records: dict[str, Any], slug: str, test_title: str, file: dict[str, Any] | None = None) -> str:
-    """A figure's section. `file`: the row of the file all its table's rows come from, named once above the table (the
+def _figure(f: dict[str, Any], records: dict[str, Any], slug: str, test_title: str, file_above: bool = False) -> str:
+    """A figure's section. file_above: the file all its table's rows come from is named once above the table (the
     figure then says its line only)."""
     row = records["rows"].get(str(f["row"])) or {}
     unit = f"&nbsp;{_t(f['unit'])}" if f.get("unit") else ""
@@ -159,8 +159,7 @@ def _figure(f: dict[str, Any], records: dict[str, Any], slug: str, test_title: s
         text += (f": {_t(s['recomputed'])}" if s.get("recomputed") else "") + (f" ({_t(s['basis'])})" if s.get("basis") else "")
         text += f". {_t(s['note'])}" if s.get("note") else ""
         parts.append(f"<dt>Source</dt><dd>{text}</dd>")
-    same = file is not None and (row.get("file"), row.get("url")) == (file.get("file"), file.get("url"))
-    where = "line " if same else _file_link(row, slug) + ", line "
+    where = "line " if file_above else _file_link(row, slug) + ", line "
     parts.append(f"<dt>Input row</dt><dd>{where}{_t(row.get('line', ''))}</dd></dl></section>")
     return "".join(parts)
 

@@ -57,19 +57,18 @@ def _throughput(summary: dict[str, Any]) -> dict[str, Any] | None:
                          "bound": qualified.throughput_bound(r),
                          "series": SMALLEST if frame_label(r) == smallest else OTHERS})
     what = "as % of line rate" if percent else f"in {sym} (every test under 1 % of its line rate)"
-    defn = {"x": {"field": "value", "title": f"Throughput ({'% of line rate' if percent else sym})"},
+    defn = {"x": {"field": "value", "title": f"Throughput ({'% of line rate' if percent else sym})"}, "data": data,
             "title": "Throughput of every test", "better": "higher",
             "caption": f"Throughput of each test {what}, one point per frame size (the smallest marked), the bar from the lowest to the highest.",
             "alt": "Throughput of every test " + what + ". " + "; ".join(
                 f"{t['title']}: {min(d['printed'] for d in data if d['test'] == t['title'])} to {max(d['printed'] for d in data if d['test'] == t['title'])}"
                 for t, _ in per_test) + ".",
             "tooltip": [{"field": "test", "title": "Test"}, {"field": "frame", "title": "Frame size"}, {"field": "printed", "title": "Throughput"}]}
-    defn["data"] = data
     say_bounds(defn, any(_test_meta(summary, t["id"])[1].get("limited_by") == "generator" for t, _ in per_test))
     if percent:
         defn["x"]["domain"] = [0, max(105.0, max(d["value"] for d in data) * 1.02)]
         defn["reference"] = {"value": 100.0, "label": "line rate"}
-    return {**defn, "data": data}
+    return defn
 
 
 def _latency(summary: dict[str, Any]) -> dict[str, Any] | None:
