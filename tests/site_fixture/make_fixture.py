@@ -18,7 +18,7 @@ import io
 import json
 from pathlib import Path
 
-from wirespeed.site import setindex
+from wirespeed.site import setindex, table_html
 
 ROOT = Path(__file__).resolve().parent
 DATA = ROOT / "hugo-data" / "wirespeed" / "sets"
@@ -317,7 +317,8 @@ def main() -> None:
     setindex.write({s["slug"]: setindex.entry(s) for s in sets}, DATA.parent / "index.json")  # what the lists read, as the pipeline writes it
     for s in sets:
         slug = s["slug"]
-        write(DATA / f"{slug}.json", json.dumps(s, indent=1, ensure_ascii=False) + "\n")
+        page_tables = {tid: {**t, "html": table_html.render(slug, t)} for tid, t in s["tables"].items()}  # as the site-data step renders them
+        write(DATA / f"{slug}.json", json.dumps({**s, "tables": page_tables}, indent=1, ensure_ascii=False) + "\n")
         long = io.StringIO()
         lw = csv.writer(long, lineterminator="\n")
         lw.writerow(["table", "row", "column", "unit", "value"])

@@ -40,7 +40,7 @@ from wirespeed.presentation import downloads as dl
 from wirespeed.presentation import preview
 from wirespeed.presentation.headlines import headlines
 from wirespeed.presentation.tables.layout import layout as table_layout
-from wirespeed.site import compare_data, diagrams, explain_page, moved, notebook_pages, set_comparisons
+from wirespeed.site import compare_data, diagrams, explain_page, moved, notebook_pages, set_comparisons, table_html
 from wirespeed.presentation.testbed_diagram import alt as diagram_alt
 from wirespeed.site import trend_pages
 from wirespeed.catalog import archive, explain, tally
@@ -237,8 +237,8 @@ def export_set(con: duckdb.DuckDBPyConnection, slug: str, analysis_root: Path, s
                        "spec": f"{url}/charts/{cid}.vl.json", "svg": f"{url}/charts/{cid}.svg"}  # the report draws its PDF from the SVG
         if "vega" in entry:  # outputs written since issue 14
             live[cid] = json.loads(publish.source_file(slug, outputs, entry["vega"]).read_text())
-        if entry.get("table"):
-            charts[cid]["table"] = entry["table"]
+        if entry.get("table"):  # its data behind the "Data as table" toggle, rendered once here
+            charts[cid]["table_html"] = table_html.chart_data(entry["title"], entry["table"])
         if entry.get("role"):
             charts[cid]["role"] = entry["role"]
     if live:
@@ -320,6 +320,8 @@ def export_set(con: duckdb.DuckDBPyConnection, slug: str, analysis_root: Path, s
     atomic.write_text(dest / "explain.html", explain_page.render(records))  # the page's body, rendered once here
     cards = headlines(summary, samples(con, slug))
     name_figures(tables.values(), cards, ids)
+    for t in tables.values():  # the web table, rendered once here (layouts/_partials/result-table.html prints it)
+        t["html"] = table_html.render(slug, t)
     preview.render({"title": meta["title"], "dut": meta["dut"], "headlines": cards}, dest / "preview.png", analysis_root.parent / "previews")
     changed, trends = known if known is not None else changed_and_trends(con, slug)
     return {

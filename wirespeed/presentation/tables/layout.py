@@ -2,8 +2,8 @@
 whole; split by metric into parts that each start with the key columns (a table of many columns); or
 transposed, its columns becoming rows (a table of one to three rows and many columns).
 
-Exported with each table (site data `layout`) and read by the Hugo partial result-table.html and the PDF
-report (report/shortcodes.py); the PDF may still print a part in pieces when even that part is too wide for
+Exported with each table (site data `layout`) and read by the web table's renderer (site/table_html.py, whose HTML the
+Hugo partial result-table.html prints) and the PDF report (report/shortcodes.py); the PDF may still print a part in pieces when even that part is too wide for
 its page (report/tablefit.column_parts), never in a smaller type than 7 pt.
 """
 

@@ -1,0 +1,269 @@
+"""A result table's web HTML, rendered once per table by the site-data step (the table's `html` in the set's site
+data), which layouts/_partials/result-table.html prints as it is: a table costs Hugo one string instead of a
+template pass per cell, on every page that shows it, at every build (Hugo has no incremental build; this step's
+content-hash cache keeps the HTML across builds of a growing archive).
+
+What it prints, from the table model's export (presentation/tables/model.py) and its layout (tables/layout.py, the
+PDF's choice too):
+- whole, split by metric into parts that each start with the key columns, or transposed (a column per row); each
+  part in its own scrolling box, its <caption> the title (and the part); the caption text and downloads follow;
+- column groups give a first header row (scope=colgroup); ungrouped columns span both header rows; units in the
+  headers, never in the cells; numeric columns (align "right") right-aligned;
+- the first column heads its row (scope=row); a flagged cell (a published figure that differs from the recomputed
+  one) carries a numbered marker whose accessible text is the note, listed under the table; a derived cell a †;
+- a cell that prints a catalog figure carries its figure id (data-fig), the table its set's explanation page
+  (data-explain), where js/explain.js opens the figure's explanation.
+
+Every text and attribute value is escaped here as Hugo's html/template escapes it (the rows carry what an
+untrusted set's files say). A link is written under ROOT, which the partial replaces with the site's root under its
+base URL (site.Home.RelPermalink: a GitHub Pages project site lives under /REPO/); ROOT holds a NUL, which no
+escaped text can (NUL becomes U+FFFD), so only the links are moved."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import quote
+
+ROOT = "\x00root\x00"  # replaced by the site's root URL path ("/" or "/REPO/") by layouts/_partials/result-table.html
+DERIVED_TITLE = "Computed by wirespeed from the published figures"
+
+# html/template's escaping of a value in text or in a quoted attribute (its htmlReplacementTable)
+_TEMPLATE = str.maketrans({"\0": "\ufffd", '"': "&#34;", "&": "&amp;", "'": "&#39;", "+": "&#43;", "<": "&lt;", ">": "&gt;"})
+# Hugo's htmlEscape (Go's html.EscapeString), which the template used for headers and notes' markers, and a NUL made
+# U+FFFD as in every other value (htmlEscape passed it through)
+_PLAIN = str.maketrans({"\0": "\ufffd", "<": "&lt;", ">": "&gt;", "&": "&amp;", "'": "&#39;", '"': "&#34;"})
+# What html/template's URL normalizer keeps in a link (the rest is percent-encoded)
+_URL_SAFE = "!#$&*+,/:;=?@[]-._~%"
+
+
+def _t(value: Any) -> str:
+    """A value printed by the template ({{ . }}): '' for none, as Hugo prints a missing key."""
+    return "" if value is None else str(value).translate(_TEMPLATE)
+
+
+def _h(value: Any) -> str:
+    return "" if value is None else str(value).translate(_PLAIN)
+
+
+def _url(path: str) -> str:
+    """A site-relative path (validated as one by the site data's schema) as a link under the site's root."""
+    if not path or path.startswith("/") or "://" in path or "\\" in path:
+        raise ValueError(f"site data: file {path!r} is not a path relative to the site root (like \"results/SLUG/tables/ID.csv\")")
+    return ROOT + _href(path)
+
+
+def _href(url: str) -> str:
+    return _t(quote(url, safe=_URL_SAFE))
+
+
+def _frag(text: str) -> str:
+    """A value after the # of a link, as html/template's URL escaper writes it."""
+    return _t(quote(text, safe=""))
+
+
+def _labels(cols: list[dict[str, Any]]) -> list[str]:
+    """Each column's header: "Label (unit)" unless the label already is the unit; a derived column says so."""
+    out = []
+    for c in cols:
+        label, unit = c.get("label") or "", c.get("unit") or ""
+        text = f'{_h(label)} <span class="unit">({_h(unit)})</span>' if unit and unit.lower() != label.lower() else _h(label)
+        if c.get("derived"):
+            text += f' <span class="derived" title="{DERIVED_TITLE}">derived</span>'
+        out.append(text)
+    return out
+
+
+def _marks(t: dict[str, Any], anchor: str) -> tuple[dict[tuple[int, int], tuple[str, bool]], list[dict[str, Any]]]:
+    """The cells' markers ((row, column) → (HTML, flagged)) and the flag notes, numbered in the order of the rows and
+    columns."""
+    cols, flags, dcells = t["columns"], t.get("flags") or [], t.get("derived_cells") or []
+    marks: dict[tuple[int, int], tuple[str, bool]] = {}
+    notes: list[dict[str, Any]] = []
+    for r, row in enumerate(t.get("rows") or []):
+        for c, v in enumerate(row):
+            flag = flags[r][c] if r < len(flags) and c < len(flags[r]) else None
+            mark = ""
+            if flag:
+                k = len(notes) + 1
+                notes.append({"n": k, "note": flag, "row": row, "col": c})
+                f = _h(flag)
+                mark = (f'<a class="flag" href="#{anchor}-n{k}" id="{anchor}-r{k}" title="{f}"><span aria-hidden="true">{k}</span>'
+                        f'<span class="vh">(note {k}: {f})</span></a>')
+            if r < len(dcells) and c < len(dcells[r]) and dcells[r][c] and not cols[c].get("derived") and (v or "") != "":
+                mark += f'<span class="derived-cell" title="{DERIVED_TITLE}">†<span class="vh"> (derived)</span></span>'
+            if mark:
+                marks[(r, c)] = (mark, bool(flag))
+    return marks, notes
+
+
+def _fig(t: dict[str, Any], r: int, c: int) -> str:
+    figs = t.get("figs")
+    if not figs:
+        return ""
+    fig = figs[r][c] if r < len(figs) and c < len(figs[r]) else None
+    return f' data-fig="{_t(fig)}"' if fig else ""
+
+
+def _part(t: dict[str, Any], columns: list[int], shown: list[int], labels: list[str], numeric: list[bool],
+          marks: dict[tuple[int, int], tuple[str, bool]], first: bool, keys: int) -> str:
+    """The header and body of one part of a whole or split table: its columns (the key columns first) and rows."""
+    cols, rows = t["columns"], t.get("rows") or []
+    if not shown:
+        shown = list(range(len(rows)))
+    group = [cols[c].get("group") or "" for c in columns]
+    runs = []  # the runs of one group among these columns: (start position, group, span)
+    for j, g in enumerate(group):
+        if j == 0 or g != group[j - 1]:
+            span = 1
+            while j + span < len(group) and group[j + span] == g:
+                span += 1
+            runs.append((j, g, span))
+    num = ' class="num"'
+    out = []
+    w = out.append
+    grouped = any(group)
+    if grouped:
+        for _, _, span in runs:
+            w(f'<colgroup span="{span}"></colgroup>' if span > 1 else "<colgroup></colgroup>")
+    w("\n<thead>")
+    if grouped:
+        w("\n<tr>")
+        for at, g, span in runs:
+            if not g:
+                for c in columns[at:at + span]:
+                    w(f'\n  <th scope="col" rowspan="2"{num if numeric[c] else ""}>{labels[c]}</th>')
+            else:
+                w(f'\n  <th scope="colgroup" colspan="{span}" class="group">{_t(g)}</th>')
+        w("\n</tr>\n<tr>")
+        for c in columns:
+            if cols[c].get("group"):
+                w(f'\n  <th scope="col"{num if numeric[c] else ""}>{labels[c]}</th>')
+        w("\n</tr>")
+    else:
+        w("\n<tr>")
+        for c in columns:
+            w(f'\n  <th scope="col"{num if numeric[c] else ""}>{labels[c]}</th>')
+        w("\n</tr>")
+    w("\n</thead>\n<tbody>")
+    for r in shown:
+        row = rows[r]
+        w("\n<tr>")
+        for c in columns:
+            v = row[c] if c < len(row) else None
+            m = marks.get((r, c))
+            if m and c < keys and not first:  # a key column's marker is printed in the first part only
+                m = None
+            classes = (["num"] if numeric[c] else []) + (["flagged"] if m and m[1] else [])
+            cls = f' class="{" ".join(classes)}"' if classes else ""
+            mark = m[0] if m else ""
+            if c == 0 and str(v or "").strip(" ") != "":
+                w(f'\n  <th scope="row"{cls}>{_t(v)}{mark}</th>')
+            else:
+                w(f"\n  <td{cls}{_fig(t, r, c)}>{_t(v)}{mark}</td>")
+        w("\n</tr>")
+    w("\n</tbody>\n")
+    return "".join(out)
+
+
+def _transposed(t: dict[str, Any], labels: list[str], numeric: list[bool], marks: dict[tuple[int, int], tuple[str, bool]], keys: int) -> str:
+    """A table of few rows and many figures turned: its key columns head the columns, one column per original row;
+    every other column becomes a row headed by its label and unit."""
+    cols, rows = t["columns"], t.get("rows") or []
+    keys = max(keys, 1)
+    out = ["<thead>\n<tr>\n  <th scope=\"col\">" + " · ".join(labels[:keys]) + "</th>"]
+    w = out.append
+    for r, row in enumerate(rows):
+        names = " · ".join(str(row[c]) for c in range(keys) if c < len(row) and row[c])
+        w(f'\n  <th scope="col" class="num">{_t(names)}{"".join(marks[(r, c)][0] for c in range(keys) if (r, c) in marks)}</th>')
+    w("\n</tr>\n</thead>\n<tbody>")
+    for c, col in enumerate(cols):
+        if c < keys:
+            continue
+        g = col.get("group")
+        head = f'<span class="row-group">{_t(g)}</span> ' if g else ""
+        w(f'\n<tr>\n  <th scope="row">{head}{labels[c]}</th>')
+        for r, row in enumerate(rows):
+            m = marks.get((r, c))
+            cls = ("num" if numeric[c] else "") + (" flagged" if m and m[1] else "")
+            w(f'\n  <td class="{cls}"{_fig(t, r, c)}>{_t(row[c] if c < len(row) else None)}{m[0] if m else ""}</td>')
+        w("\n</tr>")
+    w("\n</tbody>\n")
+    return "".join(out)
+
+
+def render(slug: str, t: dict[str, Any]) -> str:
+    """The table's <figure>, as the set page, its test's page, a comparison or a review prints it. `t`: the table's
+    site data (its model's export with `layout`, its downloads, its notebook and its figure ids)."""
+    raw = f"table-{slug}-{t['id']}"  # the template's printf: raw inside the markers, escaped in attributes
+    anchor = _t(raw)
+    cols = t["columns"]
+    ncol = len(cols)
+    lay = t.get("layout") or {"kind": "whole", "keys": 1, "parts": [{"title": "", "columns": list(range(ncol))}]}
+    labels = _labels(cols)
+    numeric = [c.get("align") == "right" for c in cols]
+    marks, notes = _marks(t, raw)
+    explain = _href(f"results/{slug}/explain/")
+    out = [f'\n<figure class="result-table result-table-{_t(lay["kind"])}" id="{anchor}"'
+           + (f' data-explain="{ROOT}{explain}"' if t.get("figs") else "") + ">"]
+    w = out.append
+    parts = lay.get("parts") or []
+    for p, part in enumerate(parts):
+        cap = f"{anchor}-cap" if p == 0 else f"{anchor}-cap{p}"
+        title = _t(t.get("title"))
+        if len(parts) > 1:
+            title += f'<span class="table-part">: {_t(part.get("title"))} <span class="muted">(part {p + 1} of {len(parts)})</span></span>'
+        w(f'\n<div class="table-wrap" role="region" aria-labelledby="{cap}" tabindex="0">\n<table>\n<caption id="{cap}"><span>{title}</span></caption>\n')
+        if lay["kind"] == "transposed":
+            w(_transposed(t, labels, numeric, marks, int(lay.get("keys") or 0)))
+        else:
+            w(_part(t, [int(c) for c in part.get("columns") or []], [int(r) for r in part.get("rows") or []], labels, numeric, marks,
+                    p == 0, int(lay.get("keys") or 0)))
+        w("\n</table>\n</div>")
+    w('\n<p class="table-hint" hidden>Scroll sideways for more columns →</p>\n<figcaption>')
+    if t.get("caption"):
+        w(f'<span class="caption-text">{_t(t["caption"])}</span>')
+    if t.get("csv") or t.get("json"):
+        w('\n  <span class="table-links">Download:')
+        if t.get("csv"):
+            w(f' <a href="{_url(t["csv"])}" download>CSV</a>')
+        if t.get("json"):
+            w(f'{" ·" if t.get("csv") else ""} <a href="{_url(t["json"])}" download>JSON</a>')
+        w("\n  </span>")
+    if t.get("notebook"):
+        nb = t["notebook"]
+        w(f'\n  <span class="table-source">Computed in the <a href="{_url(f"notebooks/{nb}.html")}">{_t(nb)} notebook</a> '
+          f'(<a href="{_url(f"results/{slug}/notebooks/{nb}.ipynb")}" download>this set\'s run, .ipynb</a>).</span>')
+    if t.get("test"):
+        w(f'\n  <span class="table-explain"><a href="{ROOT}{explain}#test-{_frag(str(t["test"]))}">How each figure was computed</a>.</span>')
+    if t.get("notes"):
+        w('\n  <ul class="table-remarks">' + "".join(f"<li>{_t(n)}</li>" for n in t["notes"]) + "\n  </ul>")
+    if notes:
+        c0 = cols[0]
+        w(f'\n  <ol class="table-notes" aria-label="Notes to “{_t(t.get("title"))}”">')
+        for n in notes:
+            cc = cols[n["col"]]
+            unit = f' {_t(c0["unit"])}' if c0.get("unit") else ""
+            group = f'{_t(cc["group"])} ' if cc.get("group") else ""
+            w(f'\n    <li id="{anchor}-n{n["n"]}" value="{n["n"]}"><a href="#{_frag(raw)}-r{n["n"]}">{_t(c0.get("label"))} {_t(n["row"][0])}{unit}, '
+              f'{group}{_t(cc.get("label"))}</a>: the published figure differs from the recomputed one — {_t(n["note"])}.</li>')
+        w("\n  </ol>")
+    w("\n</figcaption>\n</figure>\n")
+    return "".join(out)
+
+
+def chart_data(title: str, table: dict[str, Any]) -> str:
+    """A chart's data as its tooltips print it (the analysis step's `table`: column names and rows of printed values),
+    the table behind the chart's "Data as table" toggle (layouts/_partials/result-chart.html prints it)."""
+    t = _t(title)
+    head = "".join(f'<th scope="col">{_t(c)}</th>' for c in table["columns"])
+    body = "".join("<tr>" + "".join(f"<td>{_t(v)}</td>" for v in row) + "</tr>" for row in table["rows"])
+    return ('\n  <details class="chart-data">\n'
+            f'    <summary>Data as table<span class="vh">: {t}</span></summary>\n'
+            f'    <div class="table-scroll" tabindex="0" role="region" aria-label="Data of {t}">\n'
+            "      <table>\n"
+            f'        <caption class="vh">{t}</caption>\n'
+            f"        <thead><tr>{head}</tr></thead>\n"
+            f"        <tbody>{body}</tbody>\n"
+            "      </table>\n"
+            "    </div>\n"
+            "  </details>")
