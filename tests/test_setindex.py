@@ -87,3 +87,18 @@ def test_hugo_mounts_the_index_as_data_and_each_set_only_as_an_asset():
     assert assets == [{"source": "build/hugo-data", "target": "assets/site-data", "files": ["wirespeed/sets/*.json"]}]
     partial = (ROOT / "layouts" / "_partials" / "wirespeed" / "set-data.html").read_text(encoding="utf-8")
     assert 'resources.Get (printf "site-data/wirespeed/sets/%s.json" .)' in partial
+
+
+def test_facet_values_are_each_published_value_once_newest_set_first():
+    """What the filter menus list (the partial orders them): every value of a published set once, as first seen in the
+    lists' order (newest first, then slug); a draft's values are not offered; JSON's whole numbers print as integers."""
+    def e(slug, date, status="published", **facets):
+        return {"slug": slug, "date": date, "status": status, "facets": facets}
+    entries = {"b": e("b", "2024-01-01", vendor="Cisco", frame_sizes=[64.0, 1518], year=2024, rfc=["2544"]),
+               "a": e("a", "2024-01-01", vendor="Arista", frame_sizes=[64, 128], year=2024, port_speed=["100G"]),
+               "c": e("c", "2025-06-01", vendor="Juniper", frame_sizes=["imix"], year=2025, rfc=["2544", "2889"]),
+               "d": e("d", "2026-01-01", status="draft", vendor="Secret", frame_sizes=[9000], year=2026)}
+    values = setindex.facet_values(entries)
+    assert values == {"vendor": ["Juniper", "Arista", "Cisco"], "device": [], "rfc": ["2544", "2889"], "port_speed": ["100G"],
+                      "frame_sizes": ["imix", "64", "128", "1518"], "year": ["2025", "2024"]}
+    assert setindex.index(entries)["facet_values"] == values

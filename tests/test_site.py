@@ -429,3 +429,28 @@ def test_derived_cells_are_marked_on_the_page(site):
     """A derived figure in a column of published ones carries its own mark on the web page (issue 13)."""
     page = BeautifulSoup((site / "results" / "cisco-catalyst-6500-vss-2008" / "index.html").read_text(), "lxml")
     assert len(page.select(".derived-cell")) >= 2  # the 64-byte VSS bit rate and share of line rate
+
+
+def test_filter_menus_offer_each_published_value_once_in_order(site):
+    """The results list's filter menus (their values gathered once by the site-data step, ordered by the partial): every
+    value of the published sets exactly once; frame sizes and port speeds by their number, years newest first."""
+    page = BeautifulSoup((site / "results" / "index.html").read_text(encoding="utf-8"), "lxml")
+    menus = {s["id"]: [o["value"] for o in s.find_all("option") if o["value"]] for s in page.select("form#filters select")}
+    index = json.loads((BUILD / "hugo-data" / "wirespeed" / "index.json").read_text(encoding="utf-8"))
+    published = [e for e in index["sets"].values() if e["status"] == "published"]
+
+    def values(facet):
+        out = set()
+        for e in published:
+            v = e.get("facets", {}).get(facet)
+            out |= {str(x) for x in (v if isinstance(v, list) else [v]) if x}
+        return out
+
+    for menu, facet in (("f-vendor", "vendor"), ("f-device", "device"), ("f-rfc", "rfc"), ("f-port_speed", "port_speed"),
+                        ("f-frame_size", "frame_sizes"), ("f-year", "year")):
+        assert len(menus[menu]) == len(set(menus[menu])) and set(menus[menu]) == values(facet), menu
+    sizes = [int(v) for v in menus["f-frame_size"] if v.isdigit()]
+    assert sizes == sorted(sizes) and 64 in sizes and 1518 in sizes
+    assert menus["f-year"] == sorted(menus["f-year"], reverse=True)
+    speeds = [float(v[:-1]) * (1000 if v.endswith("G") else 1) for v in menus["f-port_speed"] if v[:-1].replace(".", "").isdigit()]
+    assert speeds == sorted(speeds)

@@ -42,9 +42,39 @@ def entry(data: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+# The results filter's menus (layouts/results/section.html) and the measurements browser's frame sizes: each facet's
+# distinct values over the published sets, which layouts/_partials/wirespeed/facet-values.html puts in menu order.
+FACETS = ("vendor", "device", "rfc", "port_speed", "frame_sizes", "year")
+
+
+def _text(value: Any) -> str:
+    """A facet value as the page prints it (a whole number without its '.0', as Hugo's `string` prints JSON's numbers)."""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return str(value)
+
+
+def facet_values(entries: dict[str, dict[str, Any]]) -> dict[str, list[str]]:
+    """Each facet's distinct values over the published sets, in the order the lists show the sets (newest first, then
+    by slug) and first seen: gathered once here, not by a template pass over every set for each menu (which grew with
+    the square of the archive's values). The menu's order (numbers by their number, years newest first, names by the
+    site language's collation) is the partial's."""
+    shown = sorted((e for e in entries.values() if e.get("status") == "published"), key=lambda e: e["slug"])
+    shown.sort(key=lambda e: e.get("date") or "", reverse=True)  # stable: the slug orders a day's sets
+    out: dict[str, list[str]] = {}
+    for facet in FACETS:
+        seen: dict[str, None] = {}
+        for e in shown:
+            v = (e.get("facets") or {}).get(facet)
+            for x in (v if isinstance(v, list) else [v]) if v else ():
+                seen.setdefault(_text(x), None)
+        out[facet] = list(seen)
+    return out
+
+
 def index(entries: dict[str, dict[str, Any]]) -> dict[str, Any]:
-    """The index document: {"version": 1, "sets": {slug: entry}}."""
-    return {"version": VERSION, "sets": dict(sorted(entries.items()))}
+    """The index document: {"version": 1, "sets": {slug: entry}, "facet_values": {facet: [values]}}."""
+    return {"version": VERSION, "sets": dict(sorted(entries.items())), "facet_values": facet_values(entries)}
 
 
 def write(entries: dict[str, dict[str, Any]], path: Path) -> None:
