@@ -42,11 +42,13 @@ def _t(value: Any) -> str:
 
 
 def _h(value: Any) -> str:
+    """A value as Hugo's htmlEscape wrote it into the template's own markup (headers, markers), NUL made U+FFFD."""
     return "" if value is None else str(value).translate(_PLAIN)
 
 
 def _url(path: str) -> str:
-    """A site-relative path (validated as one by the site data's schema) as a link under the site's root."""
+    """A file's site-relative path ("results/<slug>/tables/<id>.csv") as a link under the site's root; any other path
+    is refused, as layouts/_partials/wirespeed/file-url.html refuses one in the other partials."""
     if not path or path.startswith("/") or "://" in path or "\\" in path:
         raise ValueError(f"site data: file {path!r} is not a path relative to the site root (like \"results/SLUG/tables/ID.csv\")")
     return ROOT + _href(path)
