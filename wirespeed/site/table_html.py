@@ -21,6 +21,7 @@ escaped text can (NUL becomes U+FFFD), so only the links are moved."""
 
 from __future__ import annotations
 
+from itertools import groupby
 from typing import Any
 from urllib.parse import quote
 
@@ -75,6 +76,11 @@ def _labels(cols: list[dict[str, Any]]) -> list[str]:
     return out
 
 
+def _cell(grid: list[list[Any]], r: int, c: int) -> Any:
+    """grid[r][c], or None where the grid (flags, derived cells, figure ids) is shorter than the table."""
+    return grid[r][c] if r < len(grid) and c < len(grid[r]) else None
+
+
 def _marks(t: dict[str, Any], anchor: str) -> tuple[dict[tuple[int, int], tuple[str, bool]], list[dict[str, Any]]]:
     """The cells' markers ((row, column) → (HTML, flagged)) and the flag notes, numbered in the order of the rows and
     columns."""
@@ -83,7 +89,7 @@ def _marks(t: dict[str, Any], anchor: str) -> tuple[dict[tuple[int, int], tuple[
     notes: list[dict[str, Any]] = []
     for r, row in enumerate(t.get("rows") or []):
         for c, v in enumerate(row):
-            flag = flags[r][c] if r < len(flags) and c < len(flags[r]) else None
+            flag = _cell(flags, r, c)
             mark = ""
             if flag:
                 k = len(notes) + 1
@@ -91,7 +97,7 @@ def _marks(t: dict[str, Any], anchor: str) -> tuple[dict[tuple[int, int], tuple[
                 f = _h(flag)
                 mark = (f'<a class="flag" href="#{anchor}-n{k}" id="{anchor}-r{k}" title="{f}"><span aria-hidden="true">{k}</span>'
                         f'<span class="vh">(note {k}: {f})</span></a>')
-            if r < len(dcells) and c < len(dcells[r]) and dcells[r][c] and not cols[c].get("derived") and (v or "") != "":
+            if _cell(dcells, r, c) and not cols[c].get("derived") and (v or "") != "":
                 mark += f'<span class="derived-cell" title="{DERIVED_TITLE}">†<span class="vh"> (derived)</span></span>'
             if mark:
                 marks[(r, c)] = (mark, bool(flag))
@@ -99,10 +105,7 @@ def _marks(t: dict[str, Any], anchor: str) -> tuple[dict[tuple[int, int], tuple[
 
 
 def _fig(t: dict[str, Any], r: int, c: int) -> str:
-    figs = t.get("figs")
-    if not figs:
-        return ""
-    fig = figs[r][c] if r < len(figs) and c < len(figs[r]) else None
+    fig = _cell(t.get("figs") or [], r, c)
     return f' data-fig="{_t(fig)}"' if fig else ""
 
 
@@ -113,40 +116,34 @@ def _part(t: dict[str, Any], columns: list[int], shown: list[int], labels: list[
     if not shown:
         shown = list(range(len(rows)))
     group = [cols[c].get("group") or "" for c in columns]
-    runs = []  # the runs of one group among these columns: (start position, group, span)
-    for j, g in enumerate(group):
-        if j == 0 or g != group[j - 1]:
-            span = 1
-            while j + span < len(group) and group[j + span] == g:
-                span += 1
-            runs.append((j, g, span))
-    num = ' class="num"'
+    runs, at = [], 0  # the runs of one group among these columns: (start position, group, span)
+    for g, run in groupby(group):
+        span = len(list(run))
+        runs.append((at, g, span))
+        at += span
+
+    def th(c: int, extra: str = "") -> str:  # a column's header cell
+        num = ' class="num"' if numeric[c] else ""
+        return f'\n  <th scope="col"{extra}{num}>{labels[c]}</th>'
+
     out = []
     w = out.append
     grouped = any(group)
     if grouped:
         for _, _, span in runs:
             w(f'<colgroup span="{span}"></colgroup>' if span > 1 else "<colgroup></colgroup>")
-    w("\n<thead>")
+    w("\n<thead>\n<tr>")
     if grouped:
-        w("\n<tr>")
         for at, g, span in runs:
-            if not g:
-                for c in columns[at:at + span]:
-                    w(f'\n  <th scope="col" rowspan="2"{num if numeric[c] else ""}>{labels[c]}</th>')
-            else:
+            if g:
                 w(f'\n  <th scope="colgroup" colspan="{span}" class="group">{_t(g)}</th>')
+            else:
+                w("".join(th(c, ' rowspan="2"') for c in columns[at:at + span]))
         w("\n</tr>\n<tr>")
-        for c in columns:
-            if cols[c].get("group"):
-                w(f'\n  <th scope="col"{num if numeric[c] else ""}>{labels[c]}</th>')
-        w("\n</tr>")
+        w("".join(th(c) for c in columns if cols[c].get("group")))
     else:
-        w("\n<tr>")
-        for c in columns:
-            w(f'\n  <th scope="col"{num if numeric[c] else ""}>{labels[c]}</th>')
-        w("\n</tr>")
-    w("\n</thead>\n<tbody>")
+        w("".join(th(c) for c in columns))
+    w("\n</tr>\n</thead>\n<tbody>")
     for r in shown:
         row = rows[r]
         w("\n<tr>")
