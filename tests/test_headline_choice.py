@@ -5,6 +5,7 @@ bound limited by the generator); a test on ports without a line rate shows no sh
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import duckdb
@@ -129,9 +130,15 @@ def test_a_figure_the_generator_limited_says_so_everywhere_it_is_shown(tmp_path:
     assert len(texts) == 1 and texts[0]["transform"] == [{"filter": "datum.bound"}]
     from wirespeed.presentation.charts.summary import summary_chart
 
-    whole = summary_chart(s)  # the set's one chart across its tests marks them too
-    assert {d["bound"] for d in whole["data"]} == {"≥"} and whole["subtitle"] == "≥: lower bound" and "is a lower bound" in whole["caption"]
-    assert [layer for layer in compile_chart(whole)["layer"] if layer["encoding"].get("text", {}).get("field") == "bound"]
+    whole = summary_chart(s)  # the set's one chart across its tests marks them too: open points, which share a row without crowding
+    assert {d["bound"] for d in whole["data"]} == {"≥"} and whole["subtitle"] == "open point: lower bound (≥)"
+    assert whole["caption"].endswith("An open point is a lower bound, not a measured value (≥ in its tooltip and its data table): the search "
+                                     "stopped at what the generator could send, not at a loss of the device.")
+    layers = compile_chart(whole)["layer"]
+    assert not [layer for layer in layers if layer["encoding"].get("text", {}).get("field") == "bound"]  # no symbol beside a point
+    points = {json.dumps(layer.get("transform")): layer["mark"] for layer in layers if layer["mark"]["type"] == "point"}
+    assert points == {'[{"filter": "!datum.bound"}]': {"type": "point", "filled": True, "opacity": 0.9, "size": 70},
+                      '[{"filter": "datum.bound"}]': {"type": "point", "filled": False, "opacity": 0.95, "size": 70, "strokeWidth": 2}}
     exact = throughput_chart(summary_of(tmp_path, "exact"), "bridge", view="absolute")  # the same searches, not limited: no mark, no words
     assert {d["bound"] for d in exact["data"]} == {""} and "bound" not in exact["subtitle"] + exact["caption"]
     assert not [layer for layer in compile_chart(exact)["layer"] if (layer.get("mark") or {}).get("type") == "text"

@@ -18,16 +18,26 @@ def bound_layers(defn: dict[str, Any], enc: dict[str, Any], dx: int = 4) -> list
         align="left", baseline="bottom", dx=dx, dy=-2, fontSize=TEXT + 2, fontWeight="bold", color=FG).encode(**enc, text="bound:N")]
 
 
-def say_bounds(defn: dict[str, Any], generator_limited: bool) -> None:
-    """A chart whose points include bounds (field "bound") says what its marks mean, in its subtitle and its caption."""
+def say_bounds(defn: dict[str, Any], generator_limited: bool, open_points: bool = False) -> None:
+    """A chart whose points include bounds (field "bound") says what its marks mean, in its subtitle and its caption.
+    open_points: the chart draws a bound as an open point (chart type "ranges", whose points share rows and would crowd
+    their symbols) instead of its symbol beside it (bound_layers)."""
     bounds = sorted({d["bound"] for d in defn["data"] if d.get("bound")})
     if not bounds:
         return
     lower = set(bounds) <= {"≥", ">"}
     why = ("the search stopped at what the generator could send, not at a loss of the device" if generator_limited and lower
            else "the result set records it as one (its methodology says why)")
-    defn["subtitle"] = " · ".join(x for x in (defn.get("subtitle"), ", ".join(bounds) + (": lower bound" if lower else ": bound")) if x)
-    defn["caption"] += f" A point marked {' or '.join(bounds)} is a {'lower ' if lower else ''}bound, not a measured value: {why}."
+    kind = "lower bound" if lower else "bound"
+    symbols = " or ".join(bounds)
+    if open_points:
+        said = f"open point: {kind} ({', '.join(bounds)})"
+        told = f" An open point is a {kind}, not a measured value ({symbols} in its tooltip and its data table): {why}."
+    else:
+        said = ", ".join(bounds) + f": {kind}"
+        told = f" A point marked {symbols} is a {kind}, not a measured value: {why}."
+    defn["subtitle"] = " · ".join(x for x in (defn.get("subtitle"), said) if x)
+    defn["caption"] += told
 
 
 def limit_layers(defn: dict[str, Any]) -> list[Any]:

@@ -1,6 +1,9 @@
 """Chart type "ranges": one row per category (a test, a frame size) on one shared horizontal scale, a bar from
 the lowest to the highest of its points, each point coloured and shaped by its series, an optional labelled
-reference (e.g. line rate). Category labels may hold line breaks ("\\n"), printed as lines, never cut."""
+reference (e.g. line rate). Category labels may hold line breaks ("\\n"), printed as lines, never cut. A point whose
+figure is a bound (field "bound": ≥ where a search stopped at the generator's limit) is drawn open: the points of a row
+sit close together, where a symbol beside each would overlap its neighbours' (the chart's subtitle says so: say_bounds
+with open_points)."""
 
 from __future__ import annotations
 
@@ -8,7 +11,6 @@ from typing import Any
 
 import altair as alt
 
-from wirespeed.presentation.charts.limits import bound_layers
 from wirespeed.presentation.charts.theme import GRID, NUMBER, PALETTE, REFERENCE, TEXT, WIDTH
 from wirespeed.presentation.chartstyle import present, series_styles
 
@@ -30,11 +32,15 @@ def ranges(defn: dict[str, Any]) -> alt.TopLevelMixin:
     names = present(series.get("order"), defn["data"], series["field"])
     styles = series_styles(len(names))
     tip = [alt.Tooltip(f"{t['field']}:N", title=t["title"]) for t in defn.get("tooltip", [])]
-    points = alt.Chart(data).mark_point(filled=True, size=70, opacity=0.9).encode(
-        y=ycat, x=xenc, tooltip=tip,
-        color=alt.Color(f"{series['field']}:N", title=series["title"] or None, sort=names, scale=alt.Scale(domain=names, range=[PALETTE[c] for c, _, _ in styles])),
-        shape=alt.Shape(f"{series['field']}:N", title=series["title"] or None, sort=names, scale=alt.Scale(domain=names, range=[s for _, s, _ in styles])))
-    layers: list[Any] = [span, points] + bound_layers(defn, {"y": ycat, "x": xenc}, dx=6)
+    enc = {"y": ycat, "x": xenc, "tooltip": tip,
+           "color": alt.Color(f"{series['field']}:N", title=series["title"] or None, sort=names, scale=alt.Scale(domain=names, range=[PALETTE[c] for c, _, _ in styles])),
+           "shape": alt.Shape(f"{series['field']}:N", title=series["title"] or None, sort=names, scale=alt.Scale(domain=names, range=[s for _, s, _ in styles]))}
+    layers: list[Any] = [span]
+    if any(d.get("bound") for d in defn["data"]):  # measured points filled, bounds open (the same series' colour and shape)
+        layers.append(alt.Chart(data).transform_filter("!datum.bound").mark_point(filled=True, size=70, opacity=0.9).encode(**enc))
+        layers.append(alt.Chart(data).transform_filter("datum.bound").mark_point(filled=False, size=70, strokeWidth=2, opacity=0.95).encode(**enc))
+    else:
+        layers.append(alt.Chart(data).mark_point(filled=True, size=70, opacity=0.9).encode(**enc))
     if ref := defn.get("reference"):
         rdata = alt.Data(values=[ref])
         layers.append(alt.Chart(rdata).mark_rule(color=REFERENCE, strokeDash=[5, 4], strokeWidth=1.5).encode(x=alt.X("value:Q", scale=xscale)))

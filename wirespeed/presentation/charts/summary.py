@@ -64,7 +64,7 @@ def _throughput(summary: dict[str, Any]) -> dict[str, Any] | None:
                 f"{t['title']}: {min(d['printed'] for d in data if d['test'] == t['title'])} to {max(d['printed'] for d in data if d['test'] == t['title'])}"
                 for t, _ in per_test) + ".",
             "tooltip": [{"field": "test", "title": "Test"}, {"field": "frame", "title": "Frame size"}, {"field": "printed", "title": "Throughput"}]}
-    say_bounds(defn, any(_test_meta(summary, t["id"])[1].get("limited_by") == "generator" for t, _ in per_test))
+    say_bounds(defn, any(_test_meta(summary, t["id"])[1].get("limited_by") == "generator" for t, _ in per_test), open_points=True)
     if percent:
         defn["x"]["domain"] = [0, max(105.0, max(d["value"] for d in data) * 1.02)]
         defn["reference"] = {"value": 100.0, "label": "line rate"}
