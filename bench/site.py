@@ -3,7 +3,7 @@ over the examples copied to N sets — full build, no-op and one-set rebuilds, t
 published bytes per set — side by side with the previous design's figures and the issue's goals.
 
     .venv/bin/python bench/site.py --sets 1000                 # Hugo (make first: it copies build/)
-    .venv/bin/python bench/site.py --sets 40 --mode pipeline   # ingest … site, from an empty build/
+    .venv/bin/python bench/site.py --sets 40 --mode pipeline   # `wirespeed build` and the chain of steps, from an empty build/
 
 Writes build/bench/site.json (or --out): this run's figures at the top, and every run kept in the file
 before under "runs" ("hugo-1000", "pipeline-40", …)."""
@@ -78,11 +78,11 @@ def main(argv: list[str] | None = None) -> None:
         else:
             import site_pipeline
 
-            w = Path(t)
+            w = Path(t) / "one-process"
             if args.workdir:
-                args.workdir.mkdir(parents=True)  # a new folder: never one that holds anything
-                w = args.workdir
-            r = site_pipeline.bench(ROOT, ROOT / ".venv" / "bin" / "wirespeed", w, args.sets)
+                w = args.workdir  # a new folder: never one that holds anything
+            w.mkdir(parents=True)
+            r = site_pipeline.bench(ROOT, ROOT / ".venv" / "bin" / "wirespeed", w, args.sets, Path(t) / "one-command-a-step")
     text = r.pop("_template_metrics_text", None)
     r = {"sets": r.pop("sets"), "mode": args.mode, **r}
     r["previous"] = beside(PREVIOUS, args.mode, args.sets, r)

@@ -86,3 +86,13 @@ def test_the_archive_indexes_every_copy_as_the_pipeline_would(tmp_path):
     after = json.loads((wirespeed / "index.json").read_text())
     assert after["sets"][slugs[-1]]["title"].endswith("(synthetic copy 4) (title changed)") and after["sets"][slugs[-1]] == setindex.entry(data(slugs[-1]))
     assert json.loads((src / site_archive.HUGO_DATA / "wirespeed" / "index.json").read_text())["sets"].keys() == {"cisco-nexus-9516-100g", "mikrotik-ccr2004-trex-ramp"}
+
+
+def test_pipeline_bench_reads_the_step_lines_wirespeed_build_prints():
+    import inspect
+
+    from wirespeed.cli import pipeline as cli_pipeline
+
+    assert 'err.print(f"[wirespeed {name}: {time.perf_counter() - t:.1f} s]"' in inspect.getsource(cli_pipeline.build.callback)  # the line it reads
+    lines = "x\n[wirespeed validate: 0.1 s]\n[wirespeed site --data-only: 1.7 s]\nbuilt in 5.7 s\n"
+    assert {m[1]: float(m[2]) for m in site_pipeline.STEP_LINE.finditer(lines)} == {"validate": 0.1, "site --data-only": 1.7}
