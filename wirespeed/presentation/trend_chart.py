@@ -37,8 +37,8 @@ def definition(detail: dict[str, Any], chart_id: str) -> dict[str, Any]:
                "hi": (g["avg"] + g["stdev"]) / factor,
                "text": f"sets {g['first'] + 1}–{g['last'] + 1}: mean {num(g['avg'])} {sym} ± {num(g['stdev'])} {sym} over {g['trials']} trials"}
               for g in detail["groups"]]
-    anomalies = [{"x": c["position"] + 1, "value": c["after_avg"] / factor, "kind": c["kind"], "label": f"{c['kind']} {trend_text.percent(c['relative'])}"}
-                 for c in detail["changes"] if c["kind"] != "testbed"]
+    anomalies = _placed([{"x": c["position"] + 1, "value": c["after_avg"] / factor, "kind": c["kind"], "label": f"{c['kind']} {trend_text.percent(c['relative'])}",
+                          "short": trend_text.percent(c["relative"])} for c in detail["changes"] if c["kind"] != "testbed"], len(pts))
     boundaries = [{"x": c["position"] + 0.5, "label": "test bed changed"} for c in detail["changes"] if c["kind"] == "testbed"]
     by = "software version" if detail["ordered_by"] == "version" else "date"
     found = [c for c in detail["changes"] if c["kind"] != "testbed"]
@@ -50,7 +50,8 @@ def definition(detail: dict[str, Any], chart_id: str) -> dict[str, Any]:
     return {"id": chart_id, "type": "trend", "title": trend_text.title(detail),
             "subtitle": f"{len(pts)} result sets in {by} order · line and band: each group's mean ± 1 standard deviation",
             "caption": (f"{label} of every trial (open circles) and each result set's mean (dots), in {by} order; jumpavg's groups as lines at "
-                        "their means with a band of one standard deviation; triangles mark where a regression or progression starts"
+                        "their means with a band of one standard deviation; triangles mark where a regression or progression starts, "
+                        "labelled with its change of the mean"
                         + ("; dashed rules where the test bed changed." if boundaries else ".")),
             "alt": alt_text, "data": data, "trials": trials, "groups": groups, "anomalies": anomalies, "boundaries": boundaries,
             "x_title": f"Result set (1 = first in {by} order)", "y_title": f"{label} ({sym})", "ticks": ticks,
@@ -58,6 +59,24 @@ def definition(detail: dict[str, Any], chart_id: str) -> dict[str, Any]:
                         {"field": "date", "title": "Date"}, {"field": "printed", "title": f"Mean {label.lower()}"}, {"field": "trials", "title": "Trials"},
                         {"field": "range", "title": "Lowest – highest"}, {"field": "group", "title": "Group mean"},
                         {"field": "anomaly", "title": "Change"}]}
+
+
+# An anomaly's label is its change of the mean ("+747.9 %": the triangle's shape and colour, in the legend, say which
+# kind). Labels of neighbouring anomalies take turns above and below their triangles, so that two a few sets apart do
+# not print over each other; in the last quarter of the series a label reads leftwards, so it stays over the plot.
+NEAR = 5  # sets: anomalies closer than this take turns above and below (a label spans about five sets at 390 px)
+ABOVE, BELOW = -12, 20  # the label's offset from its triangle, px
+
+
+def _placed(anomalies: list[dict[str, Any]], n: int) -> list[dict[str, Any]]:
+    """The anomalies (in series order) with where each label goes: "side" (right of its triangle, or left near the
+    series' end) and "dy" (above, or below when the one before it is near and above)."""
+    out, last = [], None
+    for a in sorted(anomalies, key=lambda a: a["x"]):
+        below = last is not None and a["x"] - last["x"] < NEAR and last["dy"] == ABOVE
+        last = {**a, "side": "left" if a["x"] > 0.75 * n and n > 1 else "right", "dy": BELOW if below else ABOVE}
+        out.append(last)
+    return out
 
 
 def _ticks(n: int) -> list[int]:

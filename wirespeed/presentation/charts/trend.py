@@ -4,7 +4,8 @@ regressions and progressions marked where their group starts, and test-bed chang
 
 Definition fields besides the common ones: data (one record per set: x, mean, and the tooltip texts),
 trials (one record per trial: x, value; may be empty), groups (x0, x1, avg, lo, hi, text), anomalies
-(x, value, kind, label), boundaries (x, label), x_title, y_title, ticks (the x values to label).
+(x, value, kind, label; optionally short: the text beside the triangle, side: "right" or "left" of it, dy: its vertical
+offset in px), boundaries (x, label), x_title, y_title, ticks (the x values to label).
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ def _x(defn: dict[str, Any], field: str = "x", title: Any = alt.Undefined) -> al
 
 def _label(data: alt.Data, place: dict[str, Any], **encoding: Any) -> list[alt.Chart]:
     """A text label drawn twice: over a halo of the background's colour, so it stays legible where it crosses a line or a point."""
-    return [alt.Chart(data).mark_text(align="left", fontSize=TEXT, color=REFERENCE, **place, **halo).encode(**encoding)
+    place = {"align": "left", **place}
+    return [alt.Chart(data).mark_text(fontSize=TEXT, color=REFERENCE, **place, **halo).encode(**encoding)
             for halo in ({"stroke": BG, "strokeWidth": 4, "strokeJoin": "round"}, {})]
 
 
@@ -53,7 +55,13 @@ def trend(defn: dict[str, Any]) -> alt.LayerChart:
             color=alt.Color("kind:N", title="", scale=alt.Scale(domain=kinds, range=[KINDS[k][0] for k in kinds])),
             shape=alt.Shape("kind:N", title="", scale=alt.Scale(domain=kinds, range=[KINDS[k][1] for k in kinds])),
             tooltip=[alt.Tooltip("label:N", title="Change")]))
-        layers += _label(data, {"dx": 9, "dy": -10}, x=_x(defn), y=alt.Y("value:Q"), text="label:N")
+        # each label where the definition placed it (trend_chart._placed): right or left of its triangle, above or below
+        spots = sorted({(a.get("side", "right"), a.get("dy", -10)) for a in defn["anomalies"]})
+        for side, dy in spots:
+            place = {"dx": 9, "align": "left"} if side == "right" else {"dx": -9, "align": "right"}
+            layers += [layer.transform_filter((alt.datum.side == side) & (alt.datum.dy == dy)) if len(spots) > 1 else layer
+                       for layer in _label(data, {**place, "dy": dy, "baseline": "middle"}, x=_x(defn), y=alt.Y("value:Q"),
+                                           text="short:N" if all("short" in a for a in defn["anomalies"]) else "label:N")]
     for b in defn.get("boundaries", []):
         data = alt.Data(values=[b])
         layers.append(alt.Chart(data).mark_rule(color=REFERENCE, strokeDash=[5, 4], strokeWidth=1.5).encode(
