@@ -11,6 +11,7 @@ for pages to settle and charts to draw). The tests below each check one thing th
   column held in view (issue 23);
 - no page is wider than the screen: whatever is wide scrolls inside its own box, never the page sideways (a table
   whose box did not scroll widened the trend pages to 668 px at 390);
+- no unit is broken across two lines ("Mframes/" over "s" in the home page's headline tiles at 390 px);
 - no chart's title, subtitle, legend or category label is cut: nothing ends in an ellipsis, no text lies outside the
   chart's own box, no category under the plot is left out (Vega hides one that would overlap) (issue 23)."""
 
@@ -45,6 +46,9 @@ OVERFLOWING = """() => {
 # How much wider than the screen the page is (every section open): 0 when nothing makes it scroll sideways.
 WIDER = "document.documentElement.scrollWidth - document.documentElement.clientWidth"
 
+# Every unit printed over two lines (its element has a box on each).
+BROKEN_UNITS = "[...document.querySelectorAll('.unit')].filter(u => u.getClientRects().length > 1).map(u => u.textContent)"
+
 # Every live chart's texts: cut, left out, or outside the chart's box?
 CUT = """() => {
   const out = [];
@@ -76,10 +80,10 @@ PARTS = 2  # each width's pages walked in this many parts at once, each in a Chr
 
 def walk(site, server, browser, width: int, part: int = 0) -> dict:  # noqa: F811
     """Read every PARTS-th page (from the `part`-th) at `width` in both themes: {"pages", "charts" (live charts seen, first
-    theme), "tables", "cuts" and "wide" (one line per fault, naming the page and theme), "problems" (what the page's console and
+    theme), "tables", "cuts", "wide" and "units" (one line per fault, naming the page and theme), "problems" (what the page's console and
     network said)}."""
     w = Watched(browser, server, (width, 900), THEMES[width][0])
-    found: dict = {"pages": 0, "charts": 0, "tables": [], "cuts": [], "wide": []}
+    found: dict = {"pages": 0, "charts": 0, "tables": [], "cuts": [], "wide": [], "units": []}
     for path in pages(site)[part::PARTS]:
         w.page.emulate_media(color_scheme=THEMES[width][0])
         page = w.goto(path)
@@ -105,6 +109,7 @@ def walk(site, server, browser, width: int, part: int = 0) -> dict:  # noqa: F81
             wider = page.evaluate(WIDER)
             if wider > 1:
                 found["wide"].append(f"{path} ({scheme}): {wider} px wider than the screen")
+            found["units"] += [f"{path} ({scheme}): {u!r}" for u in page.evaluate(BROKEN_UNITS)]
             if charts:
                 found["cuts"] += [f"{path} ({scheme}): {b}" for b in page.evaluate(CUT)]
     w.close()
@@ -119,7 +124,7 @@ def walks(site, server):  # noqa: F811
     done = side_by_side(lambda browser, key: walk(site, server, browser, *key), keys, len(keys))
     out: dict = {}
     for (width, _), found in sorted(done.items()):
-        into = out.setdefault(width, {"pages": 0, "charts": 0, "tables": [], "cuts": [], "wide": [], "problems": []})
+        into = out.setdefault(width, {"pages": 0, "charts": 0, "tables": [], "cuts": [], "wide": [], "units": [], "problems": []})
         for k, v in found.items():
             into[k] += v
     return out
@@ -149,3 +154,9 @@ def test_no_chart_title_or_legend_is_cut(walks, width):
 def test_no_page_is_wider_than_the_screen(walks, width):
     found = walks[width]
     assert not found["wide"], f"{width} px:\n" + "\n".join(found["wide"][:20])
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_no_unit_is_broken_across_lines(walks, width):
+    found = walks[width]
+    assert not found["units"], f"{width} px:\n" + "\n".join(found["units"][:20])
