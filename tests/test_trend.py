@@ -163,17 +163,20 @@ def test_series_order_by_shared_software_then_date():
 
 
 def test_anomaly_labels_take_turns_near_each_other_and_stay_over_the_plot():
-    """A label prints the change of the mean beside its triangle; one a few sets after another goes below it, and in the
-    last quarter of the series a label reads leftwards (the trend page's chart at 390 px printed them over each other)."""
+    """A label prints the change of the mean beside its triangle; one a few sets after another goes higher, one near the
+    top of the scale below its triangle, and in the last quarter of the series a label reads leftwards (the trend page's
+    chart at 390 px printed them over each other)."""
     from wirespeed.presentation.charts import compile_chart
-    from wirespeed.presentation.trend_chart import ABOVE, BELOW, _placed
+    from wirespeed.presentation.trend_chart import ABOVE, BELOW, HIGHER, _placed
 
-    marks = [{"x": x, "value": 1.0, "kind": "regression", "label": f"regression +{x}.0 %", "short": f"+{x}.0 %"} for x in (12, 4, 6, 9, 19)]
-    placed = _placed(marks, 21)
-    assert [(a["x"], a["side"], a["dy"]) for a in placed] == [(4, "right", ABOVE), (6, "right", BELOW), (9, "right", ABOVE),
-                                                            (12, "right", BELOW), (19, "left", ABOVE)]
+    marks = [{"x": x, "value": v, "kind": "regression", "label": f"regression +{x}.0 %", "short": f"+{x}.0 %"}
+             for x, v in ((12, 1.0), (4, 1.0), (6, 1.0), (9, 1.0), (19, 1.0), (21, 9.5))]
+    placed = _placed(marks, 21, 0.0, 10.0)
+    assert [(a["x"], a["side"], a["dy"]) for a in placed] == [(4, "right", ABOVE), (6, "right", HIGHER), (9, "right", ABOVE),
+                                                            (12, "right", HIGHER), (19, "left", ABOVE), (21, "left", BELOW)]
     defn = {"id": "t", "type": "trend", "title": "T", "alt": "a", "caption": "c", "y_title": "Y", "x_title": "X",
             "data": [{"x": i, "mean": 1.0} for i in range(1, 22)], "trials": [], "groups": [], "anomalies": placed, "boundaries": []}
     texts = [layer for layer in compile_chart(defn)["layer"] if layer["mark"]["type"] == "text"]
     assert {layer["encoding"]["text"]["field"] for layer in texts} == {"short"}
-    assert sorted({(layer["mark"]["align"], layer["mark"]["dy"]) for layer in texts}) == [("left", ABOVE), ("left", BELOW), ("right", ABOVE)]
+    assert sorted({(layer["mark"]["align"], layer["mark"]["dy"]) for layer in texts}) == [("left", HIGHER), ("left", ABOVE),
+                                                                                          ("right", ABOVE), ("right", BELOW)]

@@ -120,3 +120,20 @@ def test_the_trend_chart_compiles(trend_catalog):
     assert spec["description"].startswith("IPv4 forwarding: throughput, 64-byte frames, unidirectional: 20 result sets in software version order, 60 trials")
     layers = spec["layer"]
     assert any(layer.get("mark", {}).get("type") == "point" and layer["data"]["values"] and "kind" in layer["data"]["values"][0] for layer in layers)
+
+
+def test_a_group_band_stops_at_zero(trend_catalog):
+    """mean ± 1 standard deviation, never below zero: a group whose deviation exceeds its mean (a noisy maximum latency)
+    drew a band, and so a scale, down to a negative latency."""
+    con = duckdb.connect(str(trend_catalog), read_only=True)
+    try:
+        detail = trend.series_detail(con, "example-synthetic-router-1/ipv4-64b-uni-throughput")
+    finally:
+        con.close()
+    from wirespeed.presentation import trend_chart
+
+    g = detail["groups"][0]
+    noisy = {**detail, "groups": [{**g, "stdev": 2 * g["avg"]}] + detail["groups"][1:]}
+    bands = trend_chart.definition(noisy, "trend")["groups"]
+    assert bands[0]["lo"] == 0.0 and bands[0]["hi"] == pytest.approx(3 * bands[0]["avg"])
+    assert all(b["lo"] > 0 for b in bands[1:])  # the others as they were: each mean less one deviation
