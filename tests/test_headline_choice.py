@@ -132,7 +132,7 @@ def test_a_figure_the_generator_limited_says_so_everywhere_it_is_shown(tmp_path:
 
     whole = summary_chart(s)  # the set's one chart across its tests marks them too: open points, which share a row without crowding
     assert {d["bound"] for d in whole["data"]} == {"≥"} and whole["subtitle"] == "open point: lower bound (≥)"
-    assert whole["caption"].endswith("An open point is a lower bound, not a measured value (≥ in its tooltip and its data table): the search "
+    assert whole["caption"].endswith("An open point is a lower bound, not a measured value (the tables print its figure with ≥): the search "
                                      "stopped at what the generator could send, not at a loss of the device.")
     layers = compile_chart(whole)["layer"]
     assert not [layer for layer in layers if layer["encoding"].get("text", {}).get("field") == "bound"]  # no symbol beside a point

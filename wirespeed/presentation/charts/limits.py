@@ -32,7 +32,7 @@ def say_bounds(defn: dict[str, Any], generator_limited: bool, open_points: bool 
     symbols = " or ".join(bounds)
     if open_points:
         said = f"open point: {kind} ({', '.join(bounds)})"
-        told = f" An open point is a {kind}, not a measured value ({symbols} in its tooltip and its data table): {why}."
+        told = f" An open point is a {kind}, not a measured value (the tables print its figure with {symbols}): {why}."
     else:
         said = ", ".join(bounds) + f": {kind}"
         told = f" A point marked {symbols} is a {kind}, not a measured value: {why}."
