@@ -113,3 +113,15 @@ def test_what_the_source_printed_is_said_unless_the_heading_says_it_already():
     assert source_line(printed="1,488,095 frames/s", check="agrees", recomputed="1,488,095.2") == \
         "1,488,095 frames/s as printed; the recomputation agrees: 1,488,095.2"
     assert source_line(printed="1,488,095 frames/s", note="Footnote 3.") == "1,488,095 frames/s as printed. Footnote 3."
+
+
+def test_a_row_read_from_a_file_without_lines_is_not_called_line_0():
+    """A capture's or a tool's JSON rows have no line (the catalog keeps 0): the page names the file they were read from."""
+    rec = records()
+    fig = rec["tests"][0]["figures"][0]
+    rec["tests"][0]["figures"] = [{**fig, "id": "a", "row": "2"}, {**fig, "id": "b", "row": "2", "table": None}]
+    rec["rows"]["2"] = {"file": "data/results/s/native/tx.pcap", "line": 0, "url": "results/s/data/native/tx.pcap.gz"}
+    soup = BeautifulSoup(explain_page.render(rec), "html.parser")
+    row = {s["id"]: s.find("dt", string="Input row").find_next_sibling("dd").get_text() for s in soup.find_all("section", class_="xp")}
+    assert row == {"a": "read from that file, which has no lines of rows", "b": "read from tx.pcap, which has no lines of rows"}
+    assert "line 0" not in soup.get_text()

@@ -85,7 +85,7 @@ def _source(rec: dict[str, Any], records: dict[str, Any]) -> str:
             parts.append(CHECK[src["check"]])
     else:
         parts.append("derived by wirespeed")
-    parts.append(f"{Path(row['file']).name}:{row['line']}")
+    parts.append(f"{Path(row['file']).name}:{row['line']}" if row.get("line") else Path(row["file"]).name)  # a capture, a tool's JSON: no line
     if rec.get("table") and (nb := records["notebooks"].get(rec["table"])):
         parts.append(f"{nb['name']} cell {nb['cell']}")
     return "; ".join(parts)
@@ -138,6 +138,7 @@ def figure_index_blocks(records: dict[str, Any] | None, used: list[str], base: s
         doc = records.get("source", {}).get("document")
         where = (f"The source prints them in {test['where']}" + (f" of “{doc}”" if doc else "") + ". ") if test.get("where") else ""
         blocks += [A.header(2, f"Figures of {test['title']}", classes=["appendix"]),
-                   A.para(where + "Input rows are named file:line, notebook cells by notebook and code cell."),
+                   A.para(where + "Input rows are named file:line (a file that is not a table of lines, such as a capture, by its name), notebook cells "
+                          "by notebook and code cell."),
                    A.div([_table(rows)], ["table-scriptsize"])]
     return blocks

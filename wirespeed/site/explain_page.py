@@ -159,9 +159,17 @@ def _figure(f: dict[str, Any], records: dict[str, Any], slug: str, test_title: s
         text += (f": {_t(s['recomputed'])}" if s.get("recomputed") else "") + (f" ({_t(s['basis'])})" if s.get("basis") else "")
         text += f". {_t(s['note'])}" if s.get("note") else ""
         parts.append(f"<dt>Source</dt><dd>{text}</dd>")
-    where = "line " if file_above else _file_link(row, slug) + ", line "
-    parts.append(f"<dt>Input row</dt><dd>{where}{_t(row.get('line', ''))}</dd></dl></section>")
+    parts.append(f"<dt>Input row</dt><dd>{_input_row(row, slug, file_above)}</dd></dl></section>")
     return "".join(parts)
+
+
+def _input_row(row: dict[str, Any], slug: str, file_above: bool) -> str:
+    """Where a figure's row is: its line (in the file named above its table, else in its file); a row an importer read
+    from a file that is not a table of lines (a capture, a tool's JSON) has none, and the page says so instead of
+    "line 0"."""
+    if row.get("line"):
+        return ("line " if file_above else _file_link(row, slug) + ", line ") + _t(row["line"])
+    return ("read from that file" if file_above else f"read from {_file_link(row, slug)}") + ", which has no lines of rows"
 
 
 def _as_heading(source: dict[str, Any], f: dict[str, Any]) -> bool:
