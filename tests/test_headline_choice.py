@@ -97,7 +97,8 @@ def test_the_mean_of_repeated_searches_is_the_headline_with_its_spread(tmp_path:
     assert h.caveats == ["mean of 3 searches: 1,957 to 2,959 frames/s, median 2,458"]
     (card,) = [c for c in headlines(s, []) if c["kind"] == "throughput"]
     assert card["figures"][0]["text"] == "2.458" and card["figures"][0]["unit"] == "kframes/s"
-    assert "mean of 3 searches: 1,957 to 2,959 frames/s, median 2,458" in card["text"]
+    # its spread in the card figure's unit, not the figure in kframes/s and its spread in frames/s
+    assert card["text"].endswith(" · mean of 3 searches: 1.957 to 2.959 kframes/s, median 2.458")
     figs = figures(s)
     mark_headlines(figs, s)
     marked = {fid: f for fid, f in figs.items() if f.get("headline")}
@@ -115,6 +116,7 @@ def test_a_figure_the_generator_limited_says_so_everywhere_it_is_shown(tmp_path:
     assert h.caveats[0] == "mean of 3 searches: ≥1,957 to ≥2,959 frames/s, median ≥2,458"  # its spread's ends are bounds too
     (card,) = [c for c in headlines(s, []) if c["kind"] == "throughput"]
     assert card["figures"][0]["text"] == "≥2.458" and card["text"].endswith("a lower bound, limited by the generator")
+    assert "mean of 3 searches: ≥1.957 to ≥2.959 kframes/s, median ≥2.458" in card["text"]
     figs = figures(s)
     mark_headlines(figs, s)
     assert figs["bridge/throughput/64/ndr"]["text"] == "≥2,458" and "limited by the generator" in figs["bridge/throughput/64/ndr"]["label"]

@@ -121,14 +121,22 @@ def _spread_bounds(repeats: list[dict[str, Any]]) -> tuple[str, str, str]:
     return ("≥" if all(m for v, m in marks if v == low) else "", "≥", "≥")
 
 
-def caveats(h: Headline) -> list[str]:
-    """What must be printed beside the figure: its statistic and spread, and whether it is a lower bound and why."""
+def caveats(h: Headline, unit: str = "frames/s", factor: float = 1.0) -> list[str]:
+    """What must be printed beside the figure: its statistic and spread, and whether it is a lower bound and why. The
+    spread is in the unit the figure beside it prints (`unit`, `factor` frames/s each): whole frames/s, or a card's
+    kframes/s with at most four digits in the highest (trial_caveat's rule), never one unit for the figure and another
+    for its spread."""
     out = []
     if h.spread is not None:
-        low, med, high = h.spread
         name = {"mean": "mean", "median": "median", "summary": "summary"}[h.statistic or "summary"]
         bl, bm, bh = h.spread_bounds
-        out.append(f"{name} of {h.repeats} {h.what}: {bl}{_fps(low)} to {bh}{_fps(high)} frames/s, median {bm}{_fps(med)}")
+        if factor == 1.0:
+            low, med, high = (_fps(v) for v in h.spread)
+        else:
+            shown = [v / factor for v in h.spread]
+            digits = number_style.significant_decimals(shown[-1:], 4)
+            low, med, high = (number_style.derived(v, digits) for v in shown)
+        out.append(f"{name} of {h.repeats} {h.what}: {bl}{low} to {bh}{high} {unit}, median {bm}{med}")
     if h.limited_by == "generator":  # (a bound the source printed, ">770", says itself what it is)
         out.append("a lower bound, limited by the generator" if h.lower_bound else "limited by the generator")
     return out

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from wirespeed.catalog.headline_choice import Headline, throughput_headline, trial_caveat
+from wirespeed.catalog.headline_choice import Headline, caveats, throughput_headline, trial_caveat
 from wirespeed.engine import number_style
 from wirespeed.engine import qualified
 from wirespeed.engine import ramp
@@ -137,7 +137,9 @@ def _cards_of_test(test: dict[str, Any], method: dict[str, Any], rows: list[dict
         cards += ramp_cards(test, series, rows)
     if headline is not None and not series:  # the catalog's one choice (wirespeed.catalog.headline_choice), its caveats beside it
         best = headline.row
-        figs = _throughput(best, test, method) + [_figure(c, "", False, "caveat") for c in headline.caveats]
+        figs = _throughput(best, test, method)
+        unit = UNITS[next(u for u in UNITS if UNITS[u].symbol == figs[0]["unit"] and UNITS[u].dimension == "frame_rate")]
+        figs += [_figure(c, "", False, "caveat") for c in caveats(headline, unit.symbol, float(unit.factor))]  # the spread in the figure's unit
         cards.append({"kind": "throughput", "context": f"{title}, {_where(best, test)}", "figures": figs, "value": best["throughput_fps"]})
     lat = [r for r in rows if any(m in r["cells"] for m, _ in LATENCY_METRICS)]
     if lat:
