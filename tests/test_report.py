@@ -192,3 +192,19 @@ def test_article_references_number_tables_and_figures(reports):
     nexus = squash(text_of(reports / "cisco-nexus-9516-128x100g-2015.pdf"))
     assert "per frame size are in Table 1;" in nexus and "Figure 1 draws the throughput" in nexus and "Table 8 in the appendix" in nexus
     assert "Table 8: Layer-2 unicast: maximum jitter vs offered load" in nexus
+
+
+def test_a_set_without_a_summary_or_headlines_still_says_what_its_report_holds():
+    """A set imported from a tool's output gives no summary and may mark no headline figure: its report's summary page
+    held only its heading."""
+    from wirespeed.report.summary import holdings, summary_blocks
+
+    data = {"slug": "s", "tests": [{"id": "mrr", "title": "CSIT MRR, 1C"}, {"id": "b"}],
+            "dut": {"vendor": "Example", "model": "Device under test"}, "instrument": {"vendor": "FD.io", "product": "CSIT"}}
+    assert holdings(data, False) == ("This report holds 2 tests of the Example Device under test, measured with FD.io CSIT: CSIT MRR, 1C; b. "
+                                     "It marks no headline figure: each figure is in its test's tables.")
+    assert holdings({"tests": [{"id": "t", "title": "T"}]}, True) == "This report holds 1 test: T."
+    blocks = summary_blocks(data, "", [], [], None)
+    assert [b["t"] for b in blocks] == ["Header", "Para", "RawBlock"]  # heading, the sentence, the contents
+    own = summary_blocks(data, "The set's own words.", [], [], None)
+    assert "".join(i.get("c", " ") if i["t"] == "Str" else " " for i in own[1]["c"]) == "The set's own words."
