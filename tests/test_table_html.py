@@ -133,3 +133,25 @@ def test_chart_data_table_escapes_its_values():
     assert not soup.find("script") and "\x00" not in html
     assert [td.get_text() for td in soup.select("td")] == ["64", HOSTILE.replace("\x00", "\ufffd")]
     assert soup.select_one("div.table-scroll")["aria-label"] == "Data of " + HOSTILE.replace("\x00", "\ufffd")
+
+
+def test_a_transposed_table_without_key_columns_keeps_its_first_figure():
+    """A table pivoted by port whose one row has no name (a Spirent stream table): every column is a figure, so none is
+    taken for the head. Its first figure headed the table before, with no row of its own."""
+    cols = [{"label": lab, "unit": "frames/s", "key": f"{key}.Port //1/{p}", "group": f"Port //1/{p}", "align": "right"}
+            for p in (5, 6) for key, lab in (("tx_rate", "Tx rate"), ("rx_rate", "Rx rate"), ("tx", "Frames sent"))]
+    t = _table(columns=cols, rows=[["694,444", "253,510", "24,343,817", "694,444", "694,445", "22,954,929"]],
+               flags=[[None] * 6], derived_cells=[[False] * 6], figs=[[f"f{i}" for i in range(6)]])
+    assert t["layout"]["kind"] == "transposed" and t["layout"]["keys"] == 0
+    soup = BeautifulSoup(table_html.render("s", t), "lxml")
+    assert [th.get_text() for th in soup.select("thead th")] == ["Figure", "Value"]
+    body = [(tr.th.get_text(" ", strip=True), tr.td.get_text(), tr.td.get("data-fig")) for tr in soup.select("tbody tr")]
+    assert body[0] == ("Port //1/5 Tx rate (frames/s)", "694,444", "f0") and len(body) == 6
+    assert [b[2] for b in body] == [f"f{i}" for i in range(6)]
+
+
+def test_a_port_group_is_not_called_port_twice():
+    from wirespeed.presentation.tables.results import _port
+
+    assert _port("Port //1/5 StreamBlock 1/65536") == "Port //1/5 StreamBlock 1/65536"
+    assert _port("1") == "Port 1" and _port("eth0") == "Port eth0"

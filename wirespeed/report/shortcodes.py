@@ -10,7 +10,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from wirespeed.presentation.tables.layout import layout as table_layout
+from wirespeed.presentation.tables.layout import NO_KEY_HEAD, layout as table_layout, transposed_heads
 from wirespeed.site import articles
 from wirespeed.report import tablefit
 from wirespeed.report import pandoc_ast as A
@@ -120,8 +120,8 @@ class _Doc:
         lay = t.get("layout") or table_layout(cols, t["rows"])
         keys = lay["keys"]
         if lay["kind"] == "transposed":
-            key_head = " · ".join(label(cols[i], False) for i in range(keys))
-            head = [[(key_head, "AlignLeft", 1, 1)] + [(" · ".join(t["rows"][r][i] for i in range(keys) if t["rows"][r][i]), "AlignRight", 1, 1) for r in range(len(body))]]
+            key_head = " · ".join(label(cols[i], False) for i in range(keys)) if keys else NO_KEY_HEAD
+            head = [[(key_head, "AlignLeft", 1, 1)] + [(names, "AlignRight", 1, 1) for names in transposed_heads(t["rows"], keys)]]
             rows = [[(label(c, True), "AlignLeft")] + [(body[r][i][0], aligns[i]) for r in range(len(body))] for i, c in enumerate(cols) if i >= keys]
             at = [[None] + [(r, i) for r in range(len(body))] for i in range(keys, len(cols))]
             pieces = [(head, rows, ["AlignLeft"] + ["AlignRight"] * len(body), "", list(range(len(cols))), at)]

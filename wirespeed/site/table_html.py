@@ -25,6 +25,8 @@ from itertools import groupby
 from typing import Any
 from urllib.parse import quote
 
+from wirespeed.presentation.tables.layout import NO_KEY_HEAD, transposed_heads
+
 ROOT = "\x00root\x00"  # replaced by the site's root URL path ("/" or "/REPO/") by layouts/_partials/result-table.html
 DERIVED_TITLE = "Computed by wirespeed from the published figures"
 
@@ -168,11 +170,9 @@ def _transposed(t: dict[str, Any], labels: list[str], numeric: list[bool], marks
     """A table of few rows and many figures turned: its key columns head the columns, one column per original row;
     every other column becomes a row headed by its label and unit."""
     cols, rows = t["columns"], t.get("rows") or []
-    keys = max(keys, 1)
-    out = ["<thead>\n<tr>\n  <th scope=\"col\">" + " · ".join(labels[:keys]) + "</th>"]
+    out = ["<thead>\n<tr>\n  <th scope=\"col\">" + (" · ".join(labels[:keys]) if keys else NO_KEY_HEAD) + "</th>"]
     w = out.append
-    for r, row in enumerate(rows):
-        names = " · ".join(str(row[c]) for c in range(keys) if c < len(row) and row[c])
+    for r, names in enumerate(transposed_heads(rows, keys)):
         w(f'\n  <th scope="col" class="num">{_t(names)}{"".join(marks[(r, c)][0] for c in range(keys) if (r, c) in marks)}</th>')
     w("\n</tr>\n</thead>\n<tbody>")
     for c, col in enumerate(cols):

@@ -32,11 +32,27 @@ EMPTY = ("", "—", "–", "-")  # a cell that holds no figure
 
 
 def key_count(columns: list[dict[str, Any]]) -> int:
-    """How many leading columns name the row: the first always, then any key column that follows it."""
+    """How many leading columns name the row: the first, then any key column that follows it; none when the first is
+    itself a figure (a table pivoted by port or stream whose one row has no name: a Spirent stream table)."""
+    from wirespeed.engine.columns import METRICS
+
+    if not columns or columns[0]["key"].split(".")[0] in METRICS:
+        return 0
     n = 1
     while n < len(columns) and columns[n]["key"].split(".")[0] in KEY_COLUMNS:
         n += 1
     return min(n, len(columns))
+
+
+NO_KEY_HEAD = "Figure"  # a transposed table without key columns: the head of its column of labels
+
+
+def transposed_heads(rows: list[list[str]], keys: int) -> list[str]:
+    """The head of each original row's column in a transposed table: its key cells, or, without key columns, "Value"
+    (one row) or "Row N"."""
+    if keys:
+        return [" · ".join(str(row[c]) for c in range(keys) if c < len(row) and row[c]) for row in rows]
+    return ["Value"] if len(rows) == 1 else [f"Row {r + 1}" for r in range(len(rows))]
 
 
 def family(key: str) -> str:

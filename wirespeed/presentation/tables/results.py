@@ -236,7 +236,7 @@ def results_table(summary: dict[str, Any], test_id: str, rows: list[dict[str, An
             unit, derived_only, cells = b.format_column(metric, raws, tp_unit if metric == "line_rate" else None)
             if metric == "throughput":
                 tp_unit = unit
-            group = (str(pv).capitalize() if pivot == "direction" else f"Port {pv}" if pivot == "port" else str(pv)) if pv is not None else ("All ports" if pivot == "port" else "")
+            group = (str(pv).capitalize() if pivot == "direction" else _port(pv) if pivot == "port" else str(pv)) if pv is not None else ("All ports" if pivot == "port" else "")
             columns.append(Column(f"{metric}{'.' + str(pv) if pv else ''}", media_label(metric, test), unit, group, derived_only))
             body_cols.append(cells)
     table_rows = []
@@ -255,6 +255,11 @@ def results_table(summary: dict[str, Any], test_id: str, rows: list[dict[str, An
     if any(c.flag for r in table_rows for c in r):
         notes.append("A flagged figure disagrees with its recomputation beyond the published rounding.")
     return ResultTable(f"{test_id}-{part}", f"{test['title']}: {what}", caption, test_id, columns, table_rows, notes)
+
+
+def _port(name: Any) -> str:
+    """A port column group's title: "Port 1", or the tool's own name when it says it is a port ("Port //1/5 …")."""
+    return str(name) if str(name).lower().startswith("port") else f"Port {name}"
 
 
 def set_layer(summary: dict[str, Any]) -> str:
