@@ -11,6 +11,7 @@ for pages to settle and charts to draw). The tests below each check one thing th
   column held in view (issue 23);
 - no page is wider than the screen: whatever is wide scrolls inside its own box, never the page sideways (a table
   whose box did not scroll widened the trend pages to 668 px at 390);
+- no section is empty, its heading alone (every set without notes printed an empty "Notes");
 - no unit is broken across two lines ("Mframes/" over "s" in the home page's headline tiles at 390 px);
 - no chart's title, subtitle, legend or category label is cut: nothing ends in an ellipsis, no text lies outside the
   chart's own box, no category under the plot is left out (Vega hides one that would overlap) (issue 23)."""
@@ -46,6 +47,10 @@ OVERFLOWING = """() => {
 # How much wider than the screen the page is (every section open): 0 when nothing makes it scroll sideways.
 WIDER = "document.documentElement.scrollWidth - document.documentElement.clientWidth"
 
+# Every section that holds its heading and nothing else.
+EMPTY_SECTIONS = ("[...document.querySelectorAll('main section')].filter(s => s.children.length === 1 && /^H[1-6]$/.test(s.firstElementChild.tagName)"
+                  " && !s.textContent.replace(s.firstElementChild.textContent, '').trim()).map(s => s.id || s.firstElementChild.textContent)")
+
 # Every unit printed over two lines (its element has a box on each).
 BROKEN_UNITS = "[...document.querySelectorAll('.unit')].filter(u => u.getClientRects().length > 1).map(u => u.textContent)"
 
@@ -80,10 +85,10 @@ PARTS = 2  # each width's pages walked in this many parts at once, each in a Chr
 
 def walk(site, server, browser, width: int, part: int = 0) -> dict:  # noqa: F811
     """Read every PARTS-th page (from the `part`-th) at `width` in both themes: {"pages", "charts" (live charts seen, first
-    theme), "tables", "cuts", "wide" and "units" (one line per fault, naming the page and theme), "problems" (what the page's console and
+    theme), "tables", "cuts", "wide", "units" and "empty" (one line per fault, naming the page and theme), "problems" (what the page's console and
     network said)}."""
     w = Watched(browser, server, (width, 900), THEMES[width][0])
-    found: dict = {"pages": 0, "charts": 0, "tables": [], "cuts": [], "wide": [], "units": []}
+    found: dict = {"pages": 0, "charts": 0, "tables": [], "cuts": [], "wide": [], "units": [], "empty": []}
     for path in pages(site)[part::PARTS]:
         w.page.emulate_media(color_scheme=THEMES[width][0])
         page = w.goto(path)
@@ -110,6 +115,8 @@ def walk(site, server, browser, width: int, part: int = 0) -> dict:  # noqa: F81
             if wider > 1:
                 found["wide"].append(f"{path} ({scheme}): {wider} px wider than the screen")
             found["units"] += [f"{path} ({scheme}): {u!r}" for u in page.evaluate(BROKEN_UNITS)]
+            if not i:
+                found["empty"] += [f"{path}: section {e!r} holds only its heading" for e in page.evaluate(EMPTY_SECTIONS)]
             if charts:
                 found["cuts"] += [f"{path} ({scheme}): {b}" for b in page.evaluate(CUT)]
     w.close()
@@ -124,7 +131,7 @@ def walks(site, server):  # noqa: F811
     done = side_by_side(lambda browser, key: walk(site, server, browser, *key), keys, len(keys))
     out: dict = {}
     for (width, _), found in sorted(done.items()):
-        into = out.setdefault(width, {"pages": 0, "charts": 0, "tables": [], "cuts": [], "wide": [], "units": [], "problems": []})
+        into = out.setdefault(width, {"pages": 0, "charts": 0, "tables": [], "cuts": [], "wide": [], "units": [], "empty": [], "problems": []})
         for k, v in found.items():
             into[k] += v
     return out
@@ -160,3 +167,9 @@ def test_no_page_is_wider_than_the_screen(walks, width):
 def test_no_unit_is_broken_across_lines(walks, width):
     found = walks[width]
     assert not found["units"], f"{width} px:\n" + "\n".join(found["units"][:20])
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_no_section_holds_only_its_heading(walks, width):
+    found = walks[width]
+    assert not found["empty"], f"{width} px:\n" + "\n".join(found["empty"][:20])

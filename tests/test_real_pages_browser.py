@@ -1,7 +1,8 @@
 """The pages of sets imported from real tool outputs (the session's real-files build, tests/realbuild.py) on a phone:
 the examples' page walk (tests/test_page_walk_browser.py) never sees what a real tool names its files, and a set page
 listing "native/sonicpins_ixnetwork_rest_traffic_item_stats_view9_data.json" among its downloads was 600 px wide at
-390. One set of each importer: its set page and its explanation page, every section open, at 390 px."""
+390, and every one of them printed an empty "Notes" section. One set of each importer: its set page and its
+explanation page, every section open, at 390 px: nothing wider than the screen, no unit broken, no empty section."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import threading
 import pytest
 
 import realbuild
-from test_page_walk_browser import BROKEN_UNITS, WIDER
+from test_page_walk_browser import BROKEN_UNITS, EMPTY_SECTIONS, WIDER
 from test_site import chromium
 
 pytestmark = pytest.mark.browser
@@ -52,6 +53,7 @@ def test_real_sets_pages_fit_a_phone_screen():
                     if (wider := page.evaluate(WIDER)) > 1:
                         faults.append(f"{path}: {wider} px wider than the screen")
                     faults += [f"{path}: unit {u!r} broken across lines" for u in page.evaluate(BROKEN_UNITS)]
+                    faults += [f"{path}: section {e!r} holds only its heading" for e in page.evaluate(EMPTY_SECTIONS)]
     finally:
         httpd.shutdown()
     assert not faults, "\n".join(faults)
