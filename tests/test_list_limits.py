@@ -142,3 +142,15 @@ def test_every_search_the_schema_knows_is_either_a_rate_search_or_a_set_rate():
     (known,) = {frozenset(e) for e in enums(schema)}
     assert rfc2544.RATE_SEARCHES <= known and known - rfc2544.RATE_SEARCHES == {"fixed-rate", "single-rate", "ramp"}
     assert rfc2544.searched({"search": "mlrsearch"}) and not rfc2544.searched({"search": "fixed-rate"}) and not rfc2544.searched({})
+
+
+def test_the_test_bed_names_a_vendor_once():
+    """A product or model that begins with its vendor's name ("Spirent TestCenter") is not prefixed twice."""
+    from wirespeed.presentation import testbed, testbed_diagram
+
+    dut = {"vendor": "Cisco", "model": "Cisco Nexus 9516", "software": []}
+    ins = {"vendor": "Spirent", "product": "Spirent TestCenter", "software": [{"name": "STC", "version": "5.0"}]}
+    rows = {r["label"]: r["text"] for r in testbed.rows(dut, ins, None)}
+    assert rows["Device under test"] == "Cisco Nexus 9516" and rows["Test instrument"] == "Spirent TestCenter"
+    assert testbed.versions(dut, ins)[-1]["where"] == "Test instrument (Spirent TestCenter)"
+    assert "Spirent Spirent" not in testbed_diagram.alt({"dut": dut, "instrument": ins, "tests": []})

@@ -11,6 +11,7 @@ from wirespeed.engine import dates
 
 from wirespeed.engine import number_style
 from wirespeed.engine.columns import METRICS
+from wirespeed.presentation import devicename
 
 KEY_COLUMNS = (("frame_size", "Frame"), ("load_pct", "Load %"), ("direction", "Direction"), ("variant", "Variant"), ("trial", "Trial"), ("component", "Component"))
 
@@ -32,7 +33,7 @@ def render(summary: dict[str, Any], console: Console) -> None:
     sw = "; ".join(f"{s['name']} {s['version']}" for s in dut.get("software", [])) or "software version not stated"
     console.print(f"DUT: {dut['vendor']} {dut['model']} — {sw}", markup=False)
     isw = "; ".join(f"{s['name']} {s['version']}" for s in inst.get("software", []))
-    console.print(f"Instrument: {inst['vendor']} {inst['product']}" + (f" — {isw}" if isw else ""), markup=False)
+    console.print(f"Instrument: {devicename.full(inst['vendor'], inst['product'])}" + (f" — {isw}" if isw else ""), markup=False)
     console.print(f"Source: {src['publisher']}, {src.get('document', '')} ({dates.text(src.get('published'))}), {src['kind']}", markup=False)
     agree = {(a["row_id"], a["metric"]): a for a in summary["agreements"]}
     for test in summary["tests"]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from wirespeed.engine import dates
+from wirespeed.presentation import devicename
 
 
 def _row(label: str, text: str, note: str = "", compact: bool = True) -> dict[str, Any]:
@@ -20,7 +21,7 @@ def software_text(items: list[dict[str, Any]]) -> str:
 def rows(dut: dict[str, Any], instrument: dict[str, Any], campaign: dict[str, Any] | None) -> list[dict[str, Any]]:
     """Rows of a set's test bed: label, text, an optional note printed in parentheses, compact or not."""
     count = int(dut.get("count") or 1)
-    out = [_row("Device under test", (f"{count} × " if count > 1 else "") + f"{dut['vendor']} {dut['model']}",
+    out = [_row("Device under test", (f"{count} × " if count > 1 else "") + devicename.full(dut["vendor"], dut["model"]),
                 dut["kind"].replace("-", " ") if dut.get("kind") else "")]
     if dut.get("chassis"):
         out.append(_row("Chassis", str(dut["chassis"])))
@@ -33,7 +34,7 @@ def rows(dut: dict[str, Any], instrument: dict[str, Any], campaign: dict[str, An
     notes = [f"with {', '.join(instrument['modules'])}"] if instrument.get("modules") else []
     if instrument.get("timestamp_resolution_ns"):
         notes.append(f"{instrument['timestamp_resolution_ns']} ns timestamps")
-    out.append(_row("Test instrument", f"{instrument['vendor']} {instrument['product']}", "; ".join(notes)))
+    out.append(_row("Test instrument", devicename.full(instrument["vendor"], instrument["product"]), "; ".join(notes)))
     if instrument.get("software"):
         out.append(_row("Instrument software", software_text(instrument["software"])))
     camp = campaign or {}
@@ -51,6 +52,6 @@ def versions(dut: dict[str, Any], instrument: dict[str, Any]) -> list[dict[str, 
     """The version matrix: every piece of software (and firmware) the set names, on the device under test and on
     the instrument, as rows of where it runs, its name and its version exactly as the source gives it."""
     out = [{"where": f"Device under test ({dut['vendor']} {dut['model']})", "name": s["name"], "version": s["version"]} for s in dut.get("software", [])]
-    out += [{"where": f"Test instrument ({instrument['vendor']} {instrument['product']})", "name": s["name"], "version": s["version"]}
+    out += [{"where": f"Test instrument ({devicename.full(instrument['vendor'], instrument['product'])})", "name": s["name"], "version": s["version"]}
             for s in instrument.get("software", [])]
     return out

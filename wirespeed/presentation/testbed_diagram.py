@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from wirespeed.presentation.testbed import software_text
+from wirespeed.presentation import devicename
 
 FONT = "DejaVu Sans"
 WRAP = 44  # characters per line of a box's text
@@ -67,7 +68,7 @@ def dot(data: dict[str, Any]) -> str:
            f'fontname="{FONT}", fontsize=10];',
            f'  node [shape=box, style="rounded,filled", fillcolor="{FILL}", color="{MUTED}", penwidth=1.2, fontname="{FONT}", fontsize=11, fontcolor="{INK}", margin="0.15,0.08"];',
            f'  edge [color="{ACCENT}", penwidth=1.6, fontname="{FONT}", fontsize=10, fontcolor="{INK}", arrowsize=0.7];',
-           f'  instrument [label={_box("Test instrument: " + ins["vendor"] + " " + ins["product"], ins_lines)}];',
+           f'  instrument [label={_box("Test instrument: " + devicename.full(ins["vendor"], ins["product"]), ins_lines)}];',
            f'  dut [label={_box("Device under test: " + (f"{count} × " if count > 1 else "") + dut["vendor"] + " " + dut["model"], dut_lines)}, penwidth=2, color="{INK}"];']
     for i, g in enumerate(link_groups(data["tests"])):
         fan = f", {g['transmitters']} → {g['receivers']} ports" if g.get("transmitters") and g.get("receivers") else ""
@@ -85,5 +86,5 @@ def alt(data: dict[str, Any]) -> str:
     dut, ins = data["dut"], data["instrument"]
     count = int(dut.get("count") or 1)
     links = "; ".join(f"{g['ports']} × {g['speed']} ports, {g['pattern']}, {g['direction']}, for {', '.join(g['tests'])}" for g in link_groups(data["tests"]))
-    return (f"Test bed: the test instrument, {ins['vendor']} {ins['product']}, connected to the device under test, "
+    return (f"Test bed: the test instrument, {devicename.full(ins['vendor'], ins['product'])}, connected to the device under test, "
             f"{f'{count} × ' if count > 1 else ''}{dut['vendor']} {dut['model']}, by {links}.")

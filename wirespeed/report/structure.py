@@ -12,6 +12,7 @@ from wirespeed.engine import dates
 from wirespeed.site import articles
 from wirespeed.report import links as reportlinks, tablefit
 from wirespeed.report import pandoc_ast as A
+from wirespeed.presentation import devicename
 
 if TYPE_CHECKING:
     from wirespeed.report.shortcodes import _Doc
@@ -152,7 +153,7 @@ def cover_facts(d: dict[str, Any]) -> list[tuple[str, str]]:
     where = ", ".join(x for x in (dates.span(camp.get("start"), camp.get("end")), camp.get("lab"), camp.get("location")) if x)
     if where:
         out.append(("Tested", A.shorten(where, 110)))
-    out.append(("Test instrument", A.shorten(f"{ins['vendor']} {ins['product']}", 90)))
+    out.append(("Test instrument", A.shorten(devicename.full(ins["vendor"], ins["product"]), 90)))
     if src.get("document") and src["kind"] != "measured":
         out.append(("Source document", A.shorten(f"{src['publisher']}, “{src['document']}”", 110)))
     return out
