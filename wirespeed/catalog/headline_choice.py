@@ -63,7 +63,7 @@ def _fps(v: float) -> str:
     return number_style.derived(v, 0 if v >= 100 else number_style.significant_decimals([v], 3))
 
 
-def _statistic(value: float, values: list[float]) -> str:
+def statistic(value: float, values: list[float]) -> str:
     """Which statistic of its repeats a summary row holds, from the numbers (within a part in 10^6)."""
     close = lambda a, b: abs(a - b) <= 1e-6 * max(abs(a), abs(b), 1e-9) + 0.5  # noqa: E731 - rounded to whole frames/s
     if close(value, statistics.fmean(values)):
@@ -96,7 +96,7 @@ def throughput_headline(summary: dict[str, Any], test_id: str) -> Headline | Non
         values = sorted(r["throughput_fps"] for r in repeats)
         if summaries:
             row = summaries[0]
-            stat = _statistic(row["throughput_fps"], values) if len(values) > 1 else ""
+            stat = statistic(row["throughput_fps"], values) if len(values) > 1 else ""
         elif len(repeats) > 1:
             row = sorted(repeats, key=lambda r: r["throughput_fps"])[(len(repeats) - 1) // 2]  # the lower median: a row that exists
             stat = "median"

@@ -239,9 +239,10 @@ def results_table(summary: dict[str, Any], test_id: str, rows: list[dict[str, An
             group = (str(pv).capitalize() if pivot == "direction" else _port(pv) if pivot == "port" else str(pv)) if pv is not None else ("All ports" if pivot == "port" else "")
             columns.append(Column(f"{metric}{'.' + str(pv) if pv else ''}", media_label(metric, test), unit, group, derived_only))
             body_cols.append(cells)
+    summaries = _summary_rows(key_names, groups)
     table_rows = []
     for i, key in enumerate(groups):
-        cells = [Cell(_key_text(k, v), v) for k, v in zip(key_names, key)]
+        cells = [Cell(summaries.get(key, "") if k == "trial" and v is None else _key_text(k, v), v) for k, v in zip(key_names, key)]
         cells += [col[i] for col in body_cols]
         table_rows.append(cells)
 
@@ -302,6 +303,32 @@ def _key_column(key: str, summary: dict[str, Any], test_id: str) -> Column:
         label = "IP packet size" if media.startswith(("OC-", "STM-")) else "Frame size"
         return Column("frame_size", label, "bytes")
     return Column(key, {"variant": "Variant", "component": "Component", "load_pct": "Load", "trial": "Trial"}[key], "%" if key == "load_pct" else "")
+
+
+def _summary_rows(key_names: list[str], groups: dict[tuple, dict[Any, dict[str, Any]]]) -> dict[tuple, str]:
+    """The Trial cell of each row that summarises its trials (no trial number, beside rows with one and the same other
+    keys): "mean of 10", "median of 3", or "all 3" when its figure is neither, so that a reader does not take it for
+    a trial with no number (CSIT's avg, a search series' mean)."""
+    from wirespeed.catalog.headline_choice import statistic
+
+    if "trial" not in key_names:
+        return {}
+    at = key_names.index("trial")
+    repeats: dict[tuple, list[dict[str, Any]]] = {}
+    for key, by_pivot in groups.items():
+        if key[at] is not None:
+            repeats.setdefault(key[:at] + key[at + 1:], []).extend(by_pivot.values())
+    out = {}
+    for key, by_pivot in groups.items():
+        trials = repeats.get(key[:at] + key[at + 1:], []) if key[at] is None else []
+        n = len({r.get("trial") for r in trials})
+        if n < 2:
+            continue
+        row = next(iter(by_pivot.values()))
+        values = [r.get("throughput_fps") for r in trials if r.get("direction") == row.get("direction")]
+        stat = statistic(row["throughput_fps"], values) if row.get("throughput_fps") is not None and values and None not in values else "summary"
+        out[key] = f"{stat} of {n}" if stat != "summary" else f"all {n}"
+    return out
 
 
 def _key_text(key: str, value: Any) -> str:
