@@ -72,7 +72,7 @@ def test_iperf_3_0_7_udp_end_sum_only():
     first = _samples(rows)[0]  # intervals[0].sum: 18018400.0 bit/s sent; no datagram rate, loss or jitter
     assert {m: c.figure.text for m, c in first.cells.items()} == {"goodput": "18018400.0"}
     plan = describe((REAL / "yardstick_iperf3.0.7_iperf3_sample_output_udp.json").read_bytes(), "x")
-    assert "8,192-byte datagrams are not one frame each" in plan.tests[0].fields["description"]
+    assert "8192-byte datagrams are not one frame each" in plan.tests[0].fields["description"]
 
 
 def test_iperf_3_19_tcp_reverse_server_keeps_the_sending_side():

@@ -195,11 +195,11 @@ def _test(run: Run) -> tuple[str, dict]:
         fields["flows"] = int(streams)
     blksize = number(ts, "blksize")
     n = int(streams or 1)
-    what = f"{proto} with {n} stream{'s' if n != 1 else ''}" + (f", {int(blksize):,}-byte {'datagrams' if proto == 'UDP' else 'writes'}" if blksize else "")
+    what = f"{proto} with {n} stream{'s' if n != 1 else ''}" + (f", {int(blksize)}-byte {'datagrams' if proto == 'UDP' else 'writes'}" if blksize else "")
     mode_text = "; both directions at once (--bidir)" if run.bidir else "; reverse mode (the server sent)" if run.reverse else ""
     side = "" if run.client else "; as measured by the server (its file holds only the server's own figures)"
     if run.udp and not run.datagrams_are_frames():
-        side += f"; {f'{int(blksize):,}' if blksize else 'unknown-size'}-byte datagrams are not one frame each, so their counts are not published as frames"
+        side += f"; {int(blksize) if blksize else 'unknown-size'}-byte datagrams are not one frame each, so their counts are not published as frames"
     fields["description"] = f"iperf3 {what}" + (f", target {text}" if text else "") + mode_text + side + "."
     fields["methodology"] = methodology
     return test_id, fields
