@@ -188,3 +188,26 @@ def test_a_spread_of_searches_some_of_them_bounds_marks_what_is_a_bound():
     assert _spread_bounds([row(1900, "at-most"), row(2000)]) == ("", "", "")  # an upper bound: no marks rather than wrong ones
     assert _spread_bounds([row(1900, "at-most"), row(2000, "at-least")]) == ("", "", "")  # not "≥1,900" beside a "≤1,900"
     assert _spread_bounds([row(2000, "above"), row(2100, "above")]) == ("≥", "≥", "≥")
+
+
+@pytest.mark.parametrize("limited", [True, False])
+def test_a_standard_deviation_of_bounds_is_flagged_as_one(tmp_path: Path, monkeypatch, limited: bool):
+    """Three searches that each stopped at the generator's limit (≥) have a standard deviation of where they stopped,
+    not of the device's throughput: its cell is flagged with those words and the table says what the flag means. The
+    same figure of exact searches is not flagged."""
+    import sys
+
+    from wirespeed.presentation.tables.results import DISAGREES_NOTE, SPREAD_OF_BOUNDS, SPREAD_OF_BOUNDS_NOTE
+
+    csv = CSV.replace("latency_avg_us", "latency_avg_us,throughput_stdev_fps").replace("{q}2959,\n", "{q}2959,,501\n")
+    csv = "\n".join(line + ("," if line.count(",") == 11 else "") for line in csv.split("\n"))  # the other rows: no deviation
+    monkeypatch.setattr(sys.modules[__name__], "CSV", csv)
+    s = summary_of(tmp_path, f"stdev-{limited}".lower(), limited=limited)
+    table = results_tables(s, "bridge")[0]
+    col = next(i for i, c in enumerate(table.columns) if c.key == "throughput_stdev")
+    flagged = [row[col] for row in table.rows if row[col].text]
+    assert [c.text for c in flagged] == ["501", "501"]  # the NDR's and the PDR's summary rows
+    if limited:
+        assert {c.flag for c in flagged} == {SPREAD_OF_BOUNDS} and SPREAD_OF_BOUNDS_NOTE in table.notes and DISAGREES_NOTE not in table.notes
+    else:
+        assert {c.flag for c in flagged} == {None} and SPREAD_OF_BOUNDS_NOTE not in table.notes

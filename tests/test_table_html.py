@@ -155,3 +155,12 @@ def test_a_port_group_is_not_called_port_twice():
 
     assert _port("Port //1/5 StreamBlock 1/65536") == "Port //1/5 StreamBlock 1/65536"
     assert _port("1") == "Port 1" and _port("eth0") == "Port eth0"
+
+
+def test_a_standard_deviation_of_bounds_note_does_not_call_it_a_disagreement():
+    from wirespeed.presentation.tables.results import SPREAD_OF_BOUNDS
+
+    t = _table(flags=[[None, SPREAD_OF_BOUNDS, None], [None, "recomputed 2,100 frames/s (rate)", None]])
+    notes = [li.get_text(" ", strip=True) for li in BeautifulSoup(table_html.render("s", t), "lxml").select("ol.table-notes li")]
+    assert notes[0].endswith(f": {SPREAD_OF_BOUNDS}.") and "differs" not in notes[0]
+    assert notes[1].endswith(": the published figure differs from the recomputed one — recomputed 2,100 frames/s (rate).")

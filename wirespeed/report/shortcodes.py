@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from wirespeed.presentation.tables.layout import NO_KEY_HEAD, layout as table_layout, transposed_heads
+from wirespeed.presentation.tables.results import SPREAD_OF_BOUNDS
 from wirespeed.site import articles
 from wirespeed.report import tablefit
 from wirespeed.report import pandoc_ast as A
@@ -23,6 +24,9 @@ DERIVED_MARK = "†"
 
 
 FLAG_MARK = "‡"
+# the table notes of a flagged cell's kinds (presentation/tables/results.py: its flags; sitecheck/unit_agreement.py reads past them)
+PDF_DISAGREES = "published figure that disagrees with its recomputation (see the appendix on checked figures)."
+PDF_SPREAD_OF_BOUNDS = "standard deviation of bounds: the spread of where the searches stopped, not of the device's throughput."
 
 
 class ReportError(RuntimeError):
@@ -112,8 +116,11 @@ class _Doc:
         notes = []
         if any(c.get("derived") for c in cols) or any(m and not cols[i].get("derived") for row in marks for i, m in enumerate(row)):
             notes.append(f"{DERIVED_MARK} computed by the wirespeed engine from the published figures.")
-        if any(f for row in t["flags"] for f in row):
-            notes.append(f"{FLAG_MARK} published figure that disagrees with its recomputation (see the appendix on checked figures).")
+        flags = {f for row in t["flags"] for f in row if f}
+        if flags - {SPREAD_OF_BOUNDS}:
+            notes.append(f"{FLAG_MARK} {PDF_DISAGREES}")
+        if SPREAD_OF_BOUNDS in flags:
+            notes.append(f"{FLAG_MARK} {PDF_SPREAD_OF_BOUNDS}")
         caption = A.inlines(f"{t['title']}. {t['caption']}" + (" " + " ".join(notes) if notes else ""))
         # the layout the web page prints too (whole, split by metric, transposed: presentation/tables/layout.py); then
         # type size, orientation and widths fit the longest number, and a part too wide for its page prints in pieces

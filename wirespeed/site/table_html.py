@@ -26,6 +26,7 @@ from typing import Any
 from urllib.parse import quote
 
 from wirespeed.presentation.tables.layout import NO_KEY_HEAD, transposed_heads
+from wirespeed.presentation.tables.results import SPREAD_OF_BOUNDS
 
 ROOT = "\x00root\x00"  # replaced by the site's root URL path ("/" or "/REPO/") by layouts/_partials/result-table.html
 DERIVED_TITLE = "Computed by wirespeed from the published figures"
@@ -104,6 +105,12 @@ def _marks(t: dict[str, Any], anchor: str) -> tuple[dict[tuple[int, int], tuple[
             if mark:
                 marks[(r, c)] = (mark, bool(flag))
     return marks, notes
+
+
+def _note(flag: str) -> str:
+    """A flag's numbered note: what the flag says, after what kind of flag it is (a figure that disagrees with its
+    recomputation; a standard deviation of bounds says so itself)."""
+    return _t(flag) if flag == SPREAD_OF_BOUNDS else f"the published figure differs from the recomputed one — {_t(flag)}"
 
 
 def _fig(t: dict[str, Any], r: int, c: int) -> str:
@@ -244,7 +251,7 @@ def render(slug: str, t: dict[str, Any]) -> str:
             unit = f' {_t(c0["unit"])}' if c0.get("unit") else ""
             group = f'{_t(cc["group"])} ' if cc.get("group") else ""
             w(f'\n    <li id="{anchor}-n{n["n"]}" value="{n["n"]}"><a href="#{_frag(raw)}-r{n["n"]}">{_t(c0.get("label"))} {_t(n["row"][0])}{unit}, '
-              f'{group}{_t(cc.get("label"))}</a>: the published figure differs from the recomputed one — {_t(n["note"])}.</li>')
+              f'{group}{_t(cc.get("label"))}</a>: {_note(n["note"])}.</li>')
         w("\n  </ol>")
     w("\n</figcaption>\n</figure>\n")
     return "".join(out)

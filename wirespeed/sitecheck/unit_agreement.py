@@ -10,6 +10,7 @@ import re
 from collections.abc import Iterator
 
 from wirespeed.problems import Problem
+from wirespeed.report.shortcodes import PDF_DISAGREES, PDF_SPREAD_OF_BOUNDS
 from wirespeed.sitecheck.numbers import SYMBOLS
 from wirespeed.sitecheck.site import Site, Table
 
@@ -52,8 +53,7 @@ def pdf_header(text: str, t: Table) -> str | None:
         return None
     head = rest[:end]
     caption = " ".join(t.caption.split())
-    for chunk in (caption, "† computed by the wirespeed engine from the published figures.",
-                  "‡ published figure that disagrees with its recomputation (see the appendix on checked figures)."):
+    for chunk in (caption, "† computed by the wirespeed engine from the published figures.", f"‡ {PDF_DISAGREES}", f"‡ {PDF_SPREAD_OF_BOUNDS}"):
         head = head.replace(chunk, " ")
     return head if first else None
 

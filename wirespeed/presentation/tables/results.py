@@ -3,7 +3,8 @@ figure a cell shows, column units, row order, labels). Built from the catalog: w
 and the site and PDF print.
 
 Every cell is either a published figure (its printed digits, its unit) or an engine-derived one
-(marked derived); a published figure that disagrees with its recomputation carries a flag.
+(marked derived); a published figure that disagrees with its recomputation carries a flag, as does a standard
+deviation of searches that are bounds (SPREAD_OF_BOUNDS).
 """
 
 from __future__ import annotations
@@ -31,6 +32,12 @@ DERIVED_FIELDS = {
     "loss": "loss_pct",
 }
 FLAGGED_RULES = ("throughput-above-line-rate", "latency-order")
+# A standard deviation published beside a throughput that is a bound (searches stopped by the generator: ≥) is the
+# spread of where the searches stopped, not of the device's throughput: flagged with these words, not left to read as
+# the device's repeatability ("std. dev. 0" under three searches that each reached the generator's 2,000 frames/s).
+SPREAD_OF_BOUNDS = "a standard deviation of bounds: the spread of where the searches stopped, not of the device's throughput"
+SPREAD_OF_BOUNDS_NOTE = "A flagged standard deviation is one of bounds, not of measured values."
+DISAGREES_NOTE = "A flagged figure disagrees with its recomputation beyond the published rounding."
 LINE_RATE = ("line_rate", "frame_rate", "Line rate", "Theoretical maximum frame rate of the ports (aggregate).")
 ORDER = ["throughput", "throughput_l1", "throughput_l2", "throughput_line_rate", "throughput_max_theoretical", "throughput_upper", "throughput_upper_l1", "throughput_min", "throughput_max", "throughput_stdev",
          "offered_rate", "offered_l1", "forwarding_rate", "tx_rate", "rx_rate", "tx_l1", "rx_l1", "tx_l2", "rx_l2", "goodput", "transaction_rate",
@@ -110,6 +117,8 @@ class _Builder:
             flag = self.findings.get((row["file"], row["line"], metric))
             if a is not None and not a["agree"]:
                 flag = f"recomputed {a['recomputed_text']} {a['unit_symbol']} ({a['basis']})"
+            if flag is None and metric == "throughput_stdev" and qualified.throughput_bound(row):
+                flag = SPREAD_OF_BOUNDS
             return {"published": True, "text": cell["text"], "qualifier": cell["qualifier"], "unit": cell["unit"], "value": cell["value"], "flag": flag,
                     "machine": machine_unit(self.summary, cell), "source": (row["row_id"], metric)}
         fieldname = DERIVED_FIELDS.get(metric)
@@ -253,8 +262,11 @@ def results_table(summary: dict[str, Any], test_id: str, rows: list[dict[str, An
         notes.append("Columns marked derived are computed by the wirespeed engine from the published figures; the others are as published.")
     if any(c.derived and not col.derived for r in table_rows for c, col in zip(r, columns)):
         notes.append("Figures marked † are computed by the wirespeed engine where the source does not print them; they carry their inputs' qualifiers (>, <, ≈).")
-    if any(c.flag for r in table_rows for c in r):
-        notes.append("A flagged figure disagrees with its recomputation beyond the published rounding.")
+    flags = {c.flag for r in table_rows for c in r if c.flag}
+    if flags - {SPREAD_OF_BOUNDS}:
+        notes.append(DISAGREES_NOTE)
+    if SPREAD_OF_BOUNDS in flags:
+        notes.append(SPREAD_OF_BOUNDS_NOTE)
     return ResultTable(f"{test_id}-{part}", f"{test['title']}: {what}", caption, test_id, columns, table_rows, notes)
 
 
