@@ -164,3 +164,15 @@ def test_a_standard_deviation_of_bounds_note_does_not_call_it_a_disagreement():
     notes = [li.get_text(" ", strip=True) for li in BeautifulSoup(table_html.render("s", t), "lxml").select("ol.table-notes li")]
     assert notes[0].endswith(f": {SPREAD_OF_BOUNDS}.") and "differs" not in notes[0]
     assert notes[1].endswith(": the published figure differs from the recomputed one — recomputed 2,100 frames/s (rate).")
+
+
+def test_cells_flagged_with_the_same_words_share_one_note():
+    t = _table(flags=[[None, "same words", None], [None, "same words", "other words"]])
+    soup = BeautifulSoup(table_html.render("s", t), "lxml")
+    marks = soup.select("tbody a.flag")
+    assert [m.select_one("span[aria-hidden]").get_text() for m in marks] == ["1", "1", "2"]
+    assert len({m["id"] for m in marks}) == 3  # each marker its own id
+    notes = soup.select("ol.table-notes li")
+    assert len(notes) == 2 and notes[0].get_text(" ", strip=True).endswith("— same words.")
+    backs = [a["href"].lstrip("#") for a in notes[0].select("a")]
+    assert backs == [m["id"] for m in marks[:2]]  # the note links back to both cells

@@ -86,19 +86,26 @@ def _cell(grid: list[list[Any]], r: int, c: int) -> Any:
 
 def _marks(t: dict[str, Any], anchor: str) -> tuple[dict[tuple[int, int], tuple[str, bool]], list[dict[str, Any]]]:
     """The cells' markers ((row, column) → (HTML, flagged)) and the flag notes, numbered in the order of the rows and
-    columns."""
+    columns: one note for each distinct text, naming every cell it marks (the bridge set's six standard deviations of
+    bounds made six notes of the same words); each cell's marker has an id of its own, the note links back to each."""
     cols, flags, dcells = t["columns"], t.get("flags") or [], t.get("derived_cells") or []
     marks: dict[tuple[int, int], tuple[str, bool]] = {}
     notes: list[dict[str, Any]] = []
+    by_text: dict[str, dict[str, Any]] = {}
     for r, row in enumerate(t.get("rows") or []):
         for c, v in enumerate(row):
             flag = _cell(flags, r, c)
             mark = ""
             if flag:
-                k = len(notes) + 1
-                notes.append({"n": k, "note": flag, "row": row, "col": c})
+                note = by_text.get(flag)
+                if note is None:
+                    note = by_text[flag] = {"n": len(notes) + 1, "note": flag, "cells": []}
+                    notes.append(note)
+                k = note["n"]
+                ref = f"{anchor}-r{k}" + (f"-{len(note['cells']) + 1}" if note["cells"] else "")
+                note["cells"].append({"row": row, "col": c, "ref": ref})
                 f = _h(flag)
-                mark = (f'<a class="flag" href="#{anchor}-n{k}" id="{anchor}-r{k}" title="{f}"><span aria-hidden="true">{k}</span>'
+                mark = (f'<a class="flag" href="#{anchor}-n{k}" id="{ref}" title="{f}"><span aria-hidden="true">{k}</span>'
                         f'<span class="vh">(note {k}: {f})</span></a>')
             if _cell(dcells, r, c) and not cols[c].get("derived") and (v or "") != "":
                 mark += f'<span class="derived-cell" title="{DERIVED_TITLE}">†<span class="vh"> (derived)</span></span>'
@@ -246,12 +253,16 @@ def render(slug: str, t: dict[str, Any]) -> str:
     if notes:
         c0 = cols[0]
         w(f'\n  <ol class="table-notes" aria-label="Notes to “{_t(t.get("title"))}”">')
+        unit = f' {_t(c0["unit"])}' if c0.get("unit") else ""
         for n in notes:
-            cc = cols[n["col"]]
-            unit = f' {_t(c0["unit"])}' if c0.get("unit") else ""
-            group = f'{_t(cc["group"])} ' if cc.get("group") else ""
-            w(f'\n    <li id="{anchor}-n{n["n"]}" value="{n["n"]}"><a href="#{_frag(raw)}-r{n["n"]}">{_t(c0.get("label"))} {_t(n["row"][0])}{unit}, '
-              f'{group}{_t(cc.get("label"))}</a>: {_note(n["note"])}.</li>')
+            where = []
+            for cell in n["cells"]:
+                cc = cols[cell["col"]]
+                group = f'{_t(cc["group"])} ' if cc.get("group") else ""
+                ref = _frag(raw) + cell["ref"][len(anchor):]
+                more = "".join(f", {_t(v)}" for v in cell["row"][1:int(lay.get("keys") or 0)] if v)  # the other keys: variant, trial
+                where.append(f'<a href="#{ref}">{_t(c0.get("label"))} {_t(cell["row"][0])}{unit}{more}, {group}{_t(cc.get("label"))}</a>')
+            w(f'\n    <li id="{anchor}-n{n["n"]}" value="{n["n"]}">{"; ".join(where)}: {_note(n["note"])}.</li>')
         w("\n  </ol>")
     w("\n</figcaption>\n</figure>\n")
     return "".join(out)
