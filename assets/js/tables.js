@@ -1,9 +1,9 @@
-// Tables wider than their box scroll inside it, and say so (issue 23): the box gets a frame whose right edge
+// Tables (and drawings) wider than their box scroll inside it, and say so (issue 23): the box gets a frame whose right edge
 // shows a shadow while more columns lie to the right, the key column (sticky) a shadow while columns are
 // hidden under it on the left, and a hint under the table. Tables made later (the compare page's) get the same.
 (function () {
   'use strict';
-  var SELECTOR = '.table-wrap, .table-scroll';
+  var SELECTOR = '.table-wrap, .table-scroll, .diagram-box';  // a drawing wider than the screen (the test bed's) scrolls too
   var seen = typeof WeakSet === 'function' ? new WeakSet() : null;
 
   function update(box) {
@@ -29,7 +29,7 @@
       var hint = document.createElement('p');
       hint.className = 'table-hint';
       hint.setAttribute('aria-hidden', 'true');  // the region's own label names the table; the hint is for the eye
-      hint.textContent = 'Scroll sideways for more columns \u2192';
+      hint.textContent = box.getAttribute('data-scroll-hint') || 'Scroll sideways for more columns \u2192';
       f.appendChild(hint);
     }
     box.addEventListener('scroll', function () { update(box); }, {passive: true});
