@@ -154,3 +154,28 @@ def test_the_test_bed_names_a_vendor_once():
     assert rows["Device under test"] == "Cisco Nexus 9516" and rows["Test instrument"] == "Spirent TestCenter"
     assert testbed.versions(dut, ins)[-1]["where"] == "Test instrument (Spirent TestCenter)"
     assert "Spirent Spirent" not in testbed_diagram.alt({"dut": dut, "instrument": ins, "tests": []})
+
+
+
+def test_the_catalog_stores_the_instrument_named_once(tmp_path):
+    """The catalog (and so the Parquet archive and `wirespeed summary`) names the instrument as the pages do."""
+    import duckdb
+
+    import test_headline_choice as hc
+    from wirespeed.catalog.store import ingest
+    from wirespeed.presentation import devicename
+
+    folder = tmp_path / "spirent"
+    folder.mkdir()
+    toml = hc.TOML.format(slug="spirent", nominal="", limited="", search="binary")
+    (folder / "result.toml").write_text(toml.replace('vendor = "netsniff-ng"\nproduct = "trafgen"', 'vendor = "Spirent"\nproduct = "Spirent TestCenter"'),
+                                        encoding="utf-8")
+    (folder / "m.csv").write_text(hc.CSV.format(q=""), encoding="utf-8")
+    (report,) = ingest([folder], tmp_path / "c.duckdb")
+    assert report.action == "loaded", report.errors
+    con = duckdb.connect(str(tmp_path / "c.duckdb"), read_only=True)
+    try:
+        assert con.execute("SELECT instrument FROM result_sets").fetchall() == [("Spirent TestCenter",)]
+    finally:
+        con.close()
+    assert devicename.full("Spirent", "Spirent TestCenter") == "Spirent TestCenter"

@@ -17,7 +17,7 @@ from typing import Callable, Iterable
 import duckdb
 
 import wirespeed
-from wirespeed.engine import dates
+from wirespeed.engine import dates, names
 from wirespeed.checks import run_checks
 from wirespeed.engine.columns import METRICS, TABLE_METRICS
 from wirespeed.catalog import trend
@@ -169,7 +169,7 @@ def _insert_set(con, rs: ResultSet, problems: list[Problem], chash: str, ehash: 
         [rs.slug, display_path(rs.path), chash, ehash, m["format_version"], m["title"], m.get("summary"), m["status"],
          m.get("embargo_until"), m["licence"], src["kind"], src["publisher"], src.get("publication_kind"), src.get("document"),
          published, dates.year(published), src.get("commissioned_by"), dut["vendor"], dut["model"], dut.get("kind"),
-         f"{inst['vendor']} {inst['product']}", dut.get("forwarding_cap_pps"), json.dumps(m)],
+         names.full(inst["vendor"], inst["product"]), dut.get("forwarding_cap_pps"), json.dumps(m)],
     )
     roles = {RESULT_FILE: "metadata"}
     for kind in ("measurements", "samples", "histograms"):

@@ -6,17 +6,13 @@ from __future__ import annotations
 
 import re
 
+from wirespeed.engine.names import full  # noqa: F401 - the full name is the engine's (the catalog stores it too)
+
 SHORT_CHARS = 48  # a short name longer than this is cut at a word, with an ellipsis
 # where a model's name ends and its description begins
 _DESCRIPTION = re.compile(r"\s+(?:with|in|on|using|via|over|behind)\s+|\s*[,;(:—–]\s*|\s+-\s+")
 
 
-def full(vendor: str, model: str) -> str:
-    """'Cisco Nexus 9516'; a model that already starts with its vendor is not prefixed twice."""
-    vendor, model = str(vendor or "").strip(), str(model or "").strip()
-    if not vendor or model.lower().startswith(vendor.lower()):
-        return model or vendor
-    return f"{vendor} {model}"
 
 
 def short(vendor: str, model: str) -> str:
