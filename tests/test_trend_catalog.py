@@ -41,7 +41,7 @@ def test_the_catalog_orders_by_version_and_finds_the_step_and_the_test_bed_chang
         assert all(len(p["trials"]) == 3 for p in s["points"])  # every trial, not the means
         kinds = [(c["position"], c["kind"]) for c in s["changes"]]
         assert kinds == [(12, "regression"), (16, "testbed")]
-        assert s["changes"][1]["testbed"] == "instrument: Example Example Generator A → Example Example Generator B"
+        assert s["changes"][1]["testbed"] == "instrument: Example Generator A → Example Generator B"  # the vendor once (engine/names.py)
         assert -0.07 < s["changes"][0]["relative"] < -0.03 and s["changes"][0]["confidence"] > 0.99
         lat = trend.series_detail(con, series["latency_min"]["series"])
         assert [(c["position"], c["kind"]) for c in lat["changes"]][0] == (12, "regression")  # latency rose: worse
