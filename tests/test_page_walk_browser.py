@@ -87,6 +87,7 @@ OPEN = "document.querySelectorAll('details').forEach(d => { d.open = true; })"  
 
 
 PARTS = 2  # each width's pages walked in this many parts at once, each in a Chromium of its own: a walk mostly waits
+FAULTS = ("tables", "cuts", "wide", "units", "empty")  # what a walk lists, one line per fault (the tests below, one each)
 
 
 def walk(site, server, browser, width: int, part: int = 0) -> dict:  # noqa: F811
@@ -94,7 +95,7 @@ def walk(site, server, browser, width: int, part: int = 0) -> dict:  # noqa: F81
     theme), "tables", "cuts", "wide", "units" and "empty" (one line per fault, naming the page and theme), "problems" (what the page's console and
     network said)}."""
     w = Watched(browser, server, (width, 900), THEMES[width][0])
-    found: dict = {"pages": 0, "charts": 0, "tables": [], "cuts": [], "wide": [], "units": [], "empty": []}
+    found: dict = {"pages": 0, "charts": 0, **{k: [] for k in FAULTS}}
     for path in pages(site)[part::PARTS]:
         w.page.emulate_media(color_scheme=THEMES[width][0])
         page = w.goto(path)
@@ -138,45 +139,44 @@ def walks(site, server):  # noqa: F811
     done = side_by_side(lambda browser, key: walk(site, server, browser, *key), keys, len(keys))
     out: dict = {}
     for (width, _), found in sorted(done.items()):
-        into = out.setdefault(width, {"pages": 0, "charts": 0, "tables": [], "cuts": [], "wide": [], "units": [], "empty": [], "problems": []})
+        into = out.setdefault(width, {"pages": 0, "charts": 0, **{k: [] for k in FAULTS}, "problems": []})
         for k, v in found.items():
             into[k] += v
     return out
 
 
+def none_of(found: dict, kind: str, width: int) -> None:
+    """The walk at `width` found no fault of `kind` (or "problems"): else its first 20, one a line."""
+    assert not found[kind], f"{width} px:\n" + "\n".join(found[kind][:20])
+
+
 @pytest.mark.parametrize("width", WIDTHS)
 def test_every_page_loads_cleanly_and_stays_on_the_host(walks, width):
-    found = walks[width]
-    assert found["pages"] >= 40
-    assert not found["problems"], f"{width} px:\n" + "\n".join(found["problems"][:20])
+    assert walks[width]["pages"] >= 40
+    none_of(walks[width], "problems", width)
 
 
 @pytest.mark.parametrize("width", WIDTHS)
 def test_no_table_scrolls_without_saying_so(walks, width):
-    found = walks[width]
-    assert not found["tables"], f"{width} px:\n" + "\n".join(found["tables"][:20])
+    none_of(walks[width], "tables", width)
 
 
 @pytest.mark.parametrize("width", WIDTHS)
 def test_no_chart_title_or_legend_is_cut(walks, width):
-    found = walks[width]
-    assert found["charts"] >= 60
-    assert not found["cuts"], f"{width} px:\n" + "\n".join(found["cuts"][:20])
+    assert walks[width]["charts"] >= 60
+    none_of(walks[width], "cuts", width)
 
 
 @pytest.mark.parametrize("width", WIDTHS)
 def test_no_page_is_wider_than_the_screen(walks, width):
-    found = walks[width]
-    assert not found["wide"], f"{width} px:\n" + "\n".join(found["wide"][:20])
+    none_of(walks[width], "wide", width)
 
 
 @pytest.mark.parametrize("width", WIDTHS)
 def test_no_unit_is_broken_across_lines(walks, width):
-    found = walks[width]
-    assert not found["units"], f"{width} px:\n" + "\n".join(found["units"][:20])
+    none_of(walks[width], "units", width)
 
 
 @pytest.mark.parametrize("width", WIDTHS)
 def test_no_section_holds_only_its_heading(walks, width):
-    found = walks[width]
-    assert not found["empty"], f"{width} px:\n" + "\n".join(found["empty"][:20])
+    none_of(walks[width], "empty", width)

@@ -204,6 +204,8 @@ def test_a_set_without_a_summary_or_headlines_still_says_what_its_report_holds()
     assert holdings(data, False) == ("This report holds 2 tests of the Example Device under test, measured with FD.io CSIT: CSIT MRR, 1C; b. "
                                      "It marks no headline figure: each figure is in its test's tables.")
     assert holdings({"tests": [{"id": "t", "title": "T"}]}, True) == "This report holds 1 test: T."
+    spirent = {"tests": [{"id": "t", "title": "T"}], "instrument": {"vendor": "Spirent", "product": "Spirent TestCenter"}}
+    assert holdings(spirent, True) == "This report holds 1 test, measured with Spirent TestCenter: T."  # the vendor once
     blocks = summary_blocks(data, "", [], [], None)
     assert [b["t"] for b in blocks] == ["Header", "Para", "RawBlock"]  # heading, the sentence, the contents
     own = summary_blocks(data, "The set's own words.", [], [], None)

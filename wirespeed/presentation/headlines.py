@@ -49,8 +49,9 @@ def _human(value: float, dimension: str, q: qualified.Qualified) -> tuple[str, s
     return qualified.text(value / float(unit.factor), q), unit.symbol
 
 
-def _unit_name(symbol: str) -> str:
-    return next(u.name for u in UNITS.values() if u.symbol == symbol and u.dimension == "time")
+def _unit_name(symbol: str, dimension: str = "time") -> str:
+    """The unit a figure was printed in, from its symbol (µs, kframes/s)."""
+    return next(u.name for u in UNITS.values() if u.symbol == symbol and u.dimension == dimension)
 
 
 def _figure(text: str, unit: str, derived: bool, label: str, source: tuple[int, str] | None = None) -> dict[str, Any]:
@@ -138,7 +139,7 @@ def _cards_of_test(test: dict[str, Any], method: dict[str, Any], rows: list[dict
     if headline is not None and not series:  # the catalog's one choice (wirespeed.catalog.headline_choice), its caveats beside it
         best = headline.row
         figs = _throughput(best, test, method)
-        unit = UNITS[next(u for u in UNITS if UNITS[u].symbol == figs[0]["unit"] and UNITS[u].dimension == "frame_rate")]
+        unit = UNITS[_unit_name(figs[0]["unit"], "frame_rate")]
         figs += [_figure(c, "", False, "caveat") for c in caveats(headline, unit.symbol, float(unit.factor))]  # the spread in the figure's unit
         cards.append({"kind": "throughput", "context": f"{title}, {_where(best, test)}", "figures": figs, "value": best["throughput_fps"]})
     lat = [r for r in rows if any(m in r["cells"] for m, _ in LATENCY_METRICS)]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from wirespeed.presentation import devicename
 from wirespeed.report import pandoc_ast as A
 
 TITLE = "Executive summary"
@@ -25,12 +26,10 @@ def holdings(data: dict[str, Any], headlines: bool) -> str:
     """What the report holds, in a sentence, for a set that gives no summary of its own (a set imported from a tool's
     output): its tests, the device and the instrument; and, when it marks no headline figure, where its figures are. A
     summary page that held nothing but its heading is what a reader met before."""
-    def name(party: dict[str, Any] | None, *keys: str) -> str:
-        return " ".join(str(party[k]) for k in keys if party and party.get(k)).strip()
-
+    dut, ins = data.get("dut") or {}, data.get("instrument") or {}
     tests = [t.get("title") or t.get("id", "") for t in data.get("tests") or []]
-    device = name(data.get("dut"), "vendor", "model")
-    instrument = name(data.get("instrument"), "vendor", "product")
+    device = devicename.full(dut.get("vendor"), dut.get("model"))  # the vendor once, as the cover and the test bed name it
+    instrument = devicename.full(ins.get("vendor"), ins.get("product"))
     what = (f"{len(tests)} test{'s' if len(tests) != 1 else ''}" + (f" of the {device}" if device else "")
             + (f", measured with {instrument}" if instrument else "")
             + (f": {'; '.join(tests)}." if tests else "."))

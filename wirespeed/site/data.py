@@ -309,8 +309,8 @@ def export_set(con: duckdb.DuckDBPyConnection, slug: str, analysis_root: Path, s
     unassigned_charts = [cid for cid, c in charts.items() if not c.get("test") and cid not in overview and cid != summary_chart and cid not in compared]
     for t in tables.values():  # whole, split by metric or transposed: the web page and the PDF print the same layout
         t["layout"] = table_layout(t["columns"], t["rows"])
-    bed = {"slug": slug, "dut": meta["dut"],
-        "instrument": {**meta["instrument"], "name": devicename.full(meta["instrument"]["vendor"], meta["instrument"]["product"])}, "tests": meta["tests"]}
+    instrument = {**meta["instrument"], "name": devicename.full(meta["instrument"]["vendor"], meta["instrument"]["product"])}  # named once
+    bed = {"slug": slug, "dut": meta["dut"], "instrument": instrument, "tests": meta["tests"]}
     drawn = diagrams.render(bed, dest)  # the test-bed diagram: the page's SVG, the report's PDF
     ids: dict[str, tuple[int, str]] = {}
     machine: dict[str, bool] = {}
@@ -331,7 +331,7 @@ def export_set(con: duckdb.DuckDBPyConnection, slug: str, analysis_root: Path, s
         "changed": changed,  # the set's own last change: the date of what is built from it
         "year": dates.year(meta["source"].get("published")), "licence": meta["licence"],
         "tags": meta.get("tags", []), "source": meta["source"], "campaign": meta.get("campaign", {}), "dut": meta["dut"],
-        "instrument": {**meta["instrument"], "name": devicename.full(meta["instrument"]["vendor"], meta["instrument"]["product"])},
+        "instrument": instrument,
         "device": {"name": devicename.full(meta["dut"]["vendor"], meta["dut"]["model"]), "short": devicename.short(meta["dut"]["vendor"], meta["dut"]["model"])},
         "peak": peak(summary),  # the highest L1 throughput: how the home page ranks the largest devices
         "testbed_rows": testbed.rows(meta["dut"], meta["instrument"], meta.get("campaign")),

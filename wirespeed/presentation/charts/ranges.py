@@ -35,12 +35,11 @@ def ranges(defn: dict[str, Any]) -> alt.TopLevelMixin:
     enc = {"y": ycat, "x": xenc, "tooltip": tip,
            "color": alt.Color(f"{series['field']}:N", title=series["title"] or None, sort=names, scale=alt.Scale(domain=names, range=[PALETTE[c] for c, _, _ in styles])),
            "shape": alt.Shape(f"{series['field']}:N", title=series["title"] or None, sort=names, scale=alt.Scale(domain=names, range=[s for _, s, _ in styles]))}
-    layers: list[Any] = [span]
-    if any(d.get("bound") for d in defn["data"]):  # measured points filled, bounds open (the same series' colour and shape)
-        layers.append(alt.Chart(data).transform_filter("!datum.bound").mark_point(filled=True, size=70, opacity=0.9).encode(**enc))
+    bounds = any(d.get("bound") for d in defn["data"])  # measured points filled, bounds open (the same series' colour and shape)
+    measured = alt.Chart(data).transform_filter("!datum.bound") if bounds else alt.Chart(data)
+    layers: list[Any] = [span, measured.mark_point(filled=True, size=70, opacity=0.9).encode(**enc)]
+    if bounds:
         layers.append(alt.Chart(data).transform_filter("datum.bound").mark_point(filled=False, size=70, strokeWidth=2, opacity=0.95).encode(**enc))
-    else:
-        layers.append(alt.Chart(data).mark_point(filled=True, size=70, opacity=0.9).encode(**enc))
     if ref := defn.get("reference"):
         rdata = alt.Data(values=[ref])
         layers.append(alt.Chart(rdata).mark_rule(color=REFERENCE, strokeDash=[5, 4], strokeWidth=1.5).encode(x=alt.X("value:Q", scale=xscale)))

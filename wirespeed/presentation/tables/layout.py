@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from wirespeed.engine.columns import METRICS
+
 # Columns that name a row rather than measure it: after the first column, those that lead the table.
 KEY_COLUMNS = ("frame_size", "variant", "component", "direction", "test", "trial", "load_pct", "percentile", "contender")
 MOST_COLUMNS = 10  # a table of more columns than this is split by metric …
@@ -34,8 +36,6 @@ EMPTY = ("", "—", "–", "-")  # a cell that holds no figure
 def key_count(columns: list[dict[str, Any]]) -> int:
     """How many leading columns name the row: the first, then any key column that follows it; none when the first is
     itself a figure (a table pivoted by port or stream whose one row has no name: a Spirent stream table)."""
-    from wirespeed.engine.columns import METRICS
-
     if not columns or columns[0]["key"].split(".")[0] in METRICS:
         return 0
     n = 1

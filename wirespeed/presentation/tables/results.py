@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from wirespeed.catalog.headline_choice import statistic
 from wirespeed.engine import number_style
 
 from wirespeed.engine import qualified
@@ -321,8 +322,6 @@ def _summary_rows(key_names: list[str], groups: dict[tuple, dict[Any, dict[str, 
     """The Trial cell of each row that summarises its trials (no trial number, beside rows with one and the same other
     keys): "mean of 10", "median of 3", or "all 3" when its figure is neither, so that a reader does not take it for
     a trial with no number (CSIT's avg, a search series' mean)."""
-    from wirespeed.catalog.headline_choice import statistic
-
     if "trial" not in key_names:
         return {}
     at = key_names.index("trial")
