@@ -13,6 +13,7 @@ for pages to settle and charts to draw). The tests below each check one thing th
   whose box did not scroll widened the trend pages to 668 px at 390);
 - no section is empty, its heading alone (every set without notes printed an empty "Notes");
 - no unit is broken across two lines ("Mframes/" over "s" in the home page's headline tiles at 390 px);
+- every live chart drew its marks, and every example set's page draws a chart;
 - no chart's title, subtitle, legend or category label is cut: nothing ends in an ellipsis, no text lies outside the
   chart's own box, no category under the plot is left out (Vega hides one that would overlap) (issue 23)."""
 
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import pytest
 
+from conftest import EXAMPLES
 from test_site import NOT_LIVE, Watched, all_live, charts_settled, pages, server, side_by_side, site  # noqa: F401  (the same built site and server)
 
 pytestmark = pytest.mark.browser
@@ -80,6 +82,10 @@ CUT = """() => {
   return out;
 }"""
 
+# Every live chart that drew no mark (no path, line or rect in a mark group of its SVG): a chart with axes and nothing on them.
+MARKLESS = """[...document.querySelectorAll('figure.result-chart[data-vega]')].filter(f => !f.querySelector(
+  '.chart-live svg [class*="mark-"] path, .chart-live svg [class*="mark-"] line, .chart-live svg [class*="mark-"] rect')).map(f => f.id)"""
+
 WIDTHS = (390, 1366)
 THEMES = {390: ("dark", "light"), 1366: ("light", "dark")}
 REDRAW = "document.querySelectorAll('figure.result-chart.is-live').forEach(f => f.classList.remove('is-live'))"
@@ -87,7 +93,7 @@ OPEN = "document.querySelectorAll('details').forEach(d => { d.open = true; })"  
 
 
 PARTS = 2  # each width's pages walked in this many parts at once, each in a Chromium of its own: a walk mostly waits
-FAULTS = ("tables", "cuts", "wide", "units", "empty")  # what a walk lists, one line per fault (the tests below, one each)
+FAULTS = ("tables", "cuts", "wide", "units", "empty", "marks")  # what a walk lists, one line per fault (the tests below, one each)
 
 
 def walk(site, server, browser, width: int, part: int = 0) -> dict:  # noqa: F811
@@ -125,6 +131,9 @@ def walk(site, server, browser, width: int, part: int = 0) -> dict:  # noqa: F81
             found["units"] += [f"{path} ({scheme}): {u!r}" for u in page.evaluate(BROKEN_UNITS)]
             if not i:
                 found["empty"] += [f"{path}: section {e!r} holds only its heading" for e in page.evaluate(EMPTY_SECTIONS)]
+                found["marks"] += [f"{path}: chart {c!r} drew no mark" for c in page.evaluate(MARKLESS)]
+                if not charts and path.strip("/").removeprefix("results/") in EXAMPLES:
+                    found["marks"].append(f"{path}: an example set's page draws no chart")  # a contributed set may draw none
             if charts:
                 found["cuts"] += [f"{path} ({scheme}): {b}" for b in page.evaluate(CUT)]
     w.close()
@@ -165,6 +174,12 @@ def test_no_table_scrolls_without_saying_so(walks, width):
 def test_no_chart_title_or_legend_is_cut(walks, width):
     assert walks[width]["charts"] >= 60
     none_of(walks[width], "cuts", width)
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_every_chart_draws_its_marks(walks, width):
+    """Every live chart drew marks (not its axes alone), and every example set's page draws a chart."""
+    none_of(walks[width], "marks", width)
 
 
 @pytest.mark.parametrize("width", WIDTHS)

@@ -219,21 +219,6 @@ def sets(site: Path) -> dict[str, dict]:
     return {p.stem: json.loads(p.read_text()) for p in (BUILD / "hugo-data" / "wirespeed" / "sets").glob("*.json")}
 
 
-def test_charts_render_svg_marks(site, server, browser):
-    w = Watched(browser, server)
-    for slug, data in sets(site).items():
-        page = w.goto(f"/results/{slug}/")
-        n = page.locator("figure.result-chart[data-vega]").count()  # live charts (a static figure has no spec)
-        assert n >= 1 or slug not in EXAMPLES, slug  # every example draws a chart; a contributed set may draw none
-        if n:
-            all_live(page, w, slug)  # charts upgrade when they come into view
-        with_marks = page.evaluate("""Array.from(document.querySelectorAll('figure.result-chart[data-vega]')).filter(
-            f => f.querySelector('.chart-live svg [class*="mark-"] path, .chart-live svg [class*="mark-"] line, .chart-live svg [class*="mark-"] rect')).length""")
-        assert with_marks == n, f"{slug}: {with_marks} of {n} charts drew SVG marks"
-    w.close()
-    assert not w.problems, w.problems
-
-
 def html_tables(text: str) -> dict[str, list[list[str]]]:
     """Every <figure class="result-table" id=…>'s body rows as lists of cell texts, read by an HTML parser (the site's
     minifier leaves out the end tags HTML makes optional: </td>, </tr>, </tbody>), without a flagged cell's marker
