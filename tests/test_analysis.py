@@ -115,23 +115,19 @@ def test_a_summary_chart_compares_something(analysed):
     assert seen["cisco-nexus-9516-128x100g-2015"][0] > 1
 
 
-def test_every_spec_is_valid_vega_lite_and_renders(analysed):
-    import altair
-    import vl_convert
-
-    schema = json.loads((Path(altair.__file__).parent / "vegalite" / "v6" / "schema" / "vega-lite-schema.json").read_text())
-    validator = jsonschema.Draft7Validator(schema)
+def test_every_spec_names_its_schema_and_text_and_is_drawn(analysed):
+    """Each chart's spec names Vega-Lite 6 and carries its text alternative, and the build drew it (the drawing the page,
+    the notebook and the PDF show, with marks on it). The published copies of these specs are checked against Vega-Lite's
+    schema below, once."""
     n = 0
     for spec_path in sorted(analysed.glob("*/*/charts/*.vl.json")):
         spec = json.loads(spec_path.read_text())
-        errors = list(validator.iter_errors(spec))
-        assert not errors, f"{spec_path}: {errors[0].message}"
         assert spec["$schema"].startswith("https://vega.github.io/schema/vega-lite/v6")
         assert spec.get("description"), f"{spec_path}: no text alternative"
-        svg = vl_convert.vegalite_to_svg(spec)
-        assert svg.startswith("<svg") and ("<path" in svg or "<line" in svg)
-        drawn = spec_path.with_name(spec_path.name.replace(".vl.json", ".svg"))  # the drawing the page, the notebook and the PDF show
-        assert drawn.read_text().startswith("<svg") and not drawn.with_suffix(".pdf").exists()  # a report draws its own PDF
+        drawn = spec_path.with_name(spec_path.name.replace(".vl.json", ".svg"))
+        svg = drawn.read_text()
+        assert svg.startswith("<svg") and ("<path" in svg or "<line" in svg), drawn
+        assert not drawn.with_suffix(".pdf").exists()  # a report draws its own PDF
         n += 1
     assert n >= 40
 
@@ -146,6 +142,8 @@ def test_every_published_spec_is_valid_vega_lite():
     build("site")
     validator = jsonschema.Draft7Validator(json.loads((Path(altair.__file__).parent / "vegalite" / "v6" / "schema" / "vega-lite-schema.json").read_text()))
     specs = sorted(PUBLIC.rglob("*.vl.json"))
+    drawn = {p.relative_to(OUT).parts[0] + "/" + p.name for p in OUT.glob("*/*/charts/*.vl.json")}
+    assert drawn and drawn <= {p.parent.parent.name + "/" + p.name for p in specs}, "a chart the analysis drew is not published"
     for spec_path in specs:
         errors = list(validator.iter_errors(json.loads(spec_path.read_text())))
         assert not errors, f"{spec_path}: {errors[0].message}"

@@ -14,6 +14,7 @@ for pages to settle and charts to draw). The tests below each check one thing th
 - no section is empty, its heading alone (every set without notes printed an empty "Notes");
 - no unit is broken across two lines ("Mframes/" over "s" in the home page's headline tiles at 390 px);
 - every live chart drew its marks, and every example set's page draws a chart;
+- axe-core finds no accessibility violation on a page of each kind (test_accessibility_browser.WALKED);
 - no chart's title, subtitle, legend or category label is cut: nothing ends in an ellipsis, no text lies outside the
   chart's own box, no category under the plot is left out (Vega hides one that would overlap) (issue 23)."""
 
@@ -22,6 +23,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import EXAMPLES
+from test_accessibility_browser import AXE, WALKED, violations
 from test_site import NOT_LIVE, Watched, all_live, charts_settled, pages, server, side_by_side, site  # noqa: F401  (the same built site and server)
 
 pytestmark = pytest.mark.browser
@@ -93,7 +95,7 @@ OPEN = "document.querySelectorAll('details').forEach(d => { d.open = true; })"  
 
 
 PARTS = 2  # each width's pages walked in this many parts at once, each in a Chromium of its own: a walk mostly waits
-FAULTS = ("tables", "cuts", "wide", "units", "empty", "marks")  # what a walk lists, one line per fault (the tests below, one each)
+FAULTS = ("tables", "cuts", "wide", "units", "empty", "marks", "axe")  # what a walk lists, one line per fault (the tests below, one each)
 
 
 def walk(site, server, browser, width: int, part: int = 0) -> dict:  # noqa: F811
@@ -101,7 +103,7 @@ def walk(site, server, browser, width: int, part: int = 0) -> dict:  # noqa: F81
     theme), "tables", "cuts", "wide", "units" and "empty" (one line per fault, naming the page and theme), "problems" (what the page's console and
     network said)}."""
     w = Watched(browser, server, (width, 900), THEMES[width][0])
-    found: dict = {"pages": 0, "charts": 0, **{k: [] for k in FAULTS}}
+    found: dict = {"pages": 0, "charts": 0, "audited": 0, **{k: [] for k in FAULTS}}
     for path in pages(site)[part::PARTS]:
         w.page.emulate_media(color_scheme=THEMES[width][0])
         page = w.goto(path)
@@ -136,6 +138,9 @@ def walk(site, server, browser, width: int, part: int = 0) -> dict:  # noqa: F81
                     found["marks"].append(f"{path}: an example set's page draws no chart")  # a contributed set may draw none
             if charts:
                 found["cuts"] += [f"{path} ({scheme}): {b}" for b in page.evaluate(CUT)]
+            if path in WALKED:  # axe-core on a page of each kind, as it is read here (tests/test_accessibility_browser.py)
+                found["axe"] += [f"{path} ({scheme}): {v}" for v in violations(page)]
+                found["audited"] += 1
     w.close()
     found["problems"] = w.problems
     return found
@@ -148,7 +153,7 @@ def walks(site, server):  # noqa: F811
     done = side_by_side(lambda browser, key: walk(site, server, browser, *key), keys, len(keys))
     out: dict = {}
     for (width, _), found in sorted(done.items()):
-        into = out.setdefault(width, {"pages": 0, "charts": 0, **{k: [] for k in FAULTS}, "problems": []})
+        into = out.setdefault(width, {"pages": 0, "charts": 0, "audited": 0, **{k: [] for k in FAULTS}, "problems": []})
         for k, v in found.items():
             into[k] += v
     return out
@@ -180,6 +185,14 @@ def test_no_chart_title_or_legend_is_cut(walks, width):
 def test_every_chart_draws_its_marks(walks, width):
     """Every live chart drew marks (not its axes alone), and every example set's page draws a chart."""
     none_of(walks[width], "marks", width)
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_no_axe_violation_on_any_kind_of_page(walks, width):
+    """axe-core finds no accessibility violation on a page of each kind, in both themes."""
+    assert AXE.is_file(), "node_modules/axe-core is missing: run `npm ci` (make setup)"
+    assert walks[width]["audited"] == 2 * len(WALKED), f"{walks[width]['audited']} audits: a page of WALKED is not among the walk's pages"
+    none_of(walks[width], "axe", width)
 
 
 @pytest.mark.parametrize("width", WIDTHS)
