@@ -114,3 +114,17 @@ def test_a_shared_subset_is_the_same_bytes_whenever_it_is_made(monkeypatch):
         monkeypatch.setattr(_h_e_a_d, "timestampNow", lambda now=now: now)
         made.append(fontshare._subset(source, {".notdef", "A", "B"})[0])
     assert made[0] == made[1]
+
+
+def test_every_report_embeds_one_design_size_of_each_text_font():
+    """Latin Modern comes in designs for 8, 9, 10, 12 and 17 pt type, each a font of its own in the PDF; the reports
+    use the 10 pt design at every size (reports/template/parts/fonts.latex), so a style is embedded once."""
+    import re
+
+    from pipeline import BUILD, build
+
+    build("reports")
+    for pdf in sorted((BUILD / "reports").glob("*.pdf")):
+        fonts = subprocess.run(["pdffonts", str(pdf)], capture_output=True, text=True, check=True).stdout
+        designs = set(re.findall(r"\+LM(?:Sans|Mono)(\d+)-", fonts))
+        assert designs and designs <= {"10"}, (pdf.name, sorted(designs))
