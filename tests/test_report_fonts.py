@@ -55,8 +55,6 @@ def _pages(data: bytes, tmp_path, name: str) -> tuple[list[bytes], str]:
 
 
 def test_charts_share_one_font_program_per_family_and_look_the_same(tmp_path):
-    from PIL import Image, ImageChops
-
     before = _report(_chart("Baseline forwarding rate", ["64", "128", "256", "512"]),
                      _chart("Frame loss, 15,000 ACL entries", ["1024", "1280", "1518", "9000"]),
                      _chart("Latency per frame size", ["64", "IMIX", "jumbo"]))
@@ -70,12 +68,24 @@ def test_charts_share_one_font_program_per_family_and_look_the_same(tmp_path):
     assert new_text == old_text and "Frame loss, 15,000 ACL entries" in new_text and "Throughput (Mpps)" in new_text
     assert len(new_pages) == len(old_pages) == 3
     for old, new in zip(old_pages, new_pages):
-        assert ImageChops.difference(Image.open(io.BytesIO(old)).convert("RGB"), Image.open(io.BytesIO(new)).convert("RGB")).getbbox() is None
+        assert _same_pixels(old, new)
 
 
-def test_a_pdf_with_one_chart_or_none_is_left_as_it_is():
+def _same_pixels(old: bytes, new: bytes) -> bool:
+    from PIL import Image, ImageChops
+
+    return ImageChops.difference(Image.open(io.BytesIO(old)).convert("RGB"), Image.open(io.BytesIO(new)).convert("RGB")).getbbox() is None
+
+
+def test_a_pdf_with_one_chart_keeps_its_fonts_unhinted_and_one_without_truetype_is_left_as_it_is(tmp_path):
     one = _report(_chart("Baseline forwarding rate", ["64", "128"]))
-    assert fontshare.share(one) == one
+    shared = fontshare.share(one)
+    assert {k: len(v) for k, v in _programs(shared).items()} == {k: len(v) for k, v in _programs(one).items()}  # nothing to share
+    assert all(fontshare.unhinted(p) is None for v in _programs(shared).values() for p in v)  # but no hinting
+    (new_pages, new_text), (old_pages, old_text) = _pages(shared, tmp_path, "after"), _pages(one, tmp_path, "before")
+    assert new_text == old_text and len(new_pages) == len(old_pages) == 1
+    assert _same_pixels(old_pages[0], new_pages[0])
+    assert fontshare.share(shared) == shared  # nothing left to do
 
 
 def _chart_programs(data: bytes) -> dict[str, set[bytes]]:
@@ -128,3 +138,38 @@ def test_every_report_embeds_one_design_size_of_each_text_font():
         fonts = subprocess.run(["pdffonts", str(pdf)], capture_output=True, text=True, check=True).stdout
         designs = set(re.findall(r"\+LM(?:Sans|Mono)(\d+)-", fonts))
         assert designs and designs <= {"10"}, (pdf.name, sorted(designs))
+
+
+def test_every_report_embeds_truetype_without_hinting():
+    """The charts' shared subsets and the test-bed diagram's fonts (Graphviz's): no hinting instructions, which PDF
+    viewers leave unused; the outlines draw as before (the charts' pages above compare poppler's pixels)."""
+    import pikepdf
+    from fontTools.ttLib import TTFont
+
+    from pipeline import BUILD, build
+
+    build("reports")
+    programs = 0
+    for pdf in sorted((BUILD / "reports").glob("*.pdf")):
+        with pikepdf.open(pdf) as doc:
+            for obj in doc.objects:
+                if isinstance(obj, pikepdf.Dictionary) and obj.get("/Type") == "/FontDescriptor" and "/FontFile2" in obj:
+                    font = TTFont(io.BytesIO(obj["/FontFile2"].read_bytes()))
+                    hinted = [t for t in fontshare.HINTING_TABLES if t in font]
+                    hinted += [n for n in font.getGlyphOrder() if getattr(font["glyf"][n], "program", None) is not None and font["glyf"][n].program.getBytecode()]
+                    assert not hinted, (pdf.name, str(obj["/FontName"]), hinted[:5])
+                    programs += 1
+    assert programs >= 28
+
+
+def test_a_font_without_hinting_or_one_fonttools_cannot_read_is_left_as_it_is():
+    from fontTools.ttLib import TTFont
+
+    hinted = (fontshare.FONT_DIRS[0] / "DejaVuSans.ttf").read_bytes()
+    bare = fontshare.unhinted(hinted)
+    assert bare is not None and len(bare) < len(hinted) * 0.9  # the whole installed font: its layout tables stay
+    font, original = TTFont(io.BytesIO(bare)), TTFont(io.BytesIO(hinted))
+    assert not any(t in font for t in fontshare.HINTING_TABLES) and "fpgm" in original
+    assert font.getGlyphOrder() == original.getGlyphOrder() and font["hmtx"].metrics == original["hmtx"].metrics
+    assert font["glyf"]["A"].getCoordinates(font["glyf"])[0] == original["glyf"]["A"].getCoordinates(original["glyf"])[0]
+    assert fontshare.unhinted(bare) is None and fontshare.unhinted(b"not a font") is None
