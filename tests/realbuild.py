@@ -18,7 +18,7 @@ ROOT = Path(os.environ[REAL_ENV])
 WORK = ROOT / "site"
 LOCK = ROOT / ".real.lock"
 RECORD = ROOT / "imported.json"  # what the import made: the slugs, the files refused and the importer each file went to
-STEPS = (["validate"], ["ingest"], ["analyse"], ["site", "--data-only"], ["report"], ["site"])
+STEPS = (["build"],)  # the whole pipeline in one process, as `make` runs it: validate, ingest, analyse, site data, reports, site
 
 
 def _build() -> dict:
