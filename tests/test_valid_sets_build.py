@@ -3,7 +3,8 @@ reports and renders. Hypothesis draws 20 valid sets of varied shapes (tests/vali
 of test, with and without optional columns, variants, directions, qualifiers, samples, histograms
 and empty optional tables); they go into one scratch archive with the odd-shaped sets of tests/oddsets.py and
 the whole pipeline runs once (validate, ingest, analyse, site --data-only, report, site); every set must be
-published with a page and a PDF, and the publication check (`wirespeed check-site`) must find nothing in them."""
+published with a page and a PDF, the publication check (`wirespeed check-site`) must find nothing in them, and every
+set's PDF must hold the layout the examples' do (no glyph off the page or over another, none under 7 pt)."""
 
 from __future__ import annotations
 
@@ -14,8 +15,10 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 import oddsets
+import pdfglyphs
 import validsets
 import workdir
+from test_pdf_layout import layout_problems
 from wirespeed.sitecheck.run import check_site
 
 pytestmark = pytest.mark.slow
@@ -48,3 +51,7 @@ def test_every_valid_set_is_published_with_a_page_and_a_pdf(tmp_path_factory, da
     assert kinds == set(validsets.KINDS)
     problems = check_site(w / "public", w / "build")  # what every set of every shape published, read back
     assert not problems, f"{len(problems)} publication failures, e.g.:\n" + "\n".join(str(p) for p in problems[:15])
+    # every set's PDF laid out as the examples' are (tests/test_pdf_layout.py): every glyph on the page, none over another,
+    # none under 7 pt
+    layout = [p for slug in slugs for p in layout_problems(f"{slug}.pdf", pdfglyphs.pages(w / "public" / "reports" / f"{slug}.pdf"))]
+    assert not layout, f"{len(layout)} layout faults, e.g.:\n" + "\n".join(layout[:15])
