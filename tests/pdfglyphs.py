@@ -1,7 +1,8 @@
-"""The glyphs of a PDF's pages as the layout checks read them (tests/test_pdf_layout.py), from PDFium (pypdfium2): a
-dozen times faster than pdfminer, whose boxes they reproduce (the same loose box: the glyph's advance by the font's
-height, in points from the page's top left) and whose type sizes they give (the font size times the text's vertical
-scale, whatever the rotation). Checked against pdfplumber on a page made for it (tests/test_pdf_layout.py).
+"""The glyphs of a PDF's pages and the layout checks that read them (layout_problems: tests/test_pdf_layout.py,
+tests/test_valid_sets_build.py), from PDFium (pypdfium2): a dozen times faster than pdfminer, whose boxes they
+reproduce (the same loose box: the glyph's advance by the font's height, in points from the page's top left) and whose
+type sizes they give (the font size times the text's vertical scale, whatever the rotation). Checked against
+pdfplumber on a page made for it (tests/test_pdf_layout.py).
 
 A ligature ("fi", "ffi": letters drawn as one glyph, each letter with the glyph's origin) is one glyph here, as in
 pdfminer, but not `placed`: PDFium puts a ligature drawn inside an included drawing where the drawing's own
@@ -12,11 +13,16 @@ from __future__ import annotations
 
 import ctypes
 import math
+from collections import defaultdict
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as raw
+
+EDGE_PT = 14.0  # no glyph nearer the paper's edge than this (the margins are far wider)
+OVERLAP = 0.35  # share of the smaller glyph box two glyphs may share
+SMALLEST_PT = 6.95  # no type under 7 pt (TeX's 7 pt is 6.97 PostScript points), in tables, charts and diagrams alike (issue 23)
 
 
 @dataclass(frozen=True)
@@ -105,3 +111,41 @@ def _page(page) -> Page:
     page.close()
     return Page(width, height, glyphs, sorted(lines, key=lambda ln: ln.top))
 
+
+def overlapping(chars: list[Glyph]) -> list[str]:
+    """Pairs of visible glyphs whose boxes overlap by more than OVERLAP of the smaller one."""
+    out = []
+    rows: dict[int, list[Glyph]] = defaultdict(list)
+    for c in chars:
+        # upright, unrotated letters and digits (rotated chart labels have skewed, not comparable boxes;
+        # punctuation is kerned into its neighbour by design)
+        if c.width > 0.5 and c.upright and c.placed and c.text.isalnum():
+            rows[int(c.top // 4)].append(c)
+    for key in list(rows):
+        near = sorted(rows[key] + rows.get(key + 1, []), key=lambda c: c.x0)
+        for i, a in enumerate(near):
+            for b in near[i + 1:]:
+                if b.x0 >= a.x1:
+                    break
+                if a is b or (abs(a.x0 - b.x0) < 0.01 and abs(a.top - b.top) < 0.01 and a.text == b.text):
+                    continue  # the same glyph drawn twice (e.g. in a link layer)
+                w = min(a.x1, b.x1) - max(a.x0, b.x0)
+                h = min(a.bottom, b.bottom) - max(a.top, b.top)
+                if w > 0 and h > 0 and w * h > OVERLAP * min(a.width * a.height, b.width * b.height):
+                    out.append(f"{a.text!r}@({a.x0:.0f},{a.top:.0f}) overlaps {b.text!r}@({b.x0:.0f},{b.top:.0f})")
+    return out
+
+
+def layout_problems(name: str, pages: list[Page]) -> list[str]:
+    """Page by page: a glyph outside the printable area (the first one), glyphs over each other, type under 7 pt."""
+    problems = []
+    for n, page in enumerate(pages, 1):
+        for c in page.glyphs:
+            if c.placed and (c.x0 < EDGE_PT or c.x1 > page.width - EDGE_PT or c.top < EDGE_PT or c.bottom > page.height - EDGE_PT):
+                problems.append(f"{name} p{n}: {c.text!r} at ({c.x0:.0f},{c.top:.0f}) outside the printable area")
+                break
+        problems += [f"{name} p{n}: {o}" for o in overlapping(page.glyphs)[:3]]
+        small = [c for c in page.glyphs if c.size < SMALLEST_PT]
+        if small:
+            problems.append(f"{name} p{n}: {''.join(c.text for c in small)[:40]!r} at {min(c.size for c in small):.1f} pt")
+    return problems

@@ -100,8 +100,8 @@ FAULTS = ("tables", "cuts", "wide", "units", "empty", "marks", "axe")  # what a 
 
 def walk(site, server, browser, width: int, part: int = 0) -> dict:  # noqa: F811
     """Read every PARTS-th page (from the `part`-th) at `width` in both themes: {"pages", "charts" (live charts seen, first
-    theme), "tables", "cuts", "wide", "units" and "empty" (one line per fault, naming the page and theme), "problems" (what the page's console and
-    network said)}."""
+    theme), "audited" (axe-core runs), each of FAULTS (one line per fault, naming the page and theme), "problems" (what
+    the page's console and network said)}."""
     w = Watched(browser, server, (width, 900), THEMES[width][0])
     found: dict = {"pages": 0, "charts": 0, "audited": 0, **{k: [] for k in FAULTS}}
     for path in pages(site)[part::PARTS]:
@@ -149,6 +149,7 @@ def walk(site, server, browser, width: int, part: int = 0) -> dict:  # noqa: F81
 @pytest.fixture(scope="module")
 def walks(site, server):  # noqa: F811
     """Both widths' walks, side by side, each in PARTS parts: {width: what its parts found, together}."""
+    assert AXE.is_file(), "node_modules/axe-core is missing: run `npm ci` (make setup)"
     keys = [(width, part) for width in WIDTHS for part in range(PARTS)]
     done = side_by_side(lambda browser, key: walk(site, server, browser, *key), keys, len(keys))
     out: dict = {}
@@ -190,7 +191,6 @@ def test_every_chart_draws_its_marks(walks, width):
 @pytest.mark.parametrize("width", WIDTHS)
 def test_no_axe_violation_on_any_kind_of_page(walks, width):
     """axe-core finds no accessibility violation on a page of each kind, in both themes."""
-    assert AXE.is_file(), "node_modules/axe-core is missing: run `npm ci` (make setup)"
     assert walks[width]["audited"] == 2 * len(WALKED), f"{walks[width]['audited']} audits: a page of WALKED is not among the walk's pages"
     none_of(walks[width], "axe", width)
 

@@ -10,7 +10,6 @@ import os
 import re
 import shutil
 import subprocess
-from collections import defaultdict
 from pathlib import Path
 
 import pytest
@@ -23,10 +22,7 @@ from conftest import ROOT, WIRESPEED, copy_examples
 pdfplumber = pytest.importorskip("pdfplumber")
 pytestmark = pytest.mark.slow
 SOURCES = ["config.toml", "layouts", "content", "static", "assets", "notebooks", "reports"]
-EDGE_PT = 14.0  # no glyph nearer the paper's edge than this (the margins are far wider)
 OVERFULL_PT = 1.0  # tolerance for an overfull box in the TeX log
-OVERLAP = 0.35  # share of the smaller glyph box two glyphs may share
-SMALLEST_PT = 6.95  # no type under 7 pt (TeX's 7 pt is 6.97 PostScript points), in tables, charts and diagrams alike (issue 23)
 BASE = "https://example.org/wirespeed/"
 
 
@@ -68,49 +64,10 @@ def glyphs(built) -> list[tuple[Path, list[pdfglyphs.Page]]]:
     return [(pdf, pdfglyphs.pages(pdf)) for pdf in _pdfs(built)]
 
 
-def overlapping(chars: list[pdfglyphs.Glyph]) -> list[str]:
-    """Pairs of visible glyphs whose boxes overlap by more than OVERLAP of the smaller one."""
-    out = []
-    rows: dict[int, list[pdfglyphs.Glyph]] = defaultdict(list)
-    for c in chars:
-        # upright, unrotated letters and digits (rotated chart labels have skewed, not comparable boxes;
-        # punctuation is kerned into its neighbour by design)
-        if c.width > 0.5 and c.upright and c.placed and c.text.isalnum():
-            rows[int(c.top // 4)].append(c)
-    for key in list(rows):
-        near = sorted(rows[key] + rows.get(key + 1, []), key=lambda c: c.x0)
-        for i, a in enumerate(near):
-            for b in near[i + 1:]:
-                if b.x0 >= a.x1:
-                    break
-                if a is b or (abs(a.x0 - b.x0) < 0.01 and abs(a.top - b.top) < 0.01 and a.text == b.text):
-                    continue  # the same glyph drawn twice (e.g. in a link layer)
-                w = min(a.x1, b.x1) - max(a.x0, b.x0)
-                h = min(a.bottom, b.bottom) - max(a.top, b.top)
-                if w > 0 and h > 0 and w * h > OVERLAP * min(a.width * a.height, b.width * b.height):
-                    out.append(f"{a.text!r}@({a.x0:.0f},{a.top:.0f}) overlaps {b.text!r}@({b.x0:.0f},{b.top:.0f})")
-    return out
-
-
-def layout_problems(name: str, pages: list[pdfglyphs.Page]) -> list[str]:
-    """Page by page: a glyph outside the printable area (the first one), glyphs over each other, type under 7 pt."""
-    problems = []
-    for n, page in enumerate(pages, 1):
-        for c in page.glyphs:
-            if c.placed and c.x0 < EDGE_PT or c.x1 > page.width - EDGE_PT or c.top < EDGE_PT or c.bottom > page.height - EDGE_PT:
-                problems.append(f"{name} p{n}: {c.text!r} at ({c.x0:.0f},{c.top:.0f}) outside the printable area")
-                break
-        problems += [f"{name} p{n}: {o}" for o in overlapping(page.glyphs)[:3]]
-        small = [c for c in page.glyphs if c.size < SMALLEST_PT]
-        if small:
-            problems.append(f"{name} p{n}: {''.join(c.text for c in small)[:40]!r} at {min(c.size for c in small):.1f} pt")
-    return problems
-
-
 def test_no_glyph_off_the_page_or_over_another_nor_under_7_pt(glyphs):
     """Tables, charts (their axis titles turned), test-bed diagrams and notes: every glyph on the printable area, none
     over another, nothing a reader must squint at."""
-    problems = [p for pdf, pages in glyphs for p in layout_problems(pdf.name, pages)]
+    problems = [p for pdf, pages in glyphs for p in pdfglyphs.layout_problems(pdf.name, pages)]
     assert not problems, "\n".join(problems[:40])
 
 
@@ -130,7 +87,7 @@ def test_the_glyph_checks_see_a_glyph_off_the_page_one_over_another_and_small_ty
                                "WIRESPEED_PANDOC_OPTS": "--from markdown -M toc=false -M lot=false -M lof=false -M titlepage=false"}, timeout=600)
     assert proc.returncode == 0, proc.stderr
     pages = pdfglyphs.pages(out)
-    found = "\n".join(layout_problems(out.name, pages))
+    found = "\n".join(pdfglyphs.layout_problems(out.name, pages))
     assert "outside the printable area" in found, found
     assert "overlaps" in found, found
     assert "'Turned' at 6.0 pt" in found, found

@@ -18,7 +18,6 @@ import oddsets
 import pdfglyphs
 import validsets
 import workdir
-from test_pdf_layout import layout_problems
 from wirespeed.sitecheck.run import check_site
 
 pytestmark = pytest.mark.slow
@@ -53,5 +52,5 @@ def test_every_valid_set_is_published_with_a_page_and_a_pdf(tmp_path_factory, da
     assert not problems, f"{len(problems)} publication failures, e.g.:\n" + "\n".join(str(p) for p in problems[:15])
     # every set's PDF laid out as the examples' are (tests/test_pdf_layout.py): every glyph on the page, none over another,
     # none under 7 pt
-    layout = [p for slug in slugs for p in layout_problems(f"{slug}.pdf", pdfglyphs.pages(w / "public" / "reports" / f"{slug}.pdf"))]
+    layout = [p for slug in slugs for p in pdfglyphs.layout_problems(f"{slug}.pdf", pdfglyphs.pages(w / "public" / "reports" / f"{slug}.pdf"))]
     assert not layout, f"{len(layout)} layout faults, e.g.:\n" + "\n".join(layout[:15])

@@ -13,8 +13,6 @@ SHORT_CHARS = 48  # a short name longer than this is cut at a word, with an elli
 _DESCRIPTION = re.compile(r"\s+(?:with|in|on|using|via|over|behind)\s+|\s*[,;(:—–]\s*|\s+-\s+")
 
 
-
-
 def short(vendor: str, model: str) -> str:
     """The name without the model's description, at most SHORT_CHARS characters: 'Cisco Catalyst 6509-E'."""
     name = full(vendor, model)

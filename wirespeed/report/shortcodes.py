@@ -24,7 +24,9 @@ DERIVED_MARK = "†"
 
 
 FLAG_MARK = "‡"
-# the table notes of a flagged cell's kinds (presentation/tables/results.py: its flags; sitecheck/unit_agreement.py reads past them)
+# a table's notes in the PDF: its derived cells', and each kind of flagged cell's (presentation/tables/results.py: its
+# flags); sitecheck/unit_agreement.py reads past them
+PDF_DERIVED = "computed by the wirespeed engine from the published figures."
 PDF_DISAGREES = "published figure that disagrees with its recomputation (see the appendix on checked figures)."
 PDF_SPREAD_OF_BOUNDS = "standard deviation of bounds: the spread of where the searches stopped, not of the device's throughput."
 
@@ -115,7 +117,7 @@ class _Doc:
                           + (f" {FLAG_MARK}" if flags[i] else ""), aligns[i]) for i, text in enumerate(row)])
         notes = []
         if any(c.get("derived") for c in cols) or any(m and not cols[i].get("derived") for row in marks for i, m in enumerate(row)):
-            notes.append(f"{DERIVED_MARK} computed by the wirespeed engine from the published figures.")
+            notes.append(f"{DERIVED_MARK} {PDF_DERIVED}")
         flags = {f for row in t["flags"] for f in row if f}
         if flags - {SPREAD_OF_BOUNDS}:
             notes.append(f"{FLAG_MARK} {PDF_DISAGREES}")

@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterator
 
 from wirespeed.problems import Problem
-from wirespeed.report.shortcodes import PDF_DISAGREES, PDF_SPREAD_OF_BOUNDS
+from wirespeed.report.shortcodes import DERIVED_MARK, FLAG_MARK, PDF_DERIVED, PDF_DISAGREES, PDF_SPREAD_OF_BOUNDS
 from wirespeed.sitecheck.numbers import SYMBOLS
 from wirespeed.sitecheck.site import Site, Table
 
@@ -53,7 +53,7 @@ def pdf_header(text: str, t: Table) -> str | None:
         return None
     head = rest[:end]
     caption = " ".join(t.caption.split())
-    for chunk in (caption, "† computed by the wirespeed engine from the published figures.", f"‡ {PDF_DISAGREES}", f"‡ {PDF_SPREAD_OF_BOUNDS}"):
+    for chunk in (caption, f"{DERIVED_MARK} {PDF_DERIVED}", f"{FLAG_MARK} {PDF_DISAGREES}", f"{FLAG_MARK} {PDF_SPREAD_OF_BOUNDS}"):
         head = head.replace(chunk, " ")
     return head if first else None
 
