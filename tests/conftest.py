@@ -178,7 +178,7 @@ def _reaches_heavy(item) -> bool:
 # Only the order changes (a file left off this list, or one that no longer exists, costs nothing but balance).
 FIRST = ["test_importer_nfvbench_pipeline.py", "test_reproducible.py", "test_valid_sets_build.py", "test_page_walk_browser.py",
          "test_pdf_layout.py", "test_hostile_site.py", "test_isolation.py", "test_publish_path.py", "test_publication_check.py",
-         "test_base_url.py", "test_import_cli.py", "test_report.py", "test_site.py"]
+         "test_base_url.py", "test_report.py", "test_site.py"]
 
 
 @pytest.hookimpl(tryfirst=True)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import json
 import math
+import re
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -57,12 +58,17 @@ def _grouped(text: str) -> str:
 
 
 def _csv_cells(root: Path, file: str, line: int) -> list[str] | None:
-    """The cells of one line of a set's CSV file (None for a native tool file, whose rows have no CSV line)."""
+    """The cells of one line of a set's CSV file (None for a file whose rows have no CSV line: a capture, a tool's
+    JSON). A tool's own CSV (under native/) is read by its importer's rules, which may split a field (iperf 2's
+    interval "0.0-3.0" is a start and an end): its line's cells and the parts of each split at a dash."""
     path = root / file
     if path.suffix != ".csv" or not path.is_file():
         return None
     lines = path.read_text(encoding="utf-8").splitlines()
-    return next(csv.reader([lines[line - 1]]))
+    cells = next(csv.reader([lines[line - 1]]))
+    if "native" in Path(file).parts:
+        cells += [part for c in cells for part in re.split(r"(?<=\d)-", c) if part != c]
+    return cells
 
 
 def problems(public: Path, root: Path) -> tuple[int, list[str]]:

@@ -50,7 +50,7 @@ class Ran:
     stderr: str
 
 
-def _run(*args: str, cwd: Path) -> Ran:
+def run(*args: str, cwd: Path) -> Ran:
     """The CLI's command run in this process, in the folder cwd (some 400 runs: a process each would start Python and
     load the importers some 400 times); an exception that escapes the command is a failure that names it."""
     with contextlib.chdir(cwd):
@@ -93,15 +93,15 @@ def import_all(work: Path) -> tuple[list[str], dict[str, str], dict[str, str]]:
     for path in real_files():
         rel = path.relative_to(REAL).as_posix()
         slug = slug_of(path)
-        proc = _run("import", "auto", str(path), "--into", slug, "--root", str(root), cwd=work)
+        proc = run("import", "auto", str(path), "--into", slug, "--root", str(root), cwd=work)
         if proc.returncode != 0:
             refused[rel] = (proc.stderr.strip().splitlines() or ["no message"])[0]
             continue
         said = re.search(rf"^auto: {re.escape(str(path))} is (\S+)$", proc.stdout, re.M)
         chosen[rel] = said.group(1) if said else f"(not said: {proc.stdout[:200]!r})"
         folder = root / slug
-        _fill(folder, _run("validate", str(folder), cwd=work).stdout, rel)
-        check = _run("validate", str(folder), cwd=work)
+        _fill(folder, run("validate", str(folder), cwd=work).stdout, rel)
+        check = run("validate", str(folder), cwd=work)
         if check.returncode != 0:
             refused[rel] = "imported but does not validate once filled in: " + " | ".join(check.stdout.splitlines()[:3])
             continue

@@ -13,15 +13,13 @@ from pathlib import Path
 import pytest
 import tomlkit
 
-from conftest import ARCHIVE, ROOT, WIRESPEED, run_cli
+from conftest import ARCHIVE, ROOT, run_cli
+from multifile import CSIT, EX, NFV, TCP, UDP
 from wirespeed.importers import importers
 from wirespeed.importers.importing import detect, unpacked
 from wirespeed.resultset import writer
 
-EX = ROOT / "docs" / "importers" / "examples"
-UDP, TCP = EX / "iperf3" / "udp.json", EX / "iperf3" / "tcp.json"
-NFV = EX / "nfvbench" / "ndr-64b-generator-short.json"
-CSIT, SOAK = EX / "csit" / "ndrpdr-64b-2t1c-l3fwd.info.json", EX / "csit" / "soak-64b-2t1c-l3fwd.info.json"
+SOAK = EX / "csit" / "soak-64b-2t1c-l3fwd.info.json"
 
 
 def _import(tmp: Path, *args: str):
@@ -179,17 +177,6 @@ def test_the_writer_leaves_nothing_half_written(tmp_path, monkeypatch):
 
 # --- end to end: import → fill in → ingest → analyse → site → report ------------------------------
 
-SITE_SOURCES = ["config.toml", "layouts", "static", "assets", "notebooks", "reports"]
-SETS = {"lo-iperf3-2026": [UDP, TCP], "pvp-nfvbench-2024": [NFV], "vpp-csit-2024": [CSIT],
-        "trex-2024": [EX / "trex" / "ndr-bench.json", EX / "trex" / "stl-stats.json", EX / "trex-sweep" / "sweep.json", EX / "trex-loadtest-viz" / "report.html"],
-        "stc-2024": [EX / "spirent" / "basic-counters.txt", EX / "spirent" / "rx-stream-block-results.txt"],
-        "ixn-2024": [EX / "ixnetwork" / "traffic-item-statistics.csv", EX / "ixnetwork" / "rest-statistics-page.json"],
-        "netperf-2011": [EX / "netperf" / "tcp-stream.txt", EX / "netperf" / "udp-rr.txt"],
-        "k8s-netperf-2025": [EX / "k8s-netperf" / "result.csv"],
-        "flent-2015": [EX / "flent" / "rrul_icmp.flent.gz"],
-        "iperf2-2026": [EX / "iperf2" / "udp-server.csv"],
-        "moongen-2019": [EX / "moongen" / "quality-of-service-test.log"],
-        "lo-iperf3-bidir-2026": [EX / "iperf3" / "tcp-bidir.json"]}
 # figure as the file states it → as the page and the PDF print it (the number rule: a derived rate to the frame
 # or bit, a ratio to its significant digits); the downloads keep the file's own digits
 FIGURES = {"lo-iperf3-2026": ("9928371.18033359", "9,928,371"), "pvp-nfvbench-2024": ("16701232", "16,701,232"),
@@ -199,46 +186,25 @@ FIGURES = {"lo-iperf3-2026": ("9928371.18033359", "9,928,371"), "pvp-nfvbench-20
            "moongen-2019": ("15327522", "15,327,522"), "lo-iperf3-bidir-2026": ("100304977.2636599", "100,304,977")}
 
 
-def _fill(toml: Path) -> None:
-    """What a contributor adds after the import: the fields the files do not state."""
-    doc = tomlkit.parse(toml.read_text())
-    doc["title"], doc["licence"], doc["status"] = f"Imported {doc['slug']}", "CC0-1.0", "published"
-    doc["source"]["publisher"] = "wirespeed test suite"
-    if "published" not in doc["source"]:  # the traffic generators' exports state no date
-        doc["source"]["published"] = "2024-03-14"
-    doc["dut"]["vendor"], doc["dut"]["model"] = "Example", "Device under test"
-    for t in doc["tests"]:
-        for key, value in (("scenario", "ipv4-routing"), ("topology", "port-pairs"), ("ports", 2), ("port_speed", "10G"), ("direction", "bidirectional")):
-            if key not in t:
-                t[key] = value
-    toml.write_text(tomlkit.dumps(doc))
-
-
 @pytest.mark.slow
-def test_imported_sets_build_into_a_page_and_a_pdf(tmp_path):
-    for name in SITE_SOURCES:
-        src = ROOT / name
-        (shutil.copytree if src.is_dir() else shutil.copyfile)(src, tmp_path / name)
-    (tmp_path / "node_modules").symlink_to(ROOT / "node_modules")
-    # the site's pages, without the review articles of the seed sets this archive does not hold
-    shutil.copytree(ROOT / "content", tmp_path / "content", ignore=lambda d, names: [n for n in names if d.endswith("reviews") and n != "_index.md"])
-    for slug, files in SETS.items():
-        proc = run_cli("import", "auto", *map(str, files), "--into", slug, cwd=tmp_path)
-        assert proc.returncode == 0, proc.stderr
-        _fill(tmp_path / "data" / "results" / slug / "result.toml")
-    assert run_cli("validate", cwd=tmp_path).returncode == 0
-    for step in (["ingest"], ["analyse"], ["site", "--data-only"], ["report"], ["site"]):
-        proc = subprocess.run([*WIRESPEED, *step], cwd=tmp_path, capture_output=True, text=True, timeout=1200)
-        assert proc.returncode == 0 and "Traceback" not in proc.stderr, f"wirespeed {' '.join(step)}:\n{proc.stdout}\n{proc.stderr}"
+def test_imported_sets_build_into_a_page_and_a_pdf():
+    """The sets of tests/multifile.py IMPORTED (every importer's example files, several to a set where they belong
+    together), built in the session's real-files build (tests/realbuild.py: import auto, the unstated fields filled in,
+    then the whole pipeline)."""
+    import multifile
+    import realbuild
+
+    w = realbuild.build()[0]
+    assert set(FIGURES) == set(multifile.IMPORTED) and set(FIGURES) <= set(realbuild.groups())
     for slug, (exact, printed) in FIGURES.items():
-        page = (tmp_path / "public" / "results" / slug / "index.html").read_text()
+        page = (w / "public" / "results" / slug / "index.html").read_text()
         assert printed in page, slug
-        pdf = subprocess.run(["pdftotext", "-layout", str(tmp_path / "build" / "reports" / f"{slug}.pdf"), "-"], capture_output=True, text=True, check=True).stdout
+        pdf = subprocess.run(["pdftotext", "-layout", str(w / "build" / "reports" / f"{slug}.pdf"), "-"], capture_output=True, text=True, check=True).stdout
         assert printed in pdf, slug
-        downloads = "".join(p.read_text() for p in (tmp_path / "public" / "results" / slug / "tables").iterdir())  # CSV and JSON
+        downloads = "".join(p.read_text() for p in (w / "public" / "results" / slug / "tables").iterdir())  # CSV and JSON
         assert exact in downloads, slug
     # the TCP run's figures are goodput, RTT and congestion window, charted per interval
-    charts = tmp_path / "build" / "analysis" / "lo-iperf3-2026" / "loadtest" / "charts"
+    charts = w / "build" / "analysis" / "lo-iperf3-2026" / "loadtest" / "charts"
     assert {"tcp-100m-goodput-samples.svg", "tcp-100m-rtt-avg-samples.svg", "tcp-100m-cwnd-samples.svg", "udp-10m-goodput-samples.svg"} <= {p.name for p in charts.iterdir()}
 
 

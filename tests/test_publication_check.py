@@ -46,9 +46,10 @@ def test_the_examples_publish_nothing_the_check_refuses():
 
 @pytest.fixture(scope="module")
 def real_build():
-    """Every real tool output that imports, one set each, built into a site and PDFs once per session (tests/realbuild.py)."""
+    """Every real tool output that imports, one set each, and the sets of several files (tests/multifile.py), built into a
+    site and PDFs once per session (tests/realbuild.py)."""
     w, slugs, refused, _chosen = realbuild.build()
-    return w, slugs, refused
+    return w, slugs + realbuild.groups(), refused
 
 
 def test_every_real_file_that_imports_today_still_imports(real_build):
