@@ -52,10 +52,10 @@ def _derived(row: dict[str, Any], metric: str) -> Figure | None:
     return Figure(value, q.qualifier, q.digits, q.high_factor)
 
 
-def set_entries(con: duckdb.DuckDBPyConnection, slug: str, url: str = "") -> list[dict[str, Any]]:
+def set_entries(con: duckdb.DuckDBPyConnection, slug: str, url: str = "", summary: dict[str, Any] | None = None) -> list[dict[str, Any]]:
     """The comparable entries of one set: its aggregate measurement rows (a trial only where it is the only row of its
-    frame size, load, direction and variant; no components or ports)."""
-    summary = set_summary(con, slug)
+    frame size, load, direction and variant; no components or ports). `summary`: its set_summary(), when the caller has it."""
+    summary = summary if summary is not None else set_summary(con, slug)
     meta = summary["meta"]
     tests = {r[0]: {"kind": r[1], "title": r[2], "ports": r[3], "link_bps": r[4], "direction": r[5], "port_speed": r[6]} for r in con.execute(
         "SELECT test_id, scenario, title, ports, link_bps, direction, port_speed FROM tests WHERE slug = ?", [slug]).fetchall()}

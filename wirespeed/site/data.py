@@ -204,12 +204,13 @@ def changed_and_trends(con: duckdb.DuckDBPyConnection, slug: str, changes: dict[
 
 
 def export_set(con: duckdb.DuckDBPyConnection, slug: str, analysis_root: Path, static_root: Path, published: set[str] | None = None,
-               shown: dict[str, dict[str, str]] | None = None, known: tuple[str | None, dict[str, Any]] | None = None) -> dict[str, Any]:
+               shown: dict[str, dict[str, str]] | None = None, known: tuple[str | None, dict[str, Any]] | None = None,
+               summary: dict[str, Any] | None = None) -> dict[str, Any]:
     """The site data of one result set; copies its files under static_root/results/<slug>/. A comparison it declares
     with other sets may name only sets in `published` (default: the catalog's published sets). `known`: the set's
-    changed_and_trends(), when the caller has them."""
+    changed_and_trends(), `summary`: its set_summary(), when the caller has them."""
     publish.check_slug(slug)
-    summary = set_summary(con, slug)
+    summary = summary if summary is not None else set_summary(con, slug)
     meta = summary["meta"]
     index_path = analysis_root / slug / "index.json"
     if not index_path.is_file():
@@ -454,8 +455,9 @@ def _export_all(con: duckdb.DuckDBPyConnection, candidates: list[str], allowed: 
                         text, compared = kept
                         data = json.loads(text)
                 if text is None:
-                    data = export_set(con, slug, analysis_root, static_tmp, allowed, shown, known)
-                    compared = compare_data.set_entries(con, slug, f"results/{slug}/")  # the compare page's rows, made set by set: one set's fail alone
+                    summary = set_summary(con, slug)  # read once for the set's data and its compare rows
+                    data = export_set(con, slug, analysis_root, static_tmp, allowed, shown, known, summary)
+                    compared = compare_data.set_entries(con, slug, f"results/{slug}/", summary)  # the compare page's rows, made set by set: one set's fail alone
             except publish.PublishRefused as exc:
                 refused.append(failed.setdefault(slug, f"{exc} (result set {slug} not published)"))
                 setstatus.record(slug, "site", {"what": "publishing its files (wirespeed/resultset/publish.py)", "cause": str(exc).removeprefix(f"{slug}: "),

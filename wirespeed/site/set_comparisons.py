@@ -47,7 +47,10 @@ def _one(con: duckdb.DuckDBPyConnection, slug: str, i: int, c: dict[str, Any], o
         if s not in published:
             raise ComparisonError(f"{where}: set_comparisons[{i}].sets: result set {s!r} is not published (missing, draft, embargoed or left out), "
                                   "so it cannot be compared [semantic.comparison-reference]")
-    entries = [e for s in [slug, *c["sets"]] for e in cache.setdefault(s, set_entries(con, s, f"results/{s}/"))]
+    for s in [slug, *c["sets"]]:  # each set's entries read once for all the comparisons that name it
+        if s not in cache:
+            cache[s] = set_entries(con, s, f"results/{s}/")
+    entries = [e for s in [slug, *c["sets"]] for e in cache[s]]
     refs = [f"{s}/{t}" for s, t in (test_ref(r, slug) for r in c["tests"])]
     x = c.get("axis", "frame")
     chosen = compare.select(entries, sets=[slug, *c["sets"]], tests=refs, xs=c.get("frame_sizes") if x == "frame" else None, x=x)
