@@ -174,17 +174,19 @@ def sub_site(tmp_path_factory):
     httpd.shutdown()
 
 
+# The elements and attributes whose URLs a page links, for both readings of a page: in Chromium (LINKS_JS) and from
+# its HTML (html_links); a srcset's and a data-chart-scripts' lists are read apart.
+LINKED = [("a", "href"), ("link", "href"), ("script", "src"), ("img", "src"), ("object", "data"), ("source", "src"), ("iframe", "src"),
+          ("form", "action"), ("*", "data-vega"), ("*", "data-specs"), ("*", "data-index"), ("*", "data-root"), ("*", "data-figures")]
 LINKS_JS = """() => {
+  const SELECTORS = """ + json.dumps([[f"{'' if tag == '*' else tag}[{attr}]", attr] for tag, attr in LINKED]) + """;
   const out = [];
   const add = (el, attr, v) => {
     if (v === null || v === '') return;
     let abs; try { abs = new URL(v, document.baseURI).href; } catch (e) { abs = 'invalid:' + v; }
     out.push([el.tagName.toLowerCase(), attr, v, abs]);
   };
-  for (const [sel, attr] of [['a[href]', 'href'], ['link[href]', 'href'], ['script[src]', 'src'], ['img[src]', 'src'],
-      ['object[data]', 'data'], ['source[src]', 'src'], ['iframe[src]', 'src'], ['form[action]', 'action'],
-      ['[data-vega]', 'data-vega'], ['[data-specs]', 'data-specs'], ['[data-index]', 'data-index'],
-      ['[data-root]', 'data-root'], ['[data-figures]', 'data-figures']]) {
+  for (const [sel, attr] of SELECTORS) {
     document.querySelectorAll(sel).forEach(el => add(el, attr, el.getAttribute(attr)));
   }
   document.querySelectorAll('[data-chart-scripts]').forEach(el =>
@@ -193,8 +195,6 @@ LINKS_JS = """() => {
     el.getAttribute('srcset').split(',').forEach(c => { if (c.trim()) add(el, 'srcset', c.trim().split(/\\s+/)[0]); }));
   return out;
 }"""
-LINKED = [("a", "href"), ("link", "href"), ("script", "src"), ("img", "src"), ("object", "data"), ("source", "src"), ("iframe", "src"),
-          ("form", "action"), ("*", "data-vega"), ("*", "data-specs"), ("*", "data-index"), ("*", "data-root"), ("*", "data-figures")]
 
 
 def html_links(text: str, url: str) -> list[tuple[str, str, str, str]]:
@@ -223,7 +223,6 @@ def html_links(text: str, url: str) -> list[tuple[str, str, str, str]]:
             if c.strip():
                 add(el, "srcset", c.strip().split()[0])
     return out
-
 
 
 def _status(url: str, cache: dict[str, tuple[int, str]]) -> tuple[int, str]:

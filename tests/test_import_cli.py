@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 import tomlkit
 
+import multifile
+import realbuild
 from conftest import ARCHIVE, ROOT, run_cli
 from multifile import CSIT, EX, NFV, TCP, UDP
 from wirespeed.importers import importers
@@ -191,9 +193,6 @@ def test_imported_sets_build_into_a_page_and_a_pdf():
     """The sets of tests/multifile.py IMPORTED (every importer's example files, several to a set where they belong
     together), built in the session's real-files build (tests/realbuild.py: import auto, the unstated fields filled in,
     then the whole pipeline)."""
-    import multifile
-    import realbuild
-
     w = realbuild.build()[0]
     assert set(FIGURES) == set(multifile.IMPORTED) and set(FIGURES) <= set(realbuild.groups())
     for slug, (exact, printed) in FIGURES.items():
