@@ -107,14 +107,61 @@ def test_a_lean_drawing_keeps_every_text_as_the_set_wrote_it():
 def test_the_font_family_is_said_on_the_root_only_when_every_text_names_one():
     two = ('<svg width="1"><g><text font-family="A" x="1">a</text><text font-family="B">b</text>'
            '<text font-family="A">c</text></g></svg>')
-    assert drawings.lean_svg(two) == ('<svg font-family="A" width="1"><g><text x="1">a</text><text font-family="B">b</text>'
-                                      '<text>c</text></g></svg>')
+    assert drawings.lean_svg(two) == ('<svg font-family="A" width="1"><text x="1">a</text><text font-family="B">b</text>'
+                                      '<text>c</text></svg>')  # and the group with no attribute of its own goes
     bare = '<svg width="1"><text font-family="A">a</text><text>b</text></svg>'  # b inherits the reader's default: left
     assert drawings.lean_svg(bare) == bare
     grouped = '<svg width="1"><g font-family="B"><text font-family="A">a</text></g></svg>'
-    assert drawings.lean_svg(grouped) == grouped
-    stroked = '<svg><g stroke-width="2"><path stroke-width="1" d="M0,0"/></g></svg>'  # 1 here overrides the group's 2
-    assert drawings.lean_svg(stroked) == stroked
+    assert drawings.lean_svg(grouped) == '<svg width="1"><g font-family="A"><text>a</text></g></svg>'  # B drew nothing
+    stroked = '<svg><g stroke-width="2"><path stroke="red" stroke-width="1" d="M0,0"/><path d="M1,1" fill="red"/></g></svg>'
+    assert drawings.lean_svg(stroked) == stroked  # 1 here overrides the group's 2
+
+
+def test_the_tree_says_the_same_drawing_in_fewer_elements_and_attributes():
+    """svgtree.lean_tree: a shape that neither fills nor strokes goes (but never one that is a clip's geometry), a shape
+    without a stroke loses its stroke's attributes, a group with no attribute gives way to its children, what every
+    child sets alike is said once on their group, and a text's or line's translation (a line's only when whole) goes
+    into its coordinates."""
+    from wirespeed.analysis.svgtree import lean_tree
+
+    svg = ('<svg><g fill="none"><path d="M0,0h5v5h-5Z"/><clipPath id="c"><path d="M0,0h5v5h-5Z"/></clipPath>'
+           '<g clip-path="url(#c)"><path d="M1,1" fill="red" stroke-width="2" stroke-dasharray="1,0"/></g>'
+           '<g><text transform="translate(3.5,4)" fill="#111" font-size="11px">a</text>'
+           '<text transform="translate(5,4) rotate(-90)" fill="#111" font-size="11px">b</text></g>'
+           '<line transform="translate(0,263)" x2="560" y2="0" stroke="#ccc"/>'
+           '<line transform="translate(10.5,2)" x2="5" y2="0" stroke="#ccc"/></g></svg>')
+    assert lean_tree(svg) == (
+        '<svg><g fill="none"><clipPath id="c"><path d="M0,0h5v5h-5Z" /></clipPath>'
+        '<g clip-path="url(#c)"><path d="M1,1" fill="red" /></g>'
+        '<g fill="#111" font-size="11px"><text x="3.5" y="4">a</text><text transform="translate(5,4) rotate(-90)">b</text></g>'
+        '<line x2="560" y2="263" stroke="#ccc" y1="263" /><line transform="translate(10.5,2)" x2="5" stroke="#ccc" /></g></svg>')
+    kept = '<svg><g><text>a &lt;b&gt; "c" &amp; ℓ</text></g></svg>'  # text is escaped again as XML must, never edited
+    assert lean_tree(kept) == '<svg><text>a &lt;b&gt; "c" &amp; ℓ</text></svg>'
+
+
+def test_every_kind_of_the_examples_charts_draws_the_same_pixels_lean():
+    """Each kind of chart the examples draw (one of each: throughput, latency, loss, jitter against load, ramps,
+    captures, comparisons, trends), drawn from its published Vega-Lite spec: the lean drawing's pixels are the rounded
+    drawing's, in fewer bytes."""
+    import re
+
+    import vl_convert as vlc
+
+    from pipeline import BUILD, build
+
+    build("analyse")
+    kinds: dict[str, Path] = {}
+    for index in sorted((BUILD / "analysis").glob("*/index.json")):
+        for chart in json.loads(index.read_text(encoding="utf-8"))["charts"].values():
+            kind = chart["id"].removeprefix(f"{chart.get('test')}-") if chart.get("test") else chart["id"]
+            kind = re.sub(r"^(?:overview-.*|.*-(latency-histogram|chart))$", lambda m: m[1] or "overview", kind)
+            kinds.setdefault(kind, index.parent / chart["spec"])
+    assert {"throughput", "latency", "jitter-max-vs-load", "ramp", "summary", "overview", "chart", "latency-histogram"} <= set(kinds), sorted(kinds)
+    for kind, path in kinds.items():
+        raw = vlc.vega_to_svg(vlc.vegalite_to_vega(json.loads(path.read_text(encoding="utf-8"))))
+        lean = drawings.lean_svg(raw)
+        assert len(lean) < 0.7 * len(raw), kind
+        assert vlc.svg_to_png(lean) == vlc.svg_to_png(drawings.rounded(raw)), kind
 
 
 @pytest.mark.parametrize("spoil", ["altered", "truncated", "missing", "sums", "link", "shard-link", "foreign-key"])
