@@ -26,12 +26,26 @@ def test_a_figure_section_says_each_fact_once_with_links_relative_to_the_page():
     section = soup.find("section", id="t/throughput/64")
     assert section.h3.get_text() == "Throughput, 64-byte frames: 1,488,095\xa0frames/s"
     facts = {dt.get_text(): dt.find_next_sibling("dd").get_text(" ", strip=True) for dt in section.find_all("dt")}
-    assert facts == {"Rounding": "as published", "Qualifier": "exact, from the published cell", "Input row": "line 2"}  # its file: above
+    assert facts == {"Rounding": "as published", "Input row": "line 2"}  # its file: above; exactly its cell: no qualifier line
     cell = section.find_parent("div", class_="xp-table").find("p", class_="explain-notebook", recursive=False)  # once for the table's figures
     assert cell.get_text() == "Table “t-results”, computed in throughput, code cell 8, from the rows of t.csv."
     assert [a["href"] for a in cell.find_all("a")] == ["../../../notebooks/throughput.html#cell-id=ab", "../data/t.csv"]
     assert soup.find("p", class_="explain-where").get_text() == "Source figures printed in Table 1 of “Report” (Lab)."
     assert soup.find("p", class_="eyebrow").a["href"] == "../"
+
+
+def test_a_qualifier_line_says_what_is_more_than_exactly_the_published_cell():
+    def qualifier(q: dict) -> str | None:
+        soup = BeautifulSoup(explain_page.render(records(qualifier=q)), "html.parser")
+        dt = soup.find("section", id="t/throughput/64").find("dt", string="Qualifier")
+        return dt.find_next_sibling("dd").get_text() if dt else None
+
+    assert qualifier({"name": "exact", "symbol": "", "from": "the published cell “1488095”"}) is None
+    assert qualifier({"name": "at-least", "symbol": "≥", "from": "the published cell “>=2000”"}) == "at-least (≥), from the published cell “>=2000”"
+    assert qualifier({"name": "exact", "symbol": "", "from": "its published input throughput “388723012”"}) == (
+        "exact, from its published input throughput “388723012”")  # a derived figure's: where its exactness comes from
+    header = BeautifulSoup(explain_page.render(records()), "html.parser").find("header").get_text(" ", strip=True)
+    assert "(none for a figure that is exactly its published cell)" in " ".join(header.split())
 
 
 def test_each_rounding_rule_is_worded_once_and_a_figure_names_its_rule_under_its_tests_heading():

@@ -48,8 +48,9 @@ def render(records: dict[str, Any]) -> str:
       f'    <p class="eyebrow">Figures of <a href="../">{_t(records["title"])}</a></p>\n'
       "    <h1>How each figure was computed</h1>\n"
       "    <p>Each figure the set's pages and its PDF report print: its value before rounding and the rule that rounded it, the\n"
-      "      formula with its inputs (canonical units, computed left to right), the qualifier and where it came from, what the source\n"
-      "      printed and whether the recomputation agrees, the input row and the notebook cell whose table prints it.")
+      "      formula with its inputs (canonical units, computed left to right), the qualifier and where it came from (none for a\n"
+      "      figure that is exactly its published cell), what the source printed and whether the recomputation agrees, the input\n"
+      "      row and the notebook cell whose table prints it.")
     if doc:
         w(f" Source: {_t(publisher) + ', ' if publisher else ''}“{_t(doc)}”.")
     if src.get("transcribed_from"):  # the set's own sentence on what it took from the source: once, not under each test
@@ -123,9 +124,9 @@ def _rounding(f: dict[str, Any]) -> str:
     if name == "published":
         return f"as published, {places}"
     if name == "machine":
-        return f'a machine&#8217;s number &#8220;{_t(rule.get("machine_text", ""))}&#8221;, <a href="#rule-machine">number rule</a>, {places}'
+        return f'a machine’s number “{_t(rule.get("machine_text", ""))}”, <a href="#rule-machine">number rule</a>, {places}'
     if name == "derived":
-        return f'<a href="#rule-derived">derived figure&#8217;s rule</a>, {places}'
+        return f'<a href="#rule-derived">derived figure’s rule</a>, {places}'
     if name == "inputs":
         return f'<a href="#rule-inputs">input precision</a>: {_t(rule.get("digits", ""))} significant digits, {places}'
     return _t(f["rounding"])  # a record without a named rule: its sentence
@@ -150,7 +151,8 @@ def _figure(f: dict[str, Any], records: dict[str, Any], slug: str, test_title: s
         parts.append(f"<dt>{'Formula' if f.get('derived') else 'Recomputed'}</dt><dd><code>{_t(formula['text'])}</code> "
                      f'<span class="xp-terms">({terms})</span></dd>')
     q = f["qualifier"]
-    parts.append(f"<dt>Qualifier</dt><dd>{_t(q['name'])}{' (' + _t(q['symbol']) + ')' if q.get('symbol') else ''}, from {_t(q['from'])}</dd>")
+    if not _plain(q):
+        parts.append(f"<dt>Qualifier</dt><dd>{_t(q['name'])}{' (' + _t(q['symbol']) + ')' if q.get('symbol') else ''}, from {_t(q['from'])}</dd>")
     s = f.get("source")
     if s and not _as_heading(s, f):  # what the source printed, unless the heading already says it, digit for digit
         text = f"{_t(s['printed'])} as printed"
@@ -161,6 +163,12 @@ def _figure(f: dict[str, Any], records: dict[str, Any], slug: str, test_title: s
         parts.append(f"<dt>Source</dt><dd>{text}</dd>")
     parts.append(f"<dt>Input row</dt><dd>{_input_row(row, slug, file_above)}</dd></dl></section>")
     return "".join(parts)
+
+
+def _plain(qualifier: dict[str, Any]) -> bool:
+    """Whether a qualifier says only that the figure is exactly its published cell (the page's header says such a figure
+    has no qualifier line; the PDF's figure index names only the other qualifiers too)."""
+    return qualifier.get("name") == "exact" and str(qualifier.get("from", "")).startswith("the published cell")
 
 
 def _input_row(row: dict[str, Any], slug: str, file_above: bool) -> str:
