@@ -52,6 +52,22 @@ def test_a_kept_drawing_is_what_drawing_gives_and_is_not_drawn_again(tmp_path, m
         drawings.draw({**SPEC, "title": "Latency"}, cache)  # another spec is another key
 
 
+def test_the_key_covers_every_module_that_shapes_a_drawing(monkeypatch):
+    """A change to the code that draws or leans a drawing is a new key: the kept drawings are not used again."""
+    from wirespeed.presentation import svgtree
+    from wirespeed.presentation.charts import web
+    from wirespeed.system import codehash
+
+    seen = []
+    monkeypatch.setattr(codehash, "source_key", lambda prefix, *files: seen.extend(files) or "k")
+    drawings._drawing_code.cache_clear()
+    try:
+        drawings.key(SPEC)
+    finally:
+        drawings._drawing_code.cache_clear()
+    assert {drawings.__file__, web.__file__, svgtree.__file__} <= set(seen)
+
+
 LAYERED = {  # text marks in two fonts, a dashed rule, half-opaque points, a legend and a facet: what the lean drawing must keep
     "$schema": "https://vega.github.io/schema/vega-lite/v6.json",
     "data": {"values": [{"frame": f, "mfps": v, "dut": d} for d in ("A", "B") for f, v in ((64, 14.88), (512, 2.35), (1518, 0.81))]},
@@ -122,7 +138,7 @@ def test_the_tree_says_the_same_drawing_in_fewer_elements_and_attributes():
     without a stroke loses its stroke's attributes, a group with no attribute gives way to its children, what every
     child sets alike is said once on their group, and a text's or line's translation (a line's only when whole) goes
     into its coordinates."""
-    from wirespeed.analysis.svgtree import lean_tree
+    from wirespeed.presentation.svgtree import lean_tree
 
     svg = ('<svg><g fill="none"><path d="M0,0h5v5h-5Z"/><clipPath id="c"><path d="M0,0h5v5h-5Z"/></clipPath>'
            '<g clip-path="url(#c)"><path d="M1,1" fill="red" stroke-width="2" stroke-dasharray="1,0"/></g>'
@@ -131,10 +147,12 @@ def test_the_tree_says_the_same_drawing_in_fewer_elements_and_attributes():
            '<line transform="translate(0,263)" x2="560" y2="0" stroke="#ccc"/>'
            '<line transform="translate(10.5,2)" x2="5" y2="0" stroke="#ccc"/></g></svg>')
     assert lean_tree(svg) == (
-        '<svg><g fill="none"><clipPath id="c"><path d="M0,0h5v5h-5Z" /></clipPath>'
-        '<g clip-path="url(#c)"><path d="M1,1" fill="red" /></g>'
+        '<svg><g fill="none"><clipPath id="c"><path d="M0,0h5v5h-5Z"/></clipPath>'
+        '<g clip-path="url(#c)"><path d="M1,1" fill="red"/></g>'
         '<g fill="#111" font-size="11px"><text x="3.5" y="4">a</text><text transform="translate(5,4) rotate(-90)">b</text></g>'
-        '<line x2="560" y2="263" stroke="#ccc" y1="263" /><line transform="translate(10.5,2)" x2="5" stroke="#ccc" /></g></svg>')
+        '<line x2="560" y2="263" stroke="#ccc" y1="263"/><line transform="translate(10.5,2)" x2="5" stroke="#ccc"/></g></svg>')
+    mixed = '<svg><g><path d="M0,0h1" stroke="red" font-size="9px"/><text font-size="11px">a</text><text font-size="11px">b</text></g></svg>'
+    assert lean_tree(mixed) == '<svg><g font-size="11px"><path d="M0,0h1" stroke="red"/><text>a</text><text>b</text></g></svg>'  # a shape reads no font
     kept = '<svg><g><text>a &lt;b&gt; "c" &amp; ℓ</text></g></svg>'  # text is escaped again as XML must, never edited
     assert lean_tree(kept) == '<svg><text>a &lt;b&gt; "c" &amp; ℓ</text></svg>'
 

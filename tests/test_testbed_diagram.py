@@ -40,6 +40,18 @@ def test_one_dot_draws_both_with_the_sets_own_words(tmp_path):
         assert words in text, (words, text)
     with pikepdf.open(io.BytesIO(pdf)) as doc:
         assert len(doc.pages) == 1 and "/Info" not in doc.trailer
+    # the page's SVG is Graphviz's, leaner (no titles, ids, classes, comments; attributes said once): the same pixels
+    import subprocess
+
+    import vl_convert as vlc
+
+    from wirespeed.presentation import svgtree
+    from wirespeed.presentation.testbed_diagram import dot
+
+    raw = subprocess.run(["dot", "-Tsvg"], input=dot(BED).encode("utf-8"), capture_output=True, check=True).stdout.decode("utf-8")
+    assert svg.decode("utf-8") == svgtree.lean_diagram(raw) and len(svg) < 0.75 * len(raw.encode("utf-8"))
+    assert b"<title>" not in svg and b"<!--" not in svg and b' class="' not in svg
+    assert vlc.svg_to_png(svg.decode("utf-8")) == vlc.svg_to_png(raw)
     again = tmp_path / "again"
     again.mkdir()
     diagrams.render(BED, again)

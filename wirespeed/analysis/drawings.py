@@ -5,8 +5,8 @@ PDF the report draws for itself: report/chart_pdf.py) and the Vega spec the page
 container's width). Drawing them is most of a notebook run's time (vl-convert: about 0.07 s a chart), and a notebook runs again
 whenever its source or the code it imports changes, while most of its charts stay the same spec. So the drawings are
 kept in a cache folder (build/cache/charts/, named to the notebook's kernel by WIRESPEED_CHART_CACHE) under the hash of
-what decides their bytes: the spec, vl-convert's version and the source of the code that draws (this module and
-web.py). A chart whose key is there is not drawn again; without the variable nothing is kept.
+what decides their bytes: the spec, vl-convert's version and the source of the code that draws (this module, web.py
+and presentation/svgtree.py). A chart whose key is there is not drawn again; without the variable nothing is kept.
 
 The cache never decides an output: an entry is used only when every file is a regular file of bounded size whose
 SHA-256 is the one written beside it (sums.json), and anything else (missing, altered, a link, unreadable) is drawn
@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from wirespeed.analysis import svgtree
+from wirespeed.presentation import svgtree
 from wirespeed.presentation.charts import web
 from wirespeed.system import atomic, codehash, shardcache
 
@@ -105,8 +105,7 @@ def lean_svg(svg: str) -> str:
     svg = _in_tags(svg, drawn)
     if not any(_GROUP_STROKE.match(t) for t in _TAG.findall(svg)):
         svg = _in_tags(svg, lambda t: _UNIT_STROKE.sub("", t))
-    svg = svgtree.lean_tree(rounded(_family_once(svg)))
-    return _in_tags(svg, lambda t: t[:-3] + "/>" if t.endswith(" />") else t)  # the XML writer's space before "/>"
+    return svgtree.lean_tree(rounded(_family_once(svg)))
 
 
 def rounded(svg: str) -> str:
@@ -117,10 +116,10 @@ def rounded(svg: str) -> str:
 
 @functools.lru_cache(maxsize=1)
 def _drawing_code() -> str:
-    """The hash of what draws: vl-convert's version and the source of this module and web.py."""
+    """The hash of what draws: vl-convert's version and the source of this module, web.py and svgtree.py."""
     import vl_convert as vlc
 
-    return codehash.source_key(f"{FORMAT}\0{vlc.__version__}\0", __file__, web.__file__)
+    return codehash.source_key(f"{FORMAT}\0{vlc.__version__}\0", __file__, web.__file__, svgtree.__file__)
 
 
 def key(spec: dict[str, Any]) -> str:

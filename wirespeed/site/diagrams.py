@@ -1,6 +1,6 @@
 """Rendering the test-bed diagram of a set (presentation/testbed_diagram.py's DOT source) with Graphviz's `dot`:
-the SVG the web page shows and the PDF the report prints, both from one source, written beside the set's
-other site files. The PDF loses its creation date and is rewritten byte-stable (system/reproducible.py)."""
+the SVG the web page shows (said in fewer bytes: presentation/svgtree.py lean_diagram) and the PDF the report prints,
+both from one source, written beside the set's other site files. The PDF loses its creation date and is rewritten byte-stable (system/reproducible.py)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from wirespeed.presentation import svgtree
 from wirespeed.presentation.testbed_diagram import dot
 from wirespeed.system import atomic
 from wirespeed.system.reproducible import stable_pdf
@@ -44,6 +45,6 @@ def render(data: dict[str, Any], dest: Path) -> dict[str, str]:
             del doc.trailer["/Info"]
         buf = io.BytesIO()
         doc.save(buf)
-    atomic.write_bytes(dest / SVG, svg)
+    atomic.write_text(dest / SVG, svgtree.lean_diagram(svg.decode("utf-8")))
     atomic.write_bytes(dest / PDF, stable_pdf(buf.getvalue()))
     return {"svg": SVG, "pdf": PDF}
