@@ -17,12 +17,12 @@ REVIEW = "/reviews/cisco-nexus-9516-128x100g-2015/"
 FIGURE = 'a.xp-link[href$="l2-unicast/throughput_l2/64/99.999%25"]'
 RUN_POPOVER = """async () => (await axe.run('.xp-pop', {resultTypes: ['violations']})).violations.map(v =>
   `${v.id} (${v.impact}, ${v.nodes.length}): ${v.help}: ` + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | '))"""
-WANTED = ("19,047,430,585 frames/s × 64 B × 8 = 9,752,284,459,520 bit/s", "as published, 3 decimals",
+WANTED = ("19,047,430,585 frames/s × 64 B × 8 = 9,752,284,459,520 bit/s", "(throughput × frame size × bits per byte)", "as published, 3 decimals",
           "printed in Table 1 of", "Network Test", "the recomputation agrees", "throughput, code cell")
 
 
 def _popover_text(page) -> str:
-    page.wait_for_function("() => { const b = document.querySelector('.xp-pop .xp-body'); return b && b.querySelector('.xp'); }")
+    page.wait_for_function("() => { const b = document.querySelector('.xp-pop .xp-body'); return b && b.querySelector('section'); }")
     return page.inner_text(".xp-pop")
 
 
@@ -80,7 +80,9 @@ def test_without_javascript_the_figure_opens_its_explanation_page(site, server, 
     # the figure's section, under its test's source line (which document and table printed the test's figures: once a test)
     text = "\n".join([page.inner_text(":target"), page.inner_text(":target >> xpath=ancestor::section[@aria-labelledby][1]/p[@class='explain-where']"),
                       page.inner_text(":target >> xpath=../p[@class='explain-notebook']")])  # and its table's notebook cell, once a table
-    assert all(part in text for part in WANTED), text
+    assert all(part in text for part in WANTED if not part.startswith("(throughput ")), text
+    href = page.get_attribute(":target a.xp-terms", "href")  # the formula's words: once, in the page's legend, linked
+    assert page.inner_text(f"[id='{href[1:]}'] + dd") == WANTED[1].strip("()"), href
     ctx.close()
 
 
@@ -113,7 +115,7 @@ def test_no_axe_violation_on_an_explanation_page_or_an_open_popover(site, server
 
 CELL = 'td[data-fig="l2-unicast/throughput_l2/64/99.999%"]'
 SET_PAGE = "/results/cisco-nexus-9516-128x100g-2015/l2-unicast/"  # the test page: its results table is open
-TABLE_WANTED = ("19,047,430,585 frames/s × 64 B × 8 = 9,752,284,459,520 bit/s", "printed in Table 1 of", "the recomputation agrees")
+TABLE_WANTED = ("19,047,430,585 frames/s × 64 B × 8 = 9,752,284,459,520 bit/s", "(throughput × frame size × bits per byte)", "printed in Table 1 of", "the recomputation agrees")
 
 
 def test_a_click_on_a_table_cell_shows_its_figure_s_explanation(site, server, browser):  # noqa: F811
@@ -212,6 +214,7 @@ def test_every_printed_figure_cell_and_card_names_an_explanation_record(site):  
     from bs4 import BeautifulSoup
 
     import explained
+    from wirespeed.site import table_html
 
     recs = {slug: {f["id"]: f for f in explained.figures(r)} for slug, r in explained.records(site).items()}
     named = 0
@@ -223,8 +226,10 @@ def test_every_printed_figure_cell_and_card_names_an_explanation_record(site):  
             box = el.find_parent(attrs={"data-explain": True})
             assert box is not None, f"{path}: {el} is in no element naming its explanation page"
             slug = box["data-explain"].strip("/").split("/")[-2]
-            rec = recs[slug].get(unquote(el["data-fig"]))
-            assert rec is not None, f"{path}: figure {el['data-fig']} has no explanation record"
+            row = el.find_parent("tr")
+            fid = table_html.figure_id(el["data-fig"], row and row.get("data-fk"))
+            rec = recs[slug].get(unquote(fid))
+            assert rec is not None, f"{path}: figure {fid} has no explanation record"
             if el.name == "td":
                 own = "".join(el.find_all(string=True, recursive=False))  # the figure, without its marks
                 assert _same_figure(own, rec["value"]), (path, el, rec["text"], rec["value"])

@@ -48,6 +48,22 @@ def test_a_qualifier_line_says_what_is_more_than_exactly_the_published_cell():
     assert "(none for a figure that is exactly its published cell)" in " ".join(header.split())
 
 
+def test_each_formula_is_worded_once_and_a_figure_names_its_number():
+    terms = [["", 100e9, "bit/s", "port bit rate"], ["×", 128, "", "port-directions at line rate"], ["÷", 1184, "bit", "bits per frame on the wire"]]
+    loss = [["", 10, "frames", "frames sent"], ["−", 9, "frames", "frames received"], ["÷", 10, "frames", "frames sent"], ["×", 100, "", "percent"]]
+    rec = records(derived=True, formula={"terms": terms, "text": "100,000,000,000 bit/s × 128 ÷ 1,184 bit = 10,810,810,810.8 frames/s",
+                                         "unit": "frames/s"})
+    fig = rec["tests"][0]["figures"][0]
+    rec["tests"][0]["figures"] += [{**fig, "id": "t/line_rate/128"}, {**fig, "id": "t/loss/64", "formula": {**fig["formula"], "terms": loss}}]
+    soup = BeautifulSoup(explain_page.render(rec), "html.parser")
+    legend = {dt["id"]: dt.find_next_sibling("dd").get_text() for dt in soup.find(id="formulas-h").find_parent("section").find_all("dt")}
+    assert legend == {"f-1": "port bit rate × port-directions at line rate ÷ bits per frame on the wire",
+                      "f-2": "(frames sent − frames received) ÷ frames sent × percent"}  # bracketed as the numbers are
+    named = [s.find("a", class_="xp-terms") for s in soup.select("section section[id]")]
+    assert [(a["href"], a.get_text()) for a in named] == [("#f-1", "(formula 1)"), ("#f-1", "(formula 1)"), ("#f-2", "(formula 2)")]
+    assert "f-1" not in explain_page.render(records())  # no formula, no legend
+
+
 def test_each_rounding_rule_is_worded_once_and_a_figure_names_its_rule_under_its_tests_heading():
     rec = records(label="Throughput: throughput (l1), 64-byte frames", derived=True, rounding="no more significant digits than … (3): 0 decimals",
                   rule={"rule": "inputs", "places": "0 decimals", "digits": 3})
@@ -56,7 +72,7 @@ def test_each_rounding_rule_is_worded_once_and_a_figure_names_its_rule_under_its
     soup = BeautifulSoup(explain_page.render(rec), "html.parser")
     legend = {dt["id"]: dt.find_next_sibling("dd").get_text() for dt in soup.select(".xp-rules dt")}
     assert legend == {"rule-published": explain.RULES["published"] + ".", "rule-inputs": explain.RULES["inputs"] + "."}  # the rules used, in order
-    first, second = soup.select("section.xp")
+    first, second = soup.select("section section[id]")
     assert first.h3.get_text() == "Throughput (l1), 64-byte frames: 1,488,095\xa0frames/s\xa0†"  # the test's title is its section's heading
     rounding = first.find("dt", string="Rounding").find_next_sibling("dd")
     assert rounding.get_text() == "input precision: 3 significant digits, 0 decimals" and rounding.a["href"] == "#rule-inputs"
@@ -105,11 +121,11 @@ def test_the_notebook_cell_and_the_rows_file_are_said_once_for_each_tables_figur
     rec["notebooks"]["t-other"] = {"name": "comparison", "cell": 3, "url": "notebooks/comparison.html#cell-id=cd", "title": "Other table"}
     soup = BeautifulSoup(explain_page.render(rec), "html.parser")
     groups = soup.find_all("div", class_="xp-table")
-    assert [[s["id"] for s in g.find_all("section", class_="xp")] for g in groups] == [["a", "b"], ["c", "e"]]
+    assert [[s["id"] for s in g.select("section section[id]")] for g in groups] == [["a", "b"], ["c", "e"]]
     assert [g.find("p", class_="explain-notebook").get_text() for g in groups] == [
         "Table “t-results”, computed in throughput, code cell 8, from the rows of t.csv.",  # one file: named once, each figure its line
         "Table “Other table”, computed in comparison, code cell 3."]  # two files: each figure names its own
-    row = {s["id"]: s.find("dt", string="Input row").find_next_sibling("dd") for s in soup.find_all("section", class_="xp")}
+    row = {s["id"]: s.find("dt", string="Input row").find_next_sibling("dd") for s in soup.select("section section[id]")}
     assert {k: v.get_text() for k, v in row.items()} == {"a": "line 2", "b": "line 3", "c": "t.csv, line 2", "e": "u.csv, line 9", "d": "t.csv, line 2"}
     assert [row[k].a["href"] for k in "ced"] == ["../data/t.csv", "../data/u.csv", "../data/t.csv"]
     assert soup.find("section", id="d").parent.name == "section"  # a figure of no table: no notebook line, its file in full
@@ -136,6 +152,6 @@ def test_a_row_read_from_a_file_without_lines_is_not_called_line_0():
     rec["tests"][0]["figures"] = [{**fig, "id": "a", "row": "2"}, {**fig, "id": "b", "row": "2", "table": None}]
     rec["rows"]["2"] = {"file": "data/results/s/native/tx.pcap", "line": 0, "url": "results/s/data/native/tx.pcap.gz"}
     soup = BeautifulSoup(explain_page.render(rec), "html.parser")
-    row = {s["id"]: s.find("dt", string="Input row").find_next_sibling("dd").get_text() for s in soup.find_all("section", class_="xp")}
+    row = {s["id"]: s.find("dt", string="Input row").find_next_sibling("dd").get_text() for s in soup.select("section section[id]")}
     assert row == {"a": "read from that file, which has no lines of rows", "b": "read from tx.pcap, which has no lines of rows"}
     assert "line 0" not in soup.get_text()

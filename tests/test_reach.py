@@ -92,7 +92,8 @@ def test_set_pages_have_link_previews_with_absolute_image_urls(hosted):
         m = p.meta
         assert m["og:type"] == "article" and m["twitter:card"] == "summary_large_image"
         assert m["og:url"] == f"{BASE}results/{slug}/"
-        assert m["og:image"] == m["twitter:image"] == f"{BASE}results/{slug}/preview.png"
+        assert m["og:image"] == f"{BASE}results/{slug}/preview.png"
+        assert not any(k.startswith("twitter:") and k != "twitter:card" for k in m)  # X reads the OpenGraph tags
         assert m["og:title"] and m["og:description"] and m["og:image:alt"].startswith(m["og:title"].split(":")[0][:20])
         assert _png_size(hosted / "results" / slug / "preview.png") == (1200, 630)
         assert any(l.get("type") == "application/atom+xml" and l.get("href") == "/wirespeed/feed.xml" for l in p.links)

@@ -49,7 +49,7 @@ def test_every_value_is_escaped_and_only_links_move_with_the_root():
     assert not soup.find("script")
     cell = soup.select_one("tbody th[scope=row]")
     assert cell.get_text() == HOSTILE.replace("\x00", "\ufffd")  # the text read back is the text written, NUL made harmless
-    assert soup.select_one("td[data-fig]")["data-fig"] == HOSTILE.replace("\x00", "\ufffd")
+    assert _ids(soup) == [HOSTILE.replace("\x00", "\ufffd")]
     assert soup.select_one("a.flag")["title"] == HOSTILE.replace("\x00", "\ufffd")
     assert soup.select_one("caption").get_text().startswith(HOSTILE.replace("\x00", "\ufffd"))
 
@@ -72,7 +72,30 @@ def test_flags_are_numbered_notes_and_derived_cells_are_marked():
     assert note.get_text() == "Frame size 64 bytes, Measured Rate: the published figure differs from the recomputed one — published 1,100."
     # a derived cell in a column that is not derived as a whole carries the dagger; in a derived column, the header says it
     assert len(soup.select("span.derived-cell")) == 1 and soup.select("tbody tr")[1].select("td")[0].select_one("span.derived-cell")
-    assert [td.get("data-fig") for td in soup.select("tbody td")] == ["f-b", None, "f-c", "f-d"]
+    assert [td.get("data-fig") for td in soup.select("tbody td")] == ["f-b", None, "f-c", "f-d"]  # ids of no test: whole
+
+
+def _ids(soup: BeautifulSoup) -> list[str]:
+    """Every figure id of a rendered table, whole, as js/explain.js reads them back."""
+    return [table_html.figure_id(td["data-fig"], td.find_parent("tr").get("data-fk")) for td in soup.select("td[data-fig]")]
+
+
+def test_a_row_says_once_what_its_figures_ids_share_and_a_cell_its_own_part():
+    """A row's figure ids differ mostly in one part (the metric, or the load of a table by load): the row says the rest
+    once, that part left empty, and such a cell its part only; a figure of another shape keeps its whole id."""
+    figs = [[None, "t/throughput/64/ndr", "t/latency_avg/64/ndr", "t/loss/64/pdr"],
+            [None, "t/jitter_max/64/10%", "t/jitter_max/64/50%", "other/x"],
+            [None, "t/throughput", None, None]]
+    cols = [{"label": "Frame size", "unit": "bytes", "key": "frame_size", "align": "right"}] + [
+        {"label": f"C{i}", "unit": "", "key": f"c{i}", "align": "right"} for i in range(3)]
+    soup = _soup(table_html.render("s", _table(columns=cols, rows=[["64", "1", "2", "3"]] * 3, flags=[[None] * 4] * 3,
+                                               derived_cells=[[False] * 4] * 3, figs=figs)))
+    rows = soup.select("tbody tr")
+    assert [tr.get("data-fk") for tr in rows] == ["t//64/ndr", "t/jitter_max/64/", None]  # one figure: no key
+    assert [td.get("data-fig") for td in rows[0].find_all("td")] == ["throughput", "latency_avg", "t/loss/64/pdr"]
+    assert [td.get("data-fig") for td in rows[1].find_all("td")] == ["10%", "50%", "other/x"]
+    assert [td.get("data-fig") for td in rows[2].find_all("td")] == ["t/throughput", None, None]
+    assert _ids(soup) == [f for row in figs for f in row if f]
 
 
 def test_links_downloads_notebook_and_explanation():

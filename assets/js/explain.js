@@ -3,7 +3,8 @@
 // elsewhere closes it and focus returns to the figure. A figure is a link (a.xp-link, a shortcode's) or a table cell
 // or card figure that names its figure id (data-fig) inside an element that names the explanation page (data-explain).
 // Such figures take one tab stop per table or card list, the arrow keys (and Home, End) moving between them (a roving
-// tabindex). Without JavaScript the link, or the table's caption, opens the page.
+// tabindex). Without JavaScript the link, or the table's caption, opens the page. A table cell's data-fig with no "/"
+// is one part of its id: its row's key (data-fk) is the rest, with that part left empty; put back whole at start.
 (function () {
   "use strict";
   var pages = {}, box = null, owner = null, seq = 0, quiet = false, FIG = "[data-explain] [data-fig]";
@@ -90,6 +91,14 @@
         var copy = part === named ? part : document.importNode(part, true);
         copy.removeAttribute("id");
         copy.querySelectorAll("[id]").forEach(function (e) { e.removeAttribute("id"); });
+        copy.querySelectorAll("a.xp-terms").forEach(function (a) {  // a formula's number: its words, from the page's legend
+          var dt = doc.getElementById(a.getAttribute("href").slice(1)), dd = dt && dt.nextElementSibling;
+          if (!dd) return;
+          var words = document.createElement("span");
+          words.className = "xp-terms";
+          words.textContent = "(" + dd.textContent + ")";
+          a.replaceWith(words);
+        });
         copy.querySelectorAll("a[href]").forEach(function (a) {  // the page's links are relative to it, not to this page
           var u = new URL(a.getAttribute("href"), base);
           a.setAttribute("href", u.pathname + u.search + u.hash);
@@ -131,9 +140,18 @@
     to.focus();
   }
 
+  function whole(f) {  // a cell's whole figure id (site/table_html.py figure_id)
+    var id = f.getAttribute("data-fig"), row = f.closest("tr"), key = row && row.getAttribute("data-fk");
+    if (id.indexOf("/") >= 0 || !key) return id;
+    var parts = key.split("/");
+    parts[parts.indexOf("")] = id;
+    return parts.join("/");
+  }
+
   document.querySelectorAll("[data-explain]").forEach(function (x) {
     var seen = [];
     x.querySelectorAll("[data-fig]").forEach(function (f) {
+      f.setAttribute("data-fig", whole(f));
       var g = group(f);
       f.tabIndex = seen.indexOf(g) < 0 ? 0 : -1;
       if (seen.indexOf(g) < 0) seen.push(g);

@@ -93,9 +93,9 @@ def main() -> int:
               any(i.get("src", "").endswith(".svg") and len(i.get("alt", "")) >= 20 for i in page.select("img.chart-static")))
         charts = page.find_all("script", src=re.compile(r"charts\.min\.[0-9a-f]+\.js$"))
         check("chart scripts with SRI on chart pages (the embed script, naming the Vega runtime it loads on scroll)",
-              len(charts) == 1 and charts[0].get("integrity", "").startswith("sha384-") and charts[0].has_attr("defer")
+              len(charts) == 1 and charts[0].get("integrity", "").startswith("sha256-") and charts[0].has_attr("defer")
               and re.search(r"/vega-runtime\.[0-9a-f]+\.js$", charts[0].get("data-vega", "")) is not None
-              and charts[0].get("data-vega-integrity", "").startswith("sha384-"))
+              and charts[0].get("data-vega-integrity", "").startswith("sha256-"))
         idx = (out / "results/index.html").read_text(encoding="utf-8") if r.returncode == 0 else ""
         check("no chart scripts on pages without charts", "vega" not in idx)
 

@@ -48,7 +48,8 @@ def table_html(table: ResultTable) -> str:
     from html import escape
 
     head = "".join(f"<th>{escape(' '.join(x for x in (c.group, c.label) if x))}{f' ({escape(c.unit)})' if c.unit else ''}</th>" for c in table.columns)
-    body = "".join("<tr>" + "".join(f"<td title='{escape(c.flag or '')}'>{escape(c.text)}{' ⚑' if c.flag else ''}</td>" for c in r) + "</tr>" for r in table.rows)
+    body = "".join("<tr>" + "".join((f"<td title='{escape(c.flag)}'>{escape(c.text)} ⚑</td>" if c.flag else f"<td>{escape(c.text)}</td>")
+                                    for c in r) + "</tr>" for r in table.rows)
     return f"<table><caption>{escape(table.title)}</caption><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 

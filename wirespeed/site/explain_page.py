@@ -33,6 +33,7 @@ def _href(url: str, slug: str) -> str:
     return _t(quote(rel, safe=_URL_SAFE))
 
 
+NBSP = "\u00a0"  # the no-break space itself: its entity is six bytes, a figure's unit has one
 CHECKS = {"agrees": "the recomputation agrees", "erratum": "an erratum the set records"}
 # A rounding rule's name beside a figure (its words are in the page's legend, once: catalog/explain.py's RULES).
 RULE_NAMES = {"published": "As published", "machine": "Number rule", "derived": "Derived figure's rule", "inputs": "Input precision"}
@@ -64,6 +65,10 @@ def render(records: dict[str, Any]) -> str:
     if used:  # each rounding rule's words once; a figure names its rule and its decimals
         w('\n  <section class="xp-rules" aria-labelledby="rules-h">\n    <h2 id="rules-h">Rounding rules</h2><dl>'
           + "".join(f'<dt id="rule-{r}">{RULE_NAMES[r]}</dt><dd>{_t(explain.RULES[r])}.</dd>' for r in used) + "</dl>\n  </section>")
+    formulas = _formulas(records)
+    if formulas:  # each formula's terms in words once; a figure's formula, in numbers, names it
+        w('\n  <section class="xp-rules" aria-labelledby="formulas-h">\n    <h2 id="formulas-h">Formulas</h2><dl>'
+          + "".join(f'<dt id="f-{n}">Formula {n}</dt><dd>{_t(words)}</dd>' for words, n in formulas.items()) + "</dl>\n  </section>")
     for t in records["tests"]:
         tid = _t(t["id"])
         w(f'\n  <section aria-labelledby="test-{tid}">\n    <h2 id="test-{tid}">{_t(t["title"])}</h2>')
@@ -79,7 +84,7 @@ def render(records: dict[str, Any]) -> str:
                   f'<a href="{_href(nb["url"], slug)}">{_t(nb["name"])}, code cell {_t(nb["cell"])}</a>'
                   + (f", from the rows of {_file_link(file, slug)}" if file else "") + ".</p>")
             for f in figures:
-                w(_figure(f, records, slug, t["title"], file is not None))
+                w(_figure(f, records, slug, t["title"], file is not None, formulas))
             if nb:
                 w("</div>")
         w("\n  </section>")
@@ -132,24 +137,25 @@ def _rounding(f: dict[str, Any]) -> str:
     return _t(f["rounding"])  # a record without a named rule: its sentence
 
 
-def _figure(f: dict[str, Any], records: dict[str, Any], slug: str, test_title: str, file_above: bool = False) -> str:
+def _figure(f: dict[str, Any], records: dict[str, Any], slug: str, test_title: str, file_above: bool = False,
+            formulas: dict[str, int] | None = None) -> str:
     """A figure's section. file_above: the file all its table's rows come from is named once above the table (the
-    figure then says its line only)."""
+    figure then says its line only); formulas: the page's formulas in words, numbered (_formulas)."""
     row = records["rows"].get(str(f["row"])) or {}
-    unit = f"&nbsp;{_t(f['unit'])}" if f.get("unit") else ""
+    unit = f"{NBSP}{_t(f['unit'])}" if f.get("unit") else ""
     label = f["label"].removeprefix(f"{test_title}: ")  # under its test's heading: the test's title once, there
     label = label[:1].upper() + label[1:]
-    parts = [f'\n<section class="xp" id="{_t(f["id"])}">'
+    parts = [f'\n<section id="{_t(f["id"])}">'
              f'<h3>{_t(label)}: {_t(f["text"])}{unit}'
-             f'{"&nbsp;†" if f.get("derived") else ""}</h3><dl>']
+             f'{NBSP + "†" if f.get("derived") else ""}</h3><dl>']
     formula = f.get("formula")
     if f.get("before"):
         parts.append(f"<dt>Before rounding</dt><dd>{_t(f['before'])}{' ' + _t(formula['unit']) if formula else ''}</dd>")
     parts.append(f"<dt>Rounding</dt><dd>{_rounding(f)}</dd>")
     if formula:
-        terms = ", ".join(_t(term[3]) for term in formula.get("terms", []))
-        parts.append(f"<dt>{'Formula' if f.get('derived') else 'Recomputed'}</dt><dd><code>{_t(formula['text'])}</code> "
-                     f'<span class="xp-terms">({terms})</span></dd>')
+        n = (formulas or {}).get(_words(formula.get("terms", [])))
+        named = f' <a class="xp-terms" href="#f-{n}">(formula {n})</a>' if n else ""
+        parts.append(f"<dt>{'Formula' if f.get('derived') else 'Recomputed'}</dt><dd><code>{_t(formula['text'])}</code>{named}</dd>")
     q = f["qualifier"]
     if not _plain(q):
         parts.append(f"<dt>Qualifier</dt><dd>{_t(q['name'])}{' (' + _t(q['symbol']) + ')' if q.get('symbol') else ''}, from {_t(q['from'])}</dd>")
@@ -163,6 +169,30 @@ def _figure(f: dict[str, Any], records: dict[str, Any], slug: str, test_title: s
         parts.append(f"<dt>Source</dt><dd>{text}</dd>")
     parts.append(f"<dt>Input row</dt><dd>{_input_row(row, slug, file_above)}</dd></dl></section>")
     return "".join(parts)
+
+
+def _words(terms: list[list[Any]]) -> str:
+    """A formula in words: its terms' names with their operators, bracketed as catalog.explain.formula_text brackets
+    the numbers ("throughput × bytes on the wire per frame × bits per byte")."""
+    text = ""
+    for i, (op, _value, _unit, name) in enumerate(terms):
+        if op == "":
+            text = str(name)
+        else:
+            if op in "×÷" and i >= 2 and terms[i - 1][0] == "−":
+                text = f"({text})"
+            text = f"{text} {op} {name}"
+    return text
+
+
+def _formulas(records: dict[str, Any]) -> dict[str, int]:
+    """The page's formulas in words, numbered from 1 in the order their first figure comes."""
+    out: dict[str, int] = {}
+    for t in records["tests"]:
+        for f in t["figures"]:
+            if (f.get("formula") or {}).get("terms"):
+                out.setdefault(_words(f["formula"]["terms"]), len(out) + 1)
+    return out
 
 
 def _plain(qualifier: dict[str, Any]) -> bool:

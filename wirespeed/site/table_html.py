@@ -12,7 +12,11 @@ PDF's choice too):
 - the first column heads its row (scope=row); a flagged cell (a published figure that differs from the recomputed
   one) carries a numbered marker whose accessible text is the note, listed under the table; a derived cell a †;
 - a cell that prints a catalog figure carries its figure id (data-fig), the table its set's explanation page
-  (data-explain), where js/explain.js opens the figure's explanation.
+  (data-explain), where js/explain.js opens the figure's explanation. A figure id is test/metric/frame/… (site/data.py
+  figure_id, no part of it empty), and a row's figures differ mostly in one part: the metric (a results row) or the
+  load (a row of a table by load). The row says the rest once, with that part left empty (data-fk="t//64/ndr" or
+  "t/jitter_max/64/"), and each such cell only its part, which has no "/" (data-fig="throughput"); js/explain.js
+  puts the whole id back (figure_id below reads it the same way). Any other figure of the row keeps its whole id.
 
 Every text and attribute value is escaped here as Hugo's html/template escapes it (the rows carry what an
 untrusted set's files say). A link is written under ROOT, which the partial replaces with the site's root under its
@@ -21,6 +25,7 @@ escaped text can (NUL becomes U+FFFD), so only the links are moved."""
 
 from __future__ import annotations
 
+from collections import Counter
 from itertools import groupby
 from typing import Any
 from urllib.parse import quote
@@ -120,9 +125,41 @@ def _note(flag: str) -> str:
     return _t(flag) if flag == SPREAD_OF_BOUNDS else f"the published figure differs from the recomputed one — {_t(flag)}"
 
 
-def _fig(t: dict[str, Any], r: int, c: int) -> str:
+def _fig(t: dict[str, Any], r: int, c: int, row_key: str = "") -> str:
     fig = _cell(t.get("figs") or [], r, c)
-    return f' data-fig="{_t(fig)}"' if fig else ""
+    if not fig:
+        return ""
+    part = _part_of(fig, row_key)
+    return f' data-fig="{_t(fig if part is None else part)}"'
+
+
+def _row_key(t: dict[str, Any], r: int, columns: list[int]) -> str:
+    """The figure id most of the figures of row r's cells in `columns` fit with one part left empty ("" when fewer
+    than two do)."""
+    keys = Counter(k for c in columns if (f := _cell(t.get("figs") or [], r, c)) and "" not in (segs := f.split("/"))
+                   for k in ("/".join(segs[:i] + [""] + segs[i + 1:]) for i in range(len(segs))))
+    key, n = keys.most_common(1)[0] if keys else ("", 0)
+    return key if n >= 2 else ""
+
+
+def _part_of(fig: str, row_key: str) -> str | None:
+    """The part of `fig` that the row's key leaves empty, when `fig` is that key with that part filled; else None."""
+    if not row_key:
+        return None
+    segs, key = fig.split("/"), row_key.split("/")
+    if len(segs) != len(key) or "" in segs or any(a != b for a, b in zip(segs, key) if b):
+        return None
+    return segs[key.index("")]
+
+
+def figure_id(fig: str, row_key: str | None) -> str:
+    """A cell's whole figure id from its data-fig and its row's data-fk, as js/explain.js reads them: a data-fig with no
+    "/" fills the part the row's key leaves empty."""
+    if "/" in fig or not row_key:
+        return fig
+    segs = row_key.split("/")
+    segs[segs.index("")] = fig
+    return "/".join(segs)
 
 
 def _part(t: dict[str, Any], columns: list[int], shown: list[int], labels: list[str], numeric: list[bool],
@@ -162,7 +199,9 @@ def _part(t: dict[str, Any], columns: list[int], shown: list[int], labels: list[
     w("\n</tr>\n</thead>\n<tbody>")
     for r in shown:
         row = rows[r]
-        w("\n<tr>")
+        heads = bool(row) and str(row[0] or "").strip(" ") != ""  # the first column heads the row: no figure there
+        key = _row_key(t, r, [c for c in columns if c != 0 or not heads])
+        w(f'\n<tr data-fk="{_t(key)}">' if key else "\n<tr>")
         for c in columns:
             v = row[c] if c < len(row) else None
             m = marks.get((r, c))
@@ -171,10 +210,10 @@ def _part(t: dict[str, Any], columns: list[int], shown: list[int], labels: list[
             classes = (["num"] if numeric[c] else []) + (["flagged"] if m and m[1] else [])
             cls = f' class="{" ".join(classes)}"' if classes else ""
             mark = m[0] if m else ""
-            if c == 0 and str(v or "").strip(" ") != "":
+            if c == 0 and heads:
                 w(f'\n  <th scope="row"{cls}>{_t(v)}{mark}</th>')
             else:
-                w(f"\n  <td{cls}{_fig(t, r, c)}>{_t(v)}{mark}</td>")
+                w(f"\n  <td{cls}{_fig(t, r, c, key)}>{_t(v)}{mark}</td>")
         w("\n</tr>")
     w("\n</tbody>\n")
     return "".join(out)

@@ -25,7 +25,7 @@ HIDDEN_TAGS = ("script", "style", "template", "head")
 BLOCKS = frozenset({"p", "li", "td", "th", "caption", "figcaption", "h1", "h2", "h3", "h4", "h5", "h6", "dt", "dd", "summary", "blockquote",
                     "pre", "label", "legend", "div", "section", "article", "header", "footer", "main", "nav", "figure", "body", "aside", "details",
                     "dl", "ul", "ol", "table", "tr", "thead", "tbody", "form", "fieldset", "noscript"})
-PREVIEW_META = ("description", "twitter:title", "twitter:description", "og:title", "og:description", "og:image:alt")
+PREVIEW_META = ("description", "og:title", "og:description", "og:image:alt")
 KEY_LABELS = frozenset({"frame size", "ip packet size", "variant", "trial", "component", "load", "series", "direction", "test", "port", "setting", "item",
                         "frame", "second", "from", "to", "percentile", "ramp", "scenario", ""})
 
