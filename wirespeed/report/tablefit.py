@@ -85,7 +85,7 @@ def fit(headers: list[list[str]], body: list[list[str]], numeric: list[bool], ba
         least, whole = _needs(headers, body, numeric, hyphenate)
         for turned, line in ((False, PORTRAIT_PT), (True, LANDSCAPE_PT))[: 2 if landscape else 1]:
             for name, pt in sizes:
-                room = line - 2 * TABCOLSEP_PT * (n - 1)  # Pandoc's p{} columns: the outer padding is @{}
+                room = line - 2 * TABCOLSEP_PT * (n - 1)  # the padding between columns; the outer padding hangs in the margins (tablepad.py)
                 if room > 0 and sum(least) * pt * SAFETY <= room:
                     choice = (name, pt, turned, room)
                     break

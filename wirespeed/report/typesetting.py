@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from wirespeed.pipeline import paths, runner, status as setstatus
-from wirespeed.report import chart_pdf, figures as report_figures, fontshare, latex, links as reportlinks, pandoc_ast as A
+from wirespeed.report import chart_pdf, figures as report_figures, fontshare, latex, links as reportlinks, pandoc_ast as A, tablepad
 from wirespeed.report.headlines import headline_blocks
 from wirespeed.report.shortcodes import ReportError, _api_version, _Doc, article_blocks, pandoc
 from wirespeed.report.structure import appendix_blocks, full_titles, generated_blocks, headings_into_landscape, metadata, source_date_epoch
@@ -198,6 +198,8 @@ def typeset(ast: dict[str, Any], workdir: Path, charts_dir: Path, epoch: str, te
     if proc.returncode != 0 or not (workdir / "report.tex").is_file():
         lines = [l.strip() for l in proc.stderr.splitlines() if l.strip()]
         raise latex.LatexError("pandoc failed: " + (" | ".join(lines[:3]) or f"exit {proc.returncode}"))
+    tex = workdir / "report.tex"
+    tex.write_text(tablepad.padded(tex.read_text(encoding="utf-8")), encoding="utf-8")  # bands as wide as the rules
     return latex.xelatex(workdir, "report.tex", env, deadline, seed, shared, formats)
 
 
