@@ -104,6 +104,22 @@ def test_throughput_is_percent_of_line_rate_on_a_linear_axis_with_references_ove
     assert ">line rate<" in svg and ">forwarding limit<" in svg
 
 
+def test_a_reference_label_sits_clear_of_every_line(catalog):
+    """The Cisco 7600's forwarding limit climbs to line rate over the smallest frames: asked for at its start, its label
+    moves to where the limit meets line rate, clear of both lines; the line-rate label, which nothing crosses, stays
+    where the chart asks (the last frame size, above the line)."""
+    from wirespeed.presentation.charts import series
+
+    d = throughput_chart(set_summary(catalog, C7600), "baseline")
+    refs = ([d["reference"]] if d.get("reference") else []) + d.get("references", [])
+    placed = dict(zip((r["label"] for r in refs), series._label_places(d, refs, d.get("x_order"))))
+    assert placed["line rate"].index == len(refs[0]["data"]) - 1 and placed["line rate"].dy == -8
+    limit = next(r for r in refs if r["label"] == "forwarding limit")
+    assert limit["label_at"] == 0.0 and limit["data"][placed["forwarding limit"].index]["frame"] == "64"
+    texts = {l["encoding"]["text"]["value"]: l for l in compile_chart(d)["layer"] if l["mark"]["type"] == "text" and "value" in l["encoding"].get("text", {})}
+    assert texts["forwarding limit"]["data"]["values"][0]["frame"] == "64"
+
+
 def test_absolute_view_on_request(catalog):
     d = throughput_chart(set_summary(catalog, C7600), "baseline", view="absolute")
     assert d["id"].endswith("-absolute") and d["y"]["title"] == "Throughput (Mpps)"
