@@ -96,6 +96,9 @@ def test_a_row_says_once_what_its_figures_ids_share_and_a_cell_its_own_part():
     assert [td.get("data-fig") for td in rows[1].find_all("td")] == ["10%", "50%", "other/x"]
     assert [td.get("data-fig") for td in rows[2].find_all("td")] == ["t/throughput", None, None]
     assert _ids(soup) == [f for row in figs for f in row if f]
+    odd = [[None, "t/a/64", "t/b/64", "lone"]]  # an id of one part in the row: every id of the row is said whole
+    soup = _soup(table_html.render("s", _table(columns=cols, rows=[["64", "1", "2", "3"]], flags=[[None] * 4], derived_cells=[[False] * 4], figs=odd)))
+    assert "data-fk" not in soup.select_one("tbody tr").attrs and _ids(soup) == ["t/a/64", "t/b/64", "lone"]
 
 
 def test_links_downloads_notebook_and_explanation():

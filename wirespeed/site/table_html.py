@@ -136,7 +136,10 @@ def _fig(t: dict[str, Any], r: int, c: int, row_key: str = "") -> str:
 def _row_key(t: dict[str, Any], r: int, columns: list[int]) -> str:
     """The figure id most of the figures of row r's cells in `columns` fit with one part left empty ("" when fewer
     than two do)."""
-    keys = Counter(k for c in columns if (f := _cell(t.get("figs") or [], r, c)) and "" not in (segs := f.split("/"))
+    figs = [f for c in columns if (f := _cell(t.get("figs") or [], r, c))]
+    if any("/" not in f for f in figs):  # an id of one part reads as a part of the key's id: the row says ids whole
+        return ""
+    keys = Counter(k for f in figs if "" not in (segs := f.split("/"))
                    for k in ("/".join(segs[:i] + [""] + segs[i + 1:]) for i in range(len(segs))))
     key, n = keys.most_common(1)[0] if keys else ("", 0)
     return key if n >= 2 else ""
