@@ -153,6 +153,8 @@ def test_the_tree_says_the_same_drawing_in_fewer_elements_and_attributes():
         '<line x2="560" y2="263" stroke="#ccc" y1="263"/><line transform="translate(10.5,2)" x2="5" stroke="#ccc"/></g></svg>')
     mixed = '<svg><g><path d="M0,0h1" stroke="red" font-size="9px"/><text font-size="11px">a</text><text font-size="11px">b</text></g></svg>'
     assert lean_tree(mixed) == '<svg><g font-size="11px"><path d="M0,0h1" stroke="red"/><text>a</text><text>b</text></g></svg>'  # a shape reads no font
+    styled = '<svg><g fill="none"><path d="M0,0h5" style="stroke:red"/></g></svg>'  # paint in CSS: never judged unpainted
+    assert lean_tree(styled) == styled
     kept = '<svg><g><text>a &lt;b&gt; "c" &amp; ℓ</text></g></svg>'  # text is escaped again as XML must, never edited
     assert lean_tree(kept) == '<svg><text>a &lt;b&gt; "c" &amp; ℓ</text></svg>'
 

@@ -67,7 +67,7 @@ def _unpainted(parent: ET.Element, paint: dict[str, str]) -> None:
         own = {k: child.get(k, v) for k, v in paint.items()}
         if name in ("g", "svg"):
             _unpainted(child, own)
-        elif name in _SHAPES and not len(child):
+        elif name in _SHAPES and not len(child) and "style" not in child.attrib:  # paint in CSS: left as it is
             if own["stroke"] == "none" and (own["fill"] == "none" or name == "line"):
                 continue
             if own["stroke"] == "none":
