@@ -107,6 +107,8 @@ def test_links_downloads_notebook_and_explanation():
     assert [a["href"] for a in soup.select("figcaption a")] == [
         "/repo/results/s/tables/t1.csv", "/repo/results/s/tables/t1.json", "/repo/notebooks/throughput.html",
         "/repo/results/s/notebooks/throughput.ipynb", "/repo/results/s/explain/#test-rfc2544", "#table-s-t1-r1"]
+    words = " ".join(soup.figcaption.get_text(" ", strip=True).split())
+    assert "Download: CSV · JSON . Computed in the throughput notebook" in words  # each part a sentence of its own
     bare = _soup(table_html.render("s", _table(figs=[], csv=None, json=None, notebook=None, test=None)))
     assert not bare.figure.has_attr("data-explain") and not bare.select("figcaption a[href^='/repo/']")
 

@@ -283,7 +283,7 @@ def render(slug: str, t: dict[str, Any]) -> str:
             w(f' <a href="{_url(t["csv"])}" download>CSV</a>')
         if t.get("json"):
             w(f'{" ·" if t.get("csv") else ""} <a href="{_url(t["json"])}" download>JSON</a>')
-        w("\n  </span>")
+        w(".\n  </span>")  # a sentence of its own, before the next ("Computed in …")
     if t.get("notebook"):
         nb = t["notebook"]
         w(f'\n  <span class="table-source">Computed in the <a href="{_url(f"notebooks/{nb}.html")}">{_t(nb)} notebook</a> '
