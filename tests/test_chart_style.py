@@ -189,3 +189,26 @@ def test_a_ramp_has_rates_per_variant_loss_panel_and_references(catalog):
     assert any(sig["name"] == "width" and "containerSize" in sig.get("init", "") for sig in vg["signals"])
     table = data_table(d)
     assert table["columns"] == ["Second", "Series", "Rate", "Loss"] and len(table["rows"]) == len(d["data"]) + len(d["panel"]["data"])
+
+
+def test_a_bar_charts_line_rate_is_a_dashed_rule_across_each_bar_on_its_own_domain():
+    """One frame size, several series: bars side by side, the line rate a dashed rule across each bar (a tick is a filled
+    box, which no dash shows), and the y domain the chart asks for (room above 100 % of line rate, as the lines have)."""
+    import io
+
+    from PIL import Image
+
+    data = [{"series": "ndr", "value": 18.1, "printed": "18.1"}, {"series": "pdr", "value": 18.6, "printed": "18.6"}]
+    defn = {"id": "t-throughput", "type": "bars", "title": "T: throughput", "subtitle": "Higher is better · dashed: line rate", "alt": "",
+            "x": {"field": "series", "title": ""}, "x_order": ["ndr", "pdr"], "data": data,
+            "y": {"field": "value", "title": "Throughput (% of line rate)", "zero": True, "domain": [0, 105.0]},
+            "reference": {"data": [{"series": "ndr", "line": 100.0, "line_text": "100 %"}, {"series": "pdr", "line": 100.0, "line_text": "100 %"}],
+                          "y": "line", "label_field": "line_text", "title": "Line rate"}}
+    spec = compile_chart(defn)
+    bars, rule = spec["layer"][0], spec["layer"][1]
+    assert bars["encoding"]["y"]["scale"]["domain"] == [0, 105.0]
+    assert rule["mark"]["type"] == "rule" and rule["mark"]["strokeDash"] == [3, 2]
+    assert rule["encoding"]["x"]["bandPosition"] == 0 and rule["encoding"]["x2"]["bandPosition"] == 1
+    png = Image.open(io.BytesIO(vlc.vegalite_to_png(spec))).convert("L")
+    svg = vlc.vegalite_to_svg(spec)
+    assert 'stroke-dasharray="3,2"' in svg and png.size[0] > 300

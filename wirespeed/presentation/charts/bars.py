@@ -19,7 +19,8 @@ def bars(defn: dict[str, Any]) -> alt.Chart:
     enc: dict[str, Any] = {
         "x": alt.X(f"{cat['field']}:N", title=cat["title"], sort=cat_order,
                    axis=alt.Axis(labelAngle=0 if len(cat_order) <= 5 else -30, labelAlign="center" if len(cat_order) <= 5 else "right", labelLimit=160)),
-        "y": alt.Y(f"{y['field']}:Q", title=y["title"], scale=alt.Scale(type=y.get("scale", "linear"), zero=y.get("scale", "linear") == "linear"), axis=alt.Axis(format=y.get("format", NUMBER))),
+        "y": alt.Y(f"{y['field']}:Q", title=y["title"], scale=alt.Scale(type=y.get("scale", "linear"), zero=y.get("scale", "linear") == "linear",
+                                                                     domain=y.get("domain", alt.Undefined)), axis=alt.Axis(format=y.get("format", NUMBER))),
         "tooltip": [alt.Tooltip(f"{t['field']}:{t.get('type', 'N')}", title=t["title"]) for t in defn.get("tooltip", [])],
     }
     order: list[str] = []
@@ -36,9 +37,13 @@ def bars(defn: dict[str, Any]) -> alt.Chart:
     if ref:
         renc: dict[str, Any] = {"x": alt.X(f"{cat['field']}:N", sort=cat_order), "y": alt.Y(f"{ref['y']}:Q"),
                                 "tooltip": [alt.Tooltip(f"{ref.get('label_field', ref['y'])}:N", title=ref["title"])]}
-        if group:
+        if group:  # a tick over each bar of the group (a tick is a filled box: solid, where a rule cannot sit on a bar of a group)
             renc["xOffset"] = alt.XOffset(f"{group['field']}:N", sort=order)
-        layers.append(alt.Chart(alt.Data(values=ref["data"])).mark_tick(color=REFERENCE, thickness=2, strokeDash=[3, 2]).encode(**renc))
+            layers.append(alt.Chart(alt.Data(values=ref["data"])).mark_tick(color=REFERENCE, thickness=2).encode(**renc))
+        else:  # a dashed rule across each bar, as the subtitle says ("dashed: line rate"): from the band's start to its end
+            renc["x"] = alt.X(f"{cat['field']}:N", sort=cat_order, bandPosition=0)
+            renc["x2"] = alt.X2(f"{cat['field']}", bandPosition=1)
+            layers.append(alt.Chart(alt.Data(values=ref["data"])).mark_rule(color=REFERENCE, strokeWidth=2, strokeDash=[3, 2]).encode(**renc))
     if err := defn.get("error"):  # error bars: a rule from low to high on each bar
         eenc: dict[str, Any] = {"x": alt.X(f"{cat['field']}:N", sort=cat_order), "y": alt.Y(f"{err['low']}:Q"), "y2": alt.Y2(f"{err['high']}:Q")}
         if group:
