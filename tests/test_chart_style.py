@@ -212,3 +212,16 @@ def test_a_bar_charts_line_rate_is_a_dashed_rule_across_each_bar_on_its_own_doma
     png = Image.open(io.BytesIO(vlc.vegalite_to_png(spec))).convert("L")
     svg = vlc.vegalite_to_svg(spec)
     assert 'stroke-dasharray="3,2"' in svg and png.size[0] > 300
+
+
+def test_a_load_axis_ticks_at_the_measured_loads_only_when_their_labels_stay_apart(catalog):
+    """The Nexus set's four loads (10, 50, 90, 99.999 %) are the ticks of its charts against load; loads that crowd
+    the axis (NFVbench's characterization runs: 0.27, 2.57, 4.47 … %) or many of them give the axis round ticks of
+    its own, whose labels do not run into each other."""
+    from wirespeed.presentation.charts.definitions import _apart
+
+    d = load_chart(set_summary(catalog, NEXUS), "l2-unicast", "jitter_max")
+    assert d["x"]["ticks"] == [10.0, 50.0, 90.0, 99.999]
+    assert not _apart([0.27, 0.54, 2.57, 4.06, 4.47, 8.66, 15.4, 19.8, 26.4, 33.9])
+    assert not _apart([float(x) for x in range(10, 100, 10)])  # nine: more than a tick each reads well
+    assert _apart([50.0]) and not _apart([])

@@ -214,6 +214,14 @@ def latency_chart(summary: dict[str, Any], test_id: str) -> dict[str, Any] | Non
             "tooltip": [{"field": "frame", "title": "Frame size"}, {"field": "series", "title": ""}, {"field": "printed", "title": "Latency"}]}
 
 
+def _apart(loads: list[float], most: int = 8, gap: float = 0.08) -> bool:
+    """Whether an axis can tick at each of these loads, each label legible: a few, none closer to the next than `gap`
+    of the axis (from zero to the highest). Else the axis takes round ticks of its own: NFVbench's characterization
+    runs measure each frame size at loads of its own (0.27, 2.57, 4.47 … %), whose labels ran into each other."""
+    top = max(loads, default=0.0)
+    return 0 < len(loads) <= most and top > 0 and all(b - a >= gap * top for a, b in zip(loads, loads[1:]))
+
+
 def load_chart(summary: dict[str, Any], test_id: str, metric: str) -> dict[str, Any] | None:
     """A metric (maximum jitter, latency) against offered load, one line per frame size."""
     from wirespeed.presentation.tables.results import metric_label
@@ -236,7 +244,8 @@ def load_chart(summary: dict[str, Any], test_id: str, metric: str) -> dict[str, 
             "caption": f"{label} at {', '.join(number_style.plain(l) for l in loads)} % of line rate, one line per frame size.",
             "alt": f"{test['title']}: {label.lower()} against offered load for frame sizes {', '.join(order)} bytes. "
                    + "; ".join(f"{d['series']} bytes at {d['load_text']}: {d['printed']}" for d in data),
-            "data": data, "x": {"field": "load", "title": "Offered load (% of line rate)", "ticks": loads, "zero": True},
+            "data": data, "x": {"field": "load", "title": "Offered load (% of line rate)", "zero": True,
+                                **({"ticks": loads} if _apart(loads) else {})},
             "y": {"field": "value", "title": f"{label} ({sym})"}, "series": {"field": "series", "title": "Frame size (bytes)"}, "series_order": order,
             "tooltip": [{"field": "series", "title": "Frame size"}, {"field": "load_text", "title": "Load"}, {"field": "printed", "title": label}]}
 
