@@ -404,7 +404,7 @@ def samples_chart(samples: list[dict[str, Any]], test: dict[str, Any], metric: s
     m = METRICS[metric]
     field = f"{metric}_{CANONICAL[m.dimension]}"
     pts = sorted((s for s in samples if s["test_id"] == test["id"] and s.get(field) is not None), key=lambda s: (str(s.get("port")), s["t_s"]))
-    if not pts:
+    if len({s["t_s"] for s in pts}) < 2:  # one interval draws one point, not a course over time (the run's figures are in its tables)
         return None
     sym, factor = _time_unit([s[field] for s in pts]) if m.dimension == "time" else _unit(m.dimension, [s[field] for s in pts])
     def printed(v: float) -> str:  # a count (retransmitted segments) is whole; other figures by the number rule
