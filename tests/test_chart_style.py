@@ -225,3 +225,15 @@ def test_a_load_axis_ticks_at_the_measured_loads_only_when_their_labels_stay_apa
     assert not _apart([0.27, 0.54, 2.57, 4.06, 4.47, 8.66, 15.4, 19.8, 26.4, 33.9])
     assert not _apart([float(x) for x in range(10, 100, 10)])  # nine: more than a tick each reads well
     assert _apart([50.0]) and not _apart([])
+
+
+def test_a_chart_of_samples_needs_two_intervals():
+    """One interval draws one point, not a course over time: no chart (the run's figures are in its tables)."""
+    from wirespeed.presentation.charts.definitions import samples_chart
+
+    test = {"id": "tcp", "title": "TCP"}
+    one = [{"test_id": "tcp", "t_s": 0.0, "port": None, "retransmits_frames": 0.0}]
+    two = one + [{"test_id": "tcp", "t_s": 1.0, "port": None, "retransmits_frames": 2.0}]
+    assert samples_chart(one, test, "retransmits") is None
+    d = samples_chart(two, test, "retransmits")
+    assert d is not None and [p["t"] for p in d["data"]] == [0.0, 1.0]
