@@ -191,6 +191,21 @@ def test_a_ramp_has_rates_per_variant_loss_panel_and_references(catalog):
     assert table["columns"] == ["Second", "Series", "Rate", "Loss"] and len(table["rows"]) == len(d["data"]) + len(d["panel"]["data"])
 
 
+def test_the_ramps_offered_load_label_leaves_the_place_the_sent_line_runs_through(catalog):
+    """The IPv4 ramp asks for its offered-load label below its line, 65 % along; the sent line's points ran through it
+    there (at 24 s). It goes above the line instead, clear of it; the line-rate label, with nothing in the way, stays
+    at the start of its line."""
+    from wirespeed.presentation.charts import series
+
+    s = set_summary(catalog, RAMP)
+    pts = [p for p in samples(catalog, RAMP) if p["tx_rate_fps"] is not None]
+    test = next(t for t in s["meta"]["tests"] if t["id"] == "ipv4-ramp-1518")
+    d = ramp_chart(pts, test, 19.0, next(r["line_rate_fps"] for r in s["rows"] if r["test_id"] == test["id"]))
+    offered, line = series._label_places(d, d["references"], None)
+    assert offered.dy < 0 < d["references"][0]["label_dy"]
+    assert (line.index, line.dy) == (0, -8)
+
+
 def test_a_bar_charts_line_rate_is_a_dashed_rule_across_each_bar_on_its_own_domain():
     """One frame size, several series: bars side by side, the line rate a dashed rule across each bar (a tick is a filled
     box, which no dash shows), and the y domain the chart asks for (room above 100 % of line rate, as the lines have)."""
@@ -237,3 +252,4 @@ def test_a_chart_of_samples_needs_two_intervals():
     assert samples_chart(one, test, "retransmits") is None
     d = samples_chart(two, test, "retransmits")
     assert d is not None and [p["t"] for p in d["data"]] == [0.0, 1.0]
+

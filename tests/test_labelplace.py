@@ -16,12 +16,21 @@ def test_a_clear_place_is_the_one_asked_for():
 def test_a_label_crossed_by_a_line_moves_to_the_nearest_clear_point():
     rising = [(50.0, 120.0), (120.0, 100.0), (190.0, 20.0), (260.0, 20.0), (330.0, 20.0)]  # climbs to a ceiling
     data = [(50.0, 130.0), (120.0, 110.0), (190.0, 40.0), (260.0, 20.0), (330.0, 20.0)]
-    placed = labelplace.place("forwarding limit", rising, [rising, data], [], 560, 300, at=0.0, size=11, dy_above=-14)
+    placed = labelplace.place("forwarding limit", rising, [rising, data], [], 560, 300, at=0.0, size=11, dy=-14)
     assert placed is not None and placed.index != 0  # not at the start, where both lines run through the label
     box = placed.box
     assert not any(labelplace._crosses(box, line) for line in (rising, data))
-    taken = labelplace.place("another", rising, [rising, data], [box], 560, 300, at=0.0, size=11, dy_above=-14)
+    taken = labelplace.place("another", rising, [rising, data], [box], 560, 300, at=0.0, size=11, dy=-14)
     assert taken is not None and not labelplace._overlap(taken.box, box)  # a second label keeps clear of the first
+
+
+def test_a_label_asked_for_below_its_line_tries_below_first_then_above():
+    line = [(50.0, 150.0), (300.0, 150.0), (550.0, 150.0)]
+    below = labelplace.place("offered load", line, [line], [], 560, 300, at=0.5, size=11, dy=16)
+    assert (below.index, below.dy) == (1, 16)
+    crossing = [(0.0, 162.0), (560.0, 162.0)]  # a line just under it
+    above = labelplace.place("offered load", line, [line, crossing], [], 560, 300, at=0.5, size=11, dy=16)
+    assert (above.index, above.dy) == (1, -8.0)
 
 
 def test_no_place_inside_the_plot_leaves_the_chart_its_own():

@@ -3,7 +3,7 @@ line of the chart crosses it and no other label lies.
 
 A fixed anchor cannot clear a reference that rises (the Cisco 7600's forwarding limit, which climbs to line rate over
 the smallest frames): both it and the data crossed its label. So the label tries its points in order of their
-distance from where the chart asks for it (`label_at`), above before below, and takes the first box that is inside
+distance from where the chart asks for it (`label_at`), on the side it asks for before the other, and takes the first box that is inside
 the plot and meets no line and no label already placed; when none is clear, it stays where the chart asked.
 
 Positions are the chart's own (its plot's width and height, its y scale from zero or from the data's least value,
@@ -40,26 +40,27 @@ def label_box(x: float, y: float, align: str, dy: float, text: str, size: float)
 
 
 def place(text: str, points: Sequence[Point], lines: Sequence[Sequence[Point]], taken: Sequence[Box], width: float, height: float,
-          at: float, size: float, dy_above: float = -8.0) -> Placement | None:
+          at: float, size: float, dy: float = -8.0) -> Placement | None:
     """The first clear place for the label of a reference through `points` (pixels), trying its points nearest the
     fraction `at` of the way along it first; `lines`: every polyline drawn (the reference's own included), `taken`:
-    the boxes of labels already placed. None when no place is clear."""
+    the boxes of labels already placed; `dy`: where the chart asks for the label, above (negative) or below its line,
+    which is tried first, then the other side. None when no place is clear."""
     if not points:
         return None
     want = at * (len(points) - 1)
     order = sorted(range(len(points)), key=lambda i: (abs(i - want), i))
-    dy_below = size + 4.0
+    sides = (dy, size + 4.0) if dy < 0 else (dy, -8.0)
     for i in order:
         x, y = points[i]
         aligns = ("right", "left") if at >= 0.75 else ("left", "right")
-        for dy in (dy_above, dy_below):
+        for side in sides:
             for align in aligns:
-                box = label_box(x, y, align, dy, text, size)
+                box = label_box(x, y, align, side, text, size)
                 if box[0] < 0 or box[1] < 0 or box[2] > width or box[3] > height:
                     continue
                 if any(_overlap(box, t) for t in taken) or any(_crosses(box, line) for line in lines):
                     continue
-                return Placement(i, align, dy, box)
+                return Placement(i, align, side, box)
     return None
 
 

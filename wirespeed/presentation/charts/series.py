@@ -115,18 +115,20 @@ def _label_places(defn: dict[str, Any], refs: list[dict[str, Any]], x_order: lis
     ref_lines = [polyline(r["data"], r["x"], r["y"]) if "x" in r else
                  [(0.0, v), (width, v)] if (v := py(r["data"][0].get(r["y"])) if r["data"] else None) is not None else [] for r in refs]
     lines += ref_lines
-    taken: list[labelplace.Box] = []
+    marks = [(m, str(mark.get("label", ""))) for mark in defn.get("marks", []) if (m := px(mark.get(mark.get("x_field", "")))) is not None]
+    lines += [[(m, 0.0), (m, height)] for m, _ in marks]  # a vertical mark (the loss onset) and its label at the top (_marks)
+    taken: list[labelplace.Box] = [(m, 0.0, m + 3 + len(words) * TEXT * labelplace.CHAR_EM + labelplace.PAD, 8 + TEXT * 0.6) for m, words in marks]
     out: list[labelplace.Placement | None] = []
     for r, pts in zip(refs, ref_lines):
         text = str(r.get("label", r["title"]))
         drawn = [(px(p.get(r["x"])) if "x" in r else None, py(p.get(r["y"]))) for p in _ref_points(r)]
         if "x" not in r and len(drawn) == 2:
             drawn = [(0.0, drawn[0][1]), (width, drawn[1][1])]
-        above = float(r.get("label_dy", -8))
-        if above >= 0 or any(a is None or b is None for a, b in drawn):  # a label the chart puts below: its own place
+        if any(a is None or b is None for a, b in drawn):
             out.append(None)
             continue
-        placed = labelplace.place(text, drawn, [l for l in lines if l], taken, width, height, float(r.get("label_at", 1.0)), TEXT, above)
+        placed = labelplace.place(text, drawn, [l for l in lines if l], taken, width, height, float(r.get("label_at", 1.0)), TEXT,
+                                  float(r.get("label_dy", -8)))
         if placed is not None:
             taken.append(placed.box)
         out.append(placed)
