@@ -252,4 +252,7 @@ def test_a_chart_of_samples_needs_two_intervals():
     assert samples_chart(one, test, "retransmits") is None
     d = samples_chart(two, test, "retransmits")
     assert d is not None and [p["t"] for p in d["data"]] == [0.0, 1.0]
+    assert "domain" not in d["y"]
+    zeros = [dict(p, retransmits_frames=0.0) for p in two]  # no retransmit at all: the line on the axis's floor, whole ticks
+    assert samples_chart(zeros, test, "retransmits")["y"]["domain"] == [0, 10]
 

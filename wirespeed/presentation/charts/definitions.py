@@ -412,10 +412,13 @@ def samples_chart(samples: list[dict[str, Any]], test: dict[str, Any], metric: s
 
     data = [{"t": s["t_s"], "series": s.get("port") or m.label, "value": s[field] / factor, "printed": f"{printed(s[field] / factor)} {sym}"} for s in pts]
     series = list(dict.fromkeys(d["series"] for d in data))
+    y: dict[str, Any] = {"field": "value", "title": f"{m.label} ({sym})"}
+    if all(d["value"] == 0 for d in data):  # nothing but zeros (no retransmits): an axis from zero up, the line on its floor
+        y["domain"] = [0, 10] if m.dimension == "count" else [0, 1]  # whole ticks for a count
     return {"id": f"{test['id']}-{metric.replace('_', '-')}-samples", "test": test["id"], "type": "lines", "title": f"{test['title']}: {m.label.lower()} per interval",
             "better": better(metric),
             "caption": f"{m.description} One point per interval the instrument reported, at the interval's start.",
             "alt": f"{test['title']}: {m.label.lower()} in {sym} over {len(pts)} intervals, from {number_style.plain(min(d['value'] for d in data), 4)} to {number_style.plain(max(d['value'] for d in data), 4)} {sym}.",
-            "data": data, "x": {"field": "t", "title": "Time since the start (s)", "zero": True}, "y": {"field": "value", "title": f"{m.label} ({sym})"},
+            "data": data, "x": {"field": "t", "title": "Time since the start (s)", "zero": True}, "y": y,
             "series": {"field": "series", "title": ""}, "series_order": series, "marks": [],
             "tooltip": [{"field": "t", "title": "Second", "type": "Q"}, {"field": "series", "title": ""}, {"field": "printed", "title": m.label}]}
