@@ -40,9 +40,9 @@ def test_no_place_inside_the_plot_leaves_the_chart_its_own():
     assert labelplace.place("limit", [(10.0, 5.0)], below, [], 560, 300, at=0.0, size=11) is None  # above the top, or crossed
 
 
-def test_the_y_domain_is_vegas_nice_one():
-    assert labelplace.y_domain([64.5, 100.2], 300) == (0, 110)
-    assert labelplace.y_domain([0, 105.0], 300) == (0, 110)
-    assert labelplace.y_domain([3.0, 7.0], 300, zero=False) == (3, 7)
-    assert labelplace.y_domain([1e3, 2e6], 300, log=True) == (1000, 10_000_000)
-    assert labelplace.y_domain([], 300) == (0.0, 1.0)
+def test_a_domain_is_vegas_nice_one():
+    assert labelplace.nice_domain([64.5, 100.2], 300) == (0, 110)
+    assert labelplace.nice_domain([0, 105.0], 300) == (0, 110)
+    assert labelplace.nice_domain([3.0, 7.0], 300, zero=False) == (3, 7)
+    assert labelplace.nice_domain([1e3, 2e6], 300, log=True) == (1000, 10_000_000)
+    assert labelplace.nice_domain([], 300) == (0.0, 1.0)

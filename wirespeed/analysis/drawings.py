@@ -64,11 +64,6 @@ def _in_tags(svg: str, edit) -> str:
     return _TAG.sub(lambda t: edit(t[0]), svg)
 
 
-def _hundredths(m: re.Match) -> str:
-    text = f"{float(m[0]):.2f}".rstrip("0").rstrip(".")
-    return "0" if text == "-0" else text
-
-
 # What restates SVG's initial values: an opacity of 1 and a translation by nothing (neither is inherited, so dropping
 # them changes nothing), and a stroke width of 1 while no group sets a width its marks would inherit instead.
 _INITIAL = re.compile(r' (?:opacity="1"|transform="translate\(0,0\)")(?=[ />])')
@@ -111,7 +106,7 @@ def lean_svg(svg: str) -> str:
 def rounded(svg: str) -> str:
     """An SVG with its coordinates rounded to a hundredth of a pixel (the one step of lean_svg that moves a pixel); its
     text as it was."""
-    return _in_tags(svg, lambda t: _ATTRIBUTE.sub(lambda a: '="' + _FINE.sub(_hundredths, a[1]) + '"', t))
+    return _in_tags(svg, lambda t: _ATTRIBUTE.sub(lambda a: '="' + _FINE.sub(lambda n: svgtree.hundredths(float(n[0])), a[1]) + '"', t))
 
 
 @functools.lru_cache(maxsize=1)

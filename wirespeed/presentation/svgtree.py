@@ -27,7 +27,8 @@ ET.register_namespace("xlink", XLINK_NS)
 INHERITED = ("fill", "fill-opacity", "stroke", "stroke-opacity", "stroke-width", "stroke-dasharray", "stroke-dashoffset",
              "stroke-linecap", "stroke-linejoin", "stroke-miterlimit", "font-family", "font-size", "font-style",
              "font-weight", "text-anchor")
-_DRAWN = {"g", "path", "line", "rect", "circle", "ellipse", "polyline", "polygon", "text", "image", "use"}
+_SHAPES = {"path", "line", "rect", "circle", "ellipse", "polyline", "polygon"}
+_DRAWN = _SHAPES | {"g", "text", "image", "use"}
 _TRANSLATE = re.compile(r"translate\((-?[\d.]+)(?:[ ,](-?[\d.]+))?\)")
 
 
@@ -35,9 +36,10 @@ def _name(tag: str) -> str:
     return tag.rsplit("}", 1)[-1]
 
 
-def _number(value: float) -> str:
+def hundredths(value: float) -> str:
+    """A coordinate to a hundredth of a pixel, without trailing zeros ("12.5", "3", never "-0")."""
     text = f"{value:.2f}".rstrip("0").rstrip(".")
-    return "0" if text in ("-0", "") else text
+    return "0" if text == "-0" else text
 
 
 def lean_tree(svg: str) -> str:
@@ -52,7 +54,6 @@ def lean_tree(svg: str) -> str:
     return ET.tostring(root, encoding="unicode", short_empty_elements=True).replace(" />", "/>")
 
 
-_SHAPES = {"path", "line", "rect", "circle", "ellipse", "polyline", "polygon"}
 _STROKE_ONLY = ("stroke-width", "stroke-dasharray", "stroke-dashoffset", "stroke-linecap", "stroke-linejoin",
                 "stroke-miterlimit", "stroke-opacity")
 
@@ -83,7 +84,7 @@ def lean_diagram(svg: str) -> str:
     links: the page shows the drawing as an image) and their titles (node names like "dut", which an image shows
     nobody), then with lean_tree's rewrites. Its text is never edited."""
     root = ET.fromstring(svg)
-    for el in root.iter():
+    for el in list(root.iter()):  # the whole tree first: the loop takes titles out of it
         for title in [c for c in el if _name(c.tag) == "title"]:
             el.remove(title)
         for attr in ("id", "class"):
@@ -142,7 +143,7 @@ def _translate_into_coordinates(el: ET.Element) -> None:
     for ax, ay in pairs:
         for attr, shift in ((ax, dx), (ay, dy)):
             value = float(el.get(attr, "0")) + shift
-            el.set(attr, _number(value))
+            el.set(attr, hundredths(value))
     if name == "line":
         _zeros(el)
 

@@ -40,7 +40,7 @@ def label_box(x: float, y: float, align: str, dy: float, text: str, size: float)
 
 
 def place(text: str, points: Sequence[Point], lines: Sequence[Sequence[Point]], taken: Sequence[Box], width: float, height: float,
-          at: float, size: float, dy: float = -8.0) -> Placement | None:
+          at: float, size: float, dy: float = -8) -> Placement | None:
     """The first clear place for the label of a reference through `points` (pixels), trying its points nearest the
     fraction `at` of the way along it first; `lines`: every polyline drawn (the reference's own included), `taken`:
     the boxes of labels already placed; `dy`: where the chart asks for the label, above (negative) or below its line,
@@ -49,7 +49,7 @@ def place(text: str, points: Sequence[Point], lines: Sequence[Sequence[Point]], 
         return None
     want = at * (len(points) - 1)
     order = sorted(range(len(points)), key=lambda i: (abs(i - want), i))
-    sides = (dy, size + 4.0) if dy < 0 else (dy, -8.0)
+    sides = (dy, size + 4) if dy < 0 else (dy, -8)  # numbers as the chart gives them: its spec unchanged where nothing moves
     for i in order:
         x, y = points[i]
         aligns = ("right", "left") if at >= 0.75 else ("left", "right")
@@ -96,9 +96,10 @@ def _segment_hits(box: Box, p: Point, q: Point) -> bool:
     return True
 
 
-def y_domain(values: Sequence[float], height: float, zero: bool = True, log: bool = False) -> tuple[float, float]:
-    """The y domain a nice linear (or log) scale of these values spans as Vega draws it: from zero unless told not to,
-    both ends rounded out to the step of its ticks (about one per 40 px, d3's tick step), in data units."""
+def nice_domain(values: Sequence[float], pixels: float, zero: bool = True, log: bool = False) -> tuple[float, float]:
+    """The domain a nice linear (or log) scale of these values spans as Vega draws it along an axis of `pixels`: from
+    zero unless told not to, both ends rounded out to the step of its ticks (about one per 40 px, d3's tick step), in
+    data units."""
     finite = [v for v in values if v is not None and math.isfinite(v) and (v > 0 or not log)]
     if not finite:
         return (0.0, 1.0)
@@ -109,7 +110,7 @@ def y_domain(values: Sequence[float], height: float, zero: bool = True, log: boo
         lo, hi = min(0.0, lo), max(0.0, hi)
     if hi <= lo:
         return (lo, lo + 1.0)
-    step = _tick_step(lo, hi, max(1, math.ceil(height / 40)))
+    step = _tick_step(lo, hi, max(1, math.ceil(pixels / 40)))
     return (math.floor(lo / step) * step, math.ceil(hi / step) * step)
 
 

@@ -55,8 +55,7 @@ def _reference_layers(ref: dict[str, Any], x: dict[str, Any], x_order: list[str]
     align = "right" if at >= 0.75 else "left"
     dy = ref.get("label_dy", -8)
     if placed is not None:
-        point, align = _ref_points(ref)[placed.index], placed.align
-        dy = int(placed.dy) if float(placed.dy).is_integer() else placed.dy  # as the chart gives it: the same spec where nothing moved
+        point, align, dy = _ref_points(ref)[placed.index], placed.align, placed.dy
     if "x" in ref:
         enc["x"] = _x(x, x_order, field=ref["x"])
         line = alt.Chart(data).mark_line(color=REFERENCE, strokeDash=ref.get("dash", [5, 4]), strokeWidth=1.5).encode(**enc)
@@ -84,7 +83,7 @@ def _label_places(defn: dict[str, Any], refs: list[dict[str, Any]], x_order: lis
     ys = [r.get(y["field"]) for r in defn["data"]] + [p.get(r["y"]) for r in refs for p in r["data"]]
     log_y = y.get("scale") == "log"
     fixed = y.get("domain")
-    lo, hi = labelplace.y_domain([float(v) for v in fixed] if isinstance(fixed, (list, tuple)) and len(fixed) == 2 else  # a nice scale
+    lo, hi = labelplace.nice_domain([float(v) for v in fixed] if isinstance(fixed, (list, tuple)) and len(fixed) == 2 else  # a nice scale
                                  [v for v in ys if isinstance(v, (int, float))], height, zero=y.get("zero", True), log=log_y)
     if x_order is not None:
         step = width / max(1, len(x_order))
@@ -93,7 +92,7 @@ def _label_places(defn: dict[str, Any], refs: list[dict[str, Any]], x_order: lis
     else:
         xs = [r.get(x["field"]) for r in defn["data"] if isinstance(r.get(x["field"]), (int, float))]
         log_x = x.get("scale") == "log"
-        x0, x1 = labelplace.y_domain(xs, width, zero=x.get("zero", False), log=log_x)
+        x0, x1 = labelplace.nice_domain(xs, width, zero=x.get("zero", False), log=log_x)
         f = (lambda v: math.log10(v)) if log_x else (lambda v: v)  # noqa: E731
         px = lambda v: None if not isinstance(v, (int, float)) or (log_x and v <= 0) else (f(v) - f(x0)) / ((f(x1) - f(x0)) or 1) * width  # noqa: E731
     g = (lambda v: math.log10(v)) if log_y else (lambda v: v)  # noqa: E731
@@ -117,7 +116,7 @@ def _label_places(defn: dict[str, Any], refs: list[dict[str, Any]], x_order: lis
     lines += ref_lines
     marks = [(m, str(mark.get("label", ""))) for mark in defn.get("marks", []) if (m := px(mark.get(mark.get("x_field", "")))) is not None]
     lines += [[(m, 0.0), (m, height)] for m, _ in marks]  # a vertical mark (the loss onset) and its label at the top (_marks)
-    taken: list[labelplace.Box] = [(m, 0.0, m + 3 + len(words) * TEXT * labelplace.CHAR_EM + labelplace.PAD, 8 + TEXT * 0.6) for m, words in marks]
+    taken = [labelplace.label_box(m + 1, 8, "left", 0, words, TEXT) for m, words in marks]  # _marks: 3 px right of the rule, 8 px down
     out: list[labelplace.Placement | None] = []
     for r, pts in zip(refs, ref_lines):
         text = str(r.get("label", r["title"]))
@@ -128,7 +127,7 @@ def _label_places(defn: dict[str, Any], refs: list[dict[str, Any]], x_order: lis
             out.append(None)
             continue
         placed = labelplace.place(text, drawn, [l for l in lines if l], taken, width, height, float(r.get("label_at", 1.0)), TEXT,
-                                  float(r.get("label_dy", -8)))
+                                  r.get("label_dy", -8))
         if placed is not None:
             taken.append(placed.box)
         out.append(placed)
