@@ -107,3 +107,78 @@ def test_a_failed_run_replaces_the_kernel_and_the_next_set_runs(tmp_path):
     printed = _stdout(out / SECOND / "probe" / "probe.ipynb")
     assert printed[1] == "left behind: [] None False False False"
     assert json.loads((out / SECOND / "index.json").read_text())["notebooks"][0]["name"] == "probe"
+
+
+def _pid(_job=None, _root=None) -> int:
+    import os
+
+    return os.getpid()
+
+
+def test_a_kernel_warmed_before_the_runs_is_the_one_they_use_and_changes_no_byte(tmp_path):
+    """`wirespeed build` warms each worker's kernel while it validates (runner.shared_pool, analysis.run.warm): the
+    notebooks' modules are loaded before the first run, which runs in that kernel, and the outputs are those of a
+    run in a cold kernel, byte for byte."""
+    from wirespeed.analysis import run as analysis
+    from wirespeed.pipeline import runner
+
+    db, out = catalog_of(tmp_path, SECOND), tmp_path / "analysis"
+    modules = analysis.preloads()
+    assert {"wirespeed.analysis.notebook", "IPython.display", "wirespeed.presentation.charts.definitions"} <= set(modules), modules
+    _, errors = analysis.run(db, [SECOND], jobs=1, out_root=out)  # cold: a new worker, a fresh kernel
+    assert not errors, errors
+    cold = _files(out / SECOND)
+    shutil.rmtree(out)
+    with runner.shared_pool(1):
+        warmed = [f.result() for f in runner.warm(analysis.warm, str(Path.cwd()), modules, out)]
+        assert warmed == [{"ok": True}]
+        _, errors = analysis.run(db, [SECOND], jobs=1, out_root=out)
+        assert not errors, errors
+        # the shared pool's one worker ran the warm-up and both notebooks, and is still there for the next step
+        assert [pid for _, pid in runner.execute([object()], _pid)] == [pid for _, pid in runner.execute([object()], _pid)]
+    after = _files(out / SECOND)
+    assert sorted(after) == sorted(cold)
+    differ = [name for name in cold if cold[name] != after[name]]
+    assert not differ, f"outputs of {SECOND} differ after a warm-up: {differ}"
+
+
+def test_a_warmed_kernels_modules_are_loaded_before_the_first_run(tmp_path):
+    from wirespeed.analysis import run as analysis
+    from wirespeed.pipeline import runner
+
+    db, out, nbs = catalog_of(tmp_path, SECOND), tmp_path / "analysis", tmp_path / "notebooks"
+    nbs.mkdir()
+    (nbs / "probe.py").write_text(PROBE.replace('"zz_probe_helper" in sys.modules)', '"zz_probe_helper" in sys.modules, "altair" in sys.modules)'),
+                                  encoding="utf-8")
+    with runner.shared_pool(1):
+        assert [f.result() for f in runner.warm(analysis.warm, str(Path.cwd()), ["altair", "no_such_module_anywhere"], out)] == [{"ok": True}]
+        _, errors = analysis.run(db, jobs=1, out_root=out, notebooks_dir=nbs)
+    assert not errors, errors
+    assert _stdout(out / SECOND / "probe" / "probe.ipynb")[1] == "left behind: [] None False False False True"
+
+
+def test_a_build_warms_the_kernels_only_when_a_notebook_may_run():
+    from wirespeed.cli.pipeline import warms
+
+    assert warms(None)  # no last build
+    assert warms({"data/results/x/result.toml"}) and warms({"notebooks/load.py"}) and warms({"<wirespeed>/engine/units.py"})
+    assert not warms(set()) and not warms({"content/articles/a.md", "layouts/_partials/x.html", "static/css/site.css"})
+
+
+def _die(_job=None, _root=None) -> None:
+    import os
+
+    os._exit(9)
+
+
+def test_a_step_after_a_worker_died_runs_on_a_pool_of_its_own():
+    """A worker of the build's shared pool that dies breaks that pool (it takes no more work): the next step's jobs
+    run on a pool of their own instead of failing with it."""
+    from concurrent.futures.process import BrokenProcessPool
+
+    from wirespeed.pipeline import runner
+
+    with runner.shared_pool(1):
+        with pytest.raises(BrokenProcessPool):
+            runner.execute([object()], _die)
+        assert len(runner.execute([object(), object()], _pid)) == 2

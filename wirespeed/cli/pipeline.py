@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import click
@@ -174,7 +176,7 @@ def build(ctx: click.Context, base_url: str | None, force: bool, shard_spec: str
         out.print(f"shard {shard_spec} built in {time.perf_counter() - t0:.1f} s", markup=False)
         return
     with interrupts.signals_exit(), interrupts.build_lock(paths.BUILD):
-        same, stamp, recorded = buildstamp.up_to_date(root, base_url)
+        same, stamp, recorded, edited = buildstamp.up_to_date(root, base_url)
         if same and not force:
             left = recorded.get("left_out") or []
             out.print(f"up to date: nothing the build reads has changed since the last build ({len(stamp.files)} files checked "
@@ -187,14 +189,15 @@ def build(ctx: click.Context, base_url: str | None, force: bool, shard_spec: str
         steps = [("validate", validate, {}), ("ingest", ingest, {}), ("analyse", analyse, {"scheduler": scheduler}), ("site --data-only", site, {"data_only": True}),
                  ("report", report, {"base_url": base_url, "scheduler": scheduler}), ("site", site, {"base_url": base_url}), ("summary", summary, {})]
         failed, left_out_steps = [], []
-        for name, command, given in steps:
-            t = time.perf_counter()
-            code = invoke_step(ctx, command, **given)
-            err.print(f"[wirespeed {name}: {time.perf_counter() - t:.1f} s]", markup=False)
-            if code == EXIT_LEFT_OUT:
-                left_out_steps.append(name)
-            elif code:
-                failed.append(f"wirespeed {name} (exit status {code})")
+        with _workers(scheduler, edited):
+            for name, command, given in steps:
+                t = time.perf_counter()
+                code = invoke_step(ctx, command, **given)
+                err.print(f"[wirespeed {name}: {time.perf_counter() - t:.1f} s]", markup=False)
+                if code == EXIT_LEFT_OUT:
+                    left_out_steps.append(name)
+                elif code:
+                    failed.append(f"wirespeed {name} (exit status {code})")
         if failed:
             err.print("the site could not be built: these steps failed as a whole (see their messages above):", markup=False)
             for line in failed:
@@ -204,6 +207,32 @@ def build(ctx: click.Context, base_url: str | None, force: bool, shard_spec: str
         found = catalog_summary.last_left_out()
         buildstamp.save(root, stamp, {"left_out": found, "left_out_steps": left_out_steps})
     out.print(f"built in {time.perf_counter() - t0:.1f} s", markup=False)
+
+
+ANALYSED = ("data/", "notebooks/", "<wirespeed>/")  # what a notebook run reads: the sets, the notebooks, the code
+
+
+@contextlib.contextmanager
+def _workers(scheduler: str, edited: set[str] | None) -> Iterator[None]:
+    """The build's steps on one pool of workers (this machine's pool; a Dask cluster's workers are its own). When
+    the files changed since the last build may rerun a notebook (a result set, a notebook, the code; or no last
+    build), each worker starts its notebook kernel at once, while validate and ingest run: the first notebook
+    run then costs its own cells' time (analysis.run.warm)."""
+    if scheduler != "pool":
+        yield
+        return
+    from wirespeed.analysis import run as analysis
+    from wirespeed.pipeline import runner
+
+    with runner.shared_pool():
+        if warms(edited):
+            runner.warm(analysis.warm, str(Path.cwd()), analysis.preloads())  # the root runner.execute gives each job
+        yield
+
+
+def warms(edited: set[str] | None) -> bool:
+    """Whether a build after these changes (buildstamp.changed; None: no last build) warms the notebook kernels."""
+    return edited is None or any(p.startswith(ANALYSED) for p in edited)
 
 
 def _build_shard(ctx: click.Context, spec: str, scheduler: str, base_url: str | None) -> None:

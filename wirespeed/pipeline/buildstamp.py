@@ -181,12 +181,23 @@ def save(root: Path, stamp: Stamp, recorded: dict) -> None:
                                                 "files": stamp.files}, sort_keys=True) + "\n")
 
 
-def up_to_date(root: Path, base_url: str | None) -> tuple[bool, Stamp, dict]:
-    """(nothing changed since the last complete build, the stamp now, the last build's record)."""
+def up_to_date(root: Path, base_url: str | None) -> tuple[bool, Stamp, dict, set[str] | None]:
+    """(nothing changed since the last complete build, the stamp now, the last build's record, the files changed since
+    it: `changed`)."""
     previous, record = load(root)
     now = compute(root, base_url, previous)
     same = previous is not None and previous.key == now.key and record.get("public") is not None and record.get("public") == public_mark(root)
-    return same, now, record.get("recorded") or {}
+    return same, now, record.get("recorded") or {}, changed(previous, now)
+
+
+def changed(previous: Stamp | None, now: Stamp) -> set[str] | None:
+    """The files added, removed or edited since `previous` (paths as the stamp keeps them: the package's own as
+    "<wirespeed>/…"); None when there is no previous stamp."""
+    if previous is None:
+        return None
+    before = {k: v[3] for k, v in previous.files.items() if isinstance(v, list) and len(v) == 4}
+    after = {k: v[3] for k, v in now.files.items()}
+    return {k for k in before.keys() | after.keys() if before.get(k) != after.get(k)}
 
 
 def clear(root: Path) -> None:

@@ -138,6 +138,12 @@ def ready(cwd: str, log: Path, env: dict[str, str] | None = None) -> Kernel:
     raise KernelError("the notebook kernel did not start")  # not reached: the second attempt returns or raises
 
 
+def preload(kernel: Kernel, modules: list[str], calls: list[str]) -> None:
+    """Load `modules` in the kernel and make each "module:function" call of `calls` (kernelstate.preload), silently."""
+    _quiet(f"__import__('wirespeed.pipeline.kernelstate', fromlist=['preload']).preload({list(modules)!r}, {list(calls)!r})", kernel,
+           "loading the notebooks' modules")
+
+
 def _register_engine() -> None:
     """Make `ENGINE` known to papermill in this process."""
     from papermill.clientwrap import PapermillNotebookClient

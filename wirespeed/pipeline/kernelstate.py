@@ -28,6 +28,25 @@ def snapshot() -> None:
     _START.update(cwd=os.getcwd(), env=dict(os.environ), path=list(sys.path), modules=set(sys.modules), warnings=list(warnings.filters))
 
 
+def preload(modules: list[str], calls: list[str] = ()) -> None:
+    """Load what the runs will import (installed and wirespeed modules, which restore() keeps) and call each
+    "module:function" of `calls` (a runtime's first start), before any run: a warm-up, which changes no run's outputs
+    (every run starts from restore()). A module that cannot be loaded is left to the run that imports it."""
+    import importlib
+
+    for name in modules:
+        try:
+            importlib.import_module(name)
+        except Exception:  # noqa: BLE001 - the run that needs it reports its own error
+            continue
+    for call in calls:
+        module, _, function = call.partition(":")
+        try:
+            getattr(importlib.import_module(module), function)()
+        except Exception:  # noqa: BLE001
+            continue
+
+
 def _kept(module: Any) -> bool:
     """An installed or wirespeed module stays loaded; a module from anywhere else is dropped."""
     file = getattr(module, "__file__", None)

@@ -7,15 +7,16 @@ planned are pruned; and `why` says, from the components kept in the manifest, wh
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
 import shutil
 from abc import ABC, abstractmethod
-from concurrent.futures import as_completed
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Iterator
 
 from wirespeed.pipeline import status as setstatus
 from wirespeed.system import interrupts
@@ -72,6 +73,33 @@ def split(jobs: Iterable[Job]) -> tuple[list[Job], list[Job]]:
     return run, fresh
 
 
+_SHARED: ProcessPoolExecutor | None = None
+_SHARED_WORKERS = 0
+
+
+@contextlib.contextmanager
+def shared_pool(workers: int | None = None) -> Iterator[ProcessPoolExecutor]:
+    """One pool of workers for every step inside (`wirespeed build`): `execute` gives it each step's jobs instead of
+    starting a pool of its own, so a worker, and the notebook kernel it keeps warm, serves the steps one after the
+    other, and can be warmed (`warm`) while the build is still validating. The workers end with the block."""
+    global _SHARED, _SHARED_WORKERS
+    count = workers or os.cpu_count() or 1
+    with interrupts.worker_pool(count) as pool:
+        _SHARED, _SHARED_WORKERS = pool, count
+        try:
+            yield pool
+        finally:
+            _SHARED, _SHARED_WORKERS = None, 0
+
+
+def warm(work: Callable[..., Any], *args: Any) -> list[Future]:
+    """Start `work(*args)` once for each worker of the shared pool (none without one), ahead of the jobs that follow it
+    into the same queue; returns the futures (a warm-up's result is nobody's business but a test's)."""
+    if _SHARED is None:
+        return []
+    return [_SHARED.submit(work, *args) for _ in range(_SHARED_WORKERS)]
+
+
 def execute(todo: list[Job], work: Callable[[Any, str], dict[str, Any]], jobs: int | None = None,
             progress: Callable[[Any, int, int], None] | None = None, done: Callable[[Any, dict[str, Any]], None] | None = None,
             scheduler: str = "pool") -> list[tuple[Any, dict[str, Any]]]:
@@ -98,7 +126,10 @@ def execute(todo: list[Job], work: Callable[[Any, str], dict[str, Any]], jobs: i
 
         cluster.run(todo, work, root, scheduler, workers, each)
         return results
-    with interrupts.worker_pool(workers) as pool:  # workers die with this process
+    # the build's shared pool, unless a worker of it died (a broken pool takes no more work): then one of this step's own
+    shared = _SHARED is not None and not getattr(_SHARED, "_broken", False)
+    own = contextlib.nullcontext(_SHARED) if shared else interrupts.worker_pool(workers)
+    with own as pool:  # workers die with this process (or with the build's shared pool)
         futures = {pool.submit(work, job, root): job for job in todo}
         for fut in as_completed(futures):
             each(futures[fut], fut.result())

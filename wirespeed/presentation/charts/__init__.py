@@ -64,6 +64,14 @@ def compile_chart(defn: dict[str, Any]) -> dict[str, Any]:
     return spec
 
 
+def warm() -> None:
+    """Start the chart compiler's runtime (vl-convert's, a third of a second the first time in a process) with a chart of
+    one point: a notebook kernel warmed before its first run (kernelstate.preload) compiles its first chart at once."""
+    import vl_convert as vlc
+
+    vlc.vegalite_to_vega({"mark": "point", "data": {"values": [{"x": 0}]}, "encoding": {"x": {"field": "x", "type": "quantitative"}}})
+
+
 # Nothing a chart prints runs wider than its plot, so that the static chart (the PDF's, scaled to the text width)
 # keeps its text at full size: titles wrap onto lines, legends take as many columns as their longest label leaves
 # room for. Widths are estimated from DejaVu Sans's average advance (the live chart measures and wraps again).
