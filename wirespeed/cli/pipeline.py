@@ -36,7 +36,9 @@ def analyse(slugs: tuple[str, ...], jobs: int | None, include_drafts: bool, db: 
     from wirespeed.pipeline import cluster
 
     scheduler = executor(scheduler)
-    reports = do_ingest(folders(()), db)
+    # the catalog as the ingest step of this `wirespeed build` just left it, or brought up to date here
+    ingested = click.get_current_context().find_root().ensure_object(dict).pop("ingested", None)
+    reports = ingested[1] if ingested and ingested[0] == db else do_ingest(folders(()), db)
     bad = [r for r in reports if r.action == "rejected"]
     for r in bad:
         err.print(f"{r.slug}: rejected by ingest; run wirespeed validate {r.path}", markup=False)

@@ -60,6 +60,8 @@ def ingest(paths: tuple[str, ...], db: Path) -> None:
     with Progress(console=err, transient=True, disable=not err.is_terminal) as progress:
         task = progress.add_task("ingest", total=len(chosen))
         reports = do_ingest(chosen, db, progress=lambda slug: progress.update(task, advance=1, description=slug), prune=not paths)
+    if not paths:  # the whole archive, as the next step of `wirespeed build` (analyse) would ingest it again: it need not
+        click.get_current_context().find_root().ensure_object(dict)["ingested"] = (db, reports)
     failed = False
     for r in reports:
         if r.action == "removed":
