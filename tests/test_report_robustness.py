@@ -162,5 +162,10 @@ def test_long_strings_get_break_opportunities_and_short_ones_do_not():
     pieces = [i["c"] for i in inl if i["t"] == "Str"]
     assert "".join(pieces[3:]) == "y" * 45 and all(len(p) <= A.BREAK_CHUNK for p in pieces[3:])
     assert any(i["t"] == "RawInline" for i in inl)
+    # a file name breaks between its words (after _ . / - =) first; inside a word only where a run is too long
+    name = A.breakable([A.para("testapi_nfvbench_characterization_page1.json")])[0]["c"]
+    assert [i["c"] if i["t"] == "Str" else i["c"][1] for i in name] == [
+        "testapi_", "\\allowbreak{}", "nfvbench_", "\\allowbreak{}", "characteri", "\\penalty300{}", "zation_", "\\allowbreak{}", "page1.",
+        "\\allowbreak{}", "json"]
     image = A.figure("x.pdf", A.inlines("c"), "z" * 50)
     assert A.breakable(image)["c"][2] == image["c"][2]  # alt text of an image is left alone

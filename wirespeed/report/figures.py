@@ -8,6 +8,7 @@ as it is."""
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +36,7 @@ def explanation_url(base: str, slug: str, fid: str) -> str:
     return f"{base}results/{slug}/explain/#{anchor(fid)}"
 
 
-WIDTHS = [0.27, 0.16, 0.33, 0.22]  # figure id, printed, how computed, source and input (fractions of the line)
+WIDTHS = [0.25, 0.15, 0.38, 0.22]  # figure id, printed, how computed, source and input (fractions of the line)
 HEAD = ["No. and figure id", "Printed", "How computed", "Source and input row"]
 
 
@@ -74,9 +75,39 @@ def _computed(rec: dict[str, Any]) -> str:
     return "; ".join(parts)
 
 
-def _source(rec: dict[str, Any], records: dict[str, Any]) -> str:
+def _file(row: dict[str, Any]) -> str:
+    return Path(row["file"]).name
+
+
+def _cell_of(rec: dict[str, Any], records: dict[str, Any]) -> str | None:
+    """The notebook code cell whose table prints the figure ("throughput cell 7"), or None."""
+    nb = records["notebooks"].get(rec["table"]) if rec.get("table") else None
+    return f"{nb['name']} cell {nb['cell']}" if nb else None
+
+
+@dataclass(frozen=True)
+class _Shared:
+    """What every figure of a test has in common, said once above its table instead of on every row: the start of
+    their ids (the test's id and a slash), their input file, the notebook cell that prints them."""
+
+    prefix: str = ""
+    file: str | None = None
+    cell: str | None = None
+
+
+def _shared(test: dict[str, Any], records: dict[str, Any]) -> _Shared:
+    figures = test["figures"]
+    prefix = f"{test['id']}/" if test.get("id") and all(f["id"].startswith(f"{test['id']}/") and len(f["id"]) > len(test["id"]) + 1
+                                                         for f in figures) else ""
+    files = {_file(records["rows"][f["row"]]) for f in figures}
+    cells = {_cell_of(f, records) for f in figures}
+    return _Shared(prefix, files.pop() if len(files) == 1 else None, cells.pop() if len(cells) == 1 else None)
+
+
+def _source(rec: dict[str, Any], records: dict[str, Any], shared: _Shared = _Shared()) -> str:
     """What the source printed (where: the test's heading says) and whether the recomputation agrees; the input row's
-    file and line; the notebook cell whose table prints it."""
+    file and line; the notebook cell whose table prints it (the file and the cell only where the test's figures differ in
+    them: `shared`)."""
     row = records["rows"][rec["row"]]
     parts = []
     if src := rec.get("source"):
@@ -85,14 +116,40 @@ def _source(rec: dict[str, Any], records: dict[str, Any]) -> str:
             parts.append(CHECK[src["check"]])
     else:
         parts.append("derived by wirespeed")
-    parts.append(f"{Path(row['file']).name}:{row['line']}" if row.get("line") else Path(row["file"]).name)  # a capture, a tool's JSON: no line
-    if rec.get("table") and (nb := records["notebooks"].get(rec["table"])):
-        parts.append(f"{nb['name']} cell {nb['cell']}")
+    if shared.file is None:
+        parts.append(f"{_file(row)}:{row['line']}" if row.get("line") else _file(row))  # a capture, a tool's JSON: no line
+    elif row.get("line"):
+        parts.append(f"line {row['line']}")
+    if shared.cell is None and (cell := _cell_of(rec, records)):
+        parts.append(cell)
     return "; ".join(parts)
 
 
-def _id_cell(n: int, fid: str, slug: str, base: str | None) -> list[dict[str, Any]]:
-    code = {"t": "Code", "c": [A.NO_ATTR, fid]}
+def _code(text: str) -> dict[str, Any]:
+    return {"t": "Code", "c": [A.NO_ATTR, text]}
+
+
+def _intro(test: dict[str, Any], records: dict[str, Any], shared: _Shared) -> list[dict[str, Any]]:
+    """The paragraph above a test's table: where the source prints its figures, and what the rows leave out (`shared`)."""
+    doc = records.get("source", {}).get("document")
+    out = A.inlines(f"The source prints them in {test['where']}" + (f" of “{doc}”" if doc else "") + ". ") if test.get("where") else []
+    if shared.prefix:
+        out += [*A.inlines("Their ids begin "), _code(shared.prefix), *A.inlines(", which the rows leave out. ")]
+    printed_by = shared.cell.replace(" cell ", " notebook, code cell ") if shared.cell else None
+    if shared.file:
+        out += [*A.inlines("Every one is read from "), _code(shared.file),
+                *A.inlines(" (by line, where the row names one)" + (f" and printed by the {printed_by}." if printed_by else
+                                                                    "; notebook cells are named by notebook and code cell."))]
+    elif printed_by:
+        out += A.inlines(f"Input rows are named file:line (a file that is not a table of lines by its name); every figure is printed by the {printed_by}.")
+    else:
+        out += A.inlines("Input rows are named file:line (a file that is not a table of lines, such as a capture, by its name), notebook cells "
+                         "by notebook and code cell.")
+    return out
+
+
+def _id_cell(n: int, fid: str, slug: str, base: str | None, prefix: str = "") -> list[dict[str, Any]]:
+    code = {"t": "Code", "c": [A.NO_ATTR, fid.removeprefix(prefix)]}
     ref = {"t": "Link", "c": [A.NO_ATTR, [code], [explanation_url(base, slug, fid), ""]]} if base is not None and is_full(base) else code
     return [{"t": "Span", "c": [[target(n)[1:], [], []], [{"t": "Str", "c": f"{n}."}]]}, {"t": "Space"}, ref]
 
@@ -130,15 +187,12 @@ def figure_index_blocks(records: dict[str, Any] | None, used: list[str], base: s
                         "is on the result set's explanation page on the site, under its figure id."))]
     nums = numbers(records)
     for test in records["tests"]:
+        shared = _shared(test, records)
         rows = []
         for rec in test["figures"]:
             printed = A.inlines(rec["text"] + (f" {rec['unit']}" if rec["unit"] else "") + (" †" if rec["derived"] else ""))  # the unit may wrap
-            rows.append([_id_cell(nums[rec["id"]], rec["id"], records["slug"], base), printed,
-                         A.inlines(_computed(rec)), A.inlines(_source(rec, records))])
-        doc = records.get("source", {}).get("document")
-        where = (f"The source prints them in {test['where']}" + (f" of “{doc}”" if doc else "") + ". ") if test.get("where") else ""
-        blocks += [A.header(2, f"Figures of {test['title']}", classes=["appendix"]),
-                   A.para(where + "Input rows are named file:line (a file that is not a table of lines, such as a capture, by its name), notebook cells "
-                          "by notebook and code cell."),
+            rows.append([_id_cell(nums[rec["id"]], rec["id"], records["slug"], base, shared.prefix), printed,
+                         A.inlines(_computed(rec)), A.inlines(_source(rec, records, shared))])
+        blocks += [A.header(2, f"Figures of {test['title']}", classes=["appendix"]), A.para(_intro(test, records, shared)),
                    A.div([_table(rows)], ["table-scriptsize"])]
     return blocks

@@ -107,8 +107,11 @@ def document(meta: dict[str, Any], blocks: list[dict[str, Any]], api_version: li
 
 
 BREAK_LONGER_THAN = 20  # a Str longer than this (an unbroken run of text) gets break opportunities
-BREAK_CHUNK = 10  # … every this many characters
+BREAK_CHUNK = 10  # … after each / - _ . = and, in a longer run without one, every this many characters
+BREAK_AFTER = "/-_.="
 _BREAK = {"t": "RawInline", "c": ["latex", "\\allowbreak{}"]}
+# a break inside a word, where a run has no punctuation to break after: allowed, but TeX takes one after / - _ . = first
+_SPLIT = {"t": "RawInline", "c": ["latex", "\\penalty300{}"]}
 _KEEP = {"Image", "Code", "CodeBlock", "RawInline", "RawBlock", "Math"}  # not text LaTeX sets as a paragraph
 
 
@@ -116,20 +119,31 @@ _TEX = {"\\": "\\textbackslash{}", "{": "\\{", "}": "\\}", "$": "\\$", "&": "\\&
         "%": "\\%", "~": "\\textasciitilde{}", "-": "-{}", "<": "\\textless{}", ">": "\\textgreater{}"}
 
 
+def pieces(text: str) -> list[tuple[str, dict[str, Any] | None]]:
+    """A long run of text in pieces, each with the break that may follow it: `_BREAK` after / - _ . = (a file name breaks
+    between its words), `_SPLIT` inside a run of BREAK_CHUNK characters without one, None after the last piece."""
+    out: list[tuple[str, dict[str, Any] | None]] = []
+    start = run = 0
+    for i, ch in enumerate(text):
+        run = 0 if ch.isspace() else run + 1
+        if ch in BREAK_AFTER or run >= BREAK_CHUNK:
+            out.append((text[start:i + 1], _BREAK if ch in BREAK_AFTER else _SPLIT))
+            start, run = i + 1, 0
+    if start < len(text):
+        out.append((text[start:], None))
+    elif out:
+        out[-1] = (out[-1][0], None)
+    return out
+
+
 def _breakable_code(node: dict[str, Any]) -> dict[str, Any]:
-    """Inline code with a long run (a path, a command's long argument) as \\texttt that may break after / - _ . =
-    and every BREAK_CHUNK characters of a run; short code stays Pandoc's own."""
+    """Inline code with a long run (a path, a command's long argument) as \\texttt that may break (`pieces`); short code
+    stays Pandoc's own."""
     text = node["c"][1]
     if all(len(w) <= BREAK_LONGER_THAN for w in text.split()):
         return node
-    out, run = [], 0
-    for ch in text:
-        out.append(_TEX.get(ch, ch))
-        run = 0 if ch.isspace() else run + 1
-        if ch in "/-_.=" or run >= BREAK_CHUNK:
-            out.append("\\allowbreak{}")
-            run = 0
-    return {"t": "RawInline", "c": ["latex", "\\texttt{" + "".join(out) + "}"]}
+    tex = "".join("".join(_TEX.get(ch, ch) for ch in piece) + (brk["c"][1] if brk else "") for piece, brk in pieces(text))
+    return {"t": "RawInline", "c": ["latex", "\\texttt{" + tex + "}"]}
 
 
 def breakable(node: Any) -> Any:
@@ -143,11 +157,10 @@ def breakable(node: Any) -> Any:
         out: list[Any] = []
         for item in node:
             if isinstance(item, dict) and item.get("t") == "Str" and len(item["c"]) > BREAK_LONGER_THAN:
-                text = item["c"]
-                for i in range(0, len(text), BREAK_CHUNK):
-                    if i:
-                        out.append(dict(_BREAK))
-                    out.append({"t": "Str", "c": text[i:i + BREAK_CHUNK]})
+                for piece, brk in pieces(item["c"]):
+                    out.append({"t": "Str", "c": piece})
+                    if brk:
+                        out.append(dict(brk))
             else:
                 out.append(breakable(item))
         return out
