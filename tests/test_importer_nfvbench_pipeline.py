@@ -66,3 +66,44 @@ def test_real_nfvbench_files_build_into_pages_and_pdfs_with_the_files_figures():
             assert figure in pdf.replace("- ", "-"), (slug, figure)
         for text in (page, pdf):  # what NFVbench asked for is named as asked, never published as sent
             assert "74,404,760" not in text.replace("of 74,404,760 frames/s asked", "") and "200.0 %" not in text, slug
+
+
+def _chart_data(spec: dict) -> list[dict]:
+    """The data rows of a chart spec's first layer that has them (the marks', not the references')."""
+    found = []
+
+    def walk(node):
+        if isinstance(node, dict):
+            values = node.get("values")
+            if isinstance(values, list) and values and isinstance(values[0], dict) and "value" in values[0]:
+                found.append(values)
+                return
+            for v in node.values():
+                walk(v)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v)
+
+    walk(spec)
+    return found[0] if found else []
+
+
+def test_a_chart_of_the_device_draws_its_figures_not_its_ports_as_if_they_were_trials():
+    """NFVbench reports a run's figures and each port direction's ("0->1", "1->0"). A chart of the device draws the run's
+    figure, read from the file, once a point: never the median of the run's and its ports' figures called "3 trials"."""
+    import json
+
+    w, _slugs, _refused, _chosen = realbuild.build()
+    charts = w / "public" / "results" / realsets.slug_of(REAL / "testapi_nfvbench_characterization_page1.json") / "charts"
+    # results[1] (PVP, 2022-03-29), 100k flows at a fixed rate: details.results.latency[1] (64 bytes at 0.696 % of line
+    # rate): synthesis.avg_delay_usec 84.00010464861909; its ports' 86 and 82 µs are in the results table
+    vs_load = _chart_data(json.loads((charts / "2022-03-29-pvp-100k-flows-fixed-rate-latency-avg-vs-load.vl.json").read_text()))
+    points = [(d["series"], d["load"]) for d in vs_load]
+    assert len(points) == len(set(points)) == 8, points  # 4 frame sizes × 2 loads, one point each
+    at = next(d for d in vs_load if d["series"] == "64" and round(d["load"], 4) == 0.6961)
+    assert at["value"] == pytest.approx(84.00010464861909) and at["printed"] == "84.0001 µs"
+    # the same run's NDR search, 64 bytes: details.results.throughput[20].synthesis.avg_delay_usec 119.99994997501346
+    latency = _chart_data(json.loads((charts / "2022-03-29-pvp-100k-flows-ndr-latency.vl.json").read_text()))
+    avg = [d for d in latency if d["frame"] == "64" and d["series"] == "average"]
+    assert len(avg) == 1 and avg[0]["value"] == pytest.approx(0.11999994997501346) and "trials" not in avg[0]["printed"], avg
+    assert not any("median of" in d["printed"] for d in latency)

@@ -43,13 +43,25 @@ def _pct(value: float) -> str:
     return number_style.plain(value) + " %"
 
 
-def _series_name(row: dict[str, Any], multi_dir: bool, multi_var: bool) -> str:
+def _series_name(row: dict[str, Any], multi_dir: bool, multi_var: bool, multi_port: bool = False) -> str:
     parts = []
     if multi_dir:
         parts.append(row["direction"] or "")
     if multi_var and row.get("variant"):
         parts.append(row["variant"])
+    if multi_port:
+        parts.append(f"port {row['port']}" if row.get("port") is not None else "all ports")
     return ", ".join(parts) or "throughput"
+
+
+def _whole_device(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The rows of the whole device's figures, where a test has them beside each port's (NFVbench's result of a run and of
+    each port direction, "0->1" and "1->0"): a chart of the device draws those, and each port's figures stay in the
+    results table. Never one point made of the device's and its ports' figures as if they were repeated trials. A test
+    of ports' rows only keeps them all, a series a port."""
+    if any(r.get("port") is None for r in rows) and any(r.get("port") is not None for r in rows):
+        return [r for r in rows if r.get("port") is None]
+    return rows
 
 
 def _time_unit(values_s: list[float]) -> tuple[str, float]:
@@ -169,7 +181,7 @@ def throughput_chart(summary: dict[str, Any], test_id: str, view: str = "percent
 def latency_chart(summary: dict[str, Any], test_id: str) -> dict[str, Any] | None:
     """Minimum, average and maximum latency at the throughput rate per frame size."""
     test, _ = _test_meta(summary, test_id)
-    rows = [r for r in _throughput_rows(summary, test_id) if r.get("frame_size") and any(m in r["cells"] for m in ("latency_min", "latency_avg", "latency_max"))]
+    rows = _whole_device([r for r in _throughput_rows(summary, test_id) if r.get("frame_size") and any(m in r["cells"] for m in ("latency_min", "latency_avg", "latency_max"))])
     if len(rows) < 2 or len({frame_label(r) for r in rows}) < 2:
         return None  # latency over frame size needs two sizes; one is in the table
     rows.sort(key=lambda r: (chartstyle.frame_key(frame_label(r)), _row_order(summary, test_id)(r)))
@@ -179,13 +191,14 @@ def latency_chart(summary: dict[str, Any], test_id: str) -> dict[str, Any] | Non
     names = {"latency_min": "minimum", "latency_avg": "average", "latency_max": "maximum"}
     multi_dir = len({r["direction"] for r in rows}) > 1
     multi_var = len({r["variant"] for r in rows}) > 1
+    multi_port = len({r.get("port") for r in rows}) > 1
     points: dict[tuple, list[dict[str, Any]]] = {}  # repeated trials of one point: their median, with the spread in the tooltip
     for r in rows:
-        points.setdefault((frame_label(r), r.get("direction"), r.get("variant"), r.get("load_pct")), []).append(r)
+        points.setdefault((frame_label(r), r.get("direction"), r.get("variant"), r.get("port"), r.get("component"), r.get("load_pct")), []).append(r)
     repeated = False
     for group in points.values():
         r = group[0]
-        who = _series_name(r, multi_dir, multi_var) if multi_dir or multi_var else ""
+        who = _series_name(r, multi_dir, multi_var, multi_port) if multi_dir or multi_var or multi_port else ""
         for m, name in names.items():
             cells = [x["cells"][m] for x in group if m in x["cells"]]
             if not cells:
@@ -227,14 +240,14 @@ def load_chart(summary: dict[str, Any], test_id: str, metric: str) -> dict[str, 
     from wirespeed.presentation.tables.results import metric_label
 
     test, _ = _test_meta(summary, test_id)
-    rows = [r for r in summary["rows"] if r["test_id"] == test_id and r["load_pct"] is not None and metric in r["cells"]]
+    rows = _whole_device([r for r in summary["rows"] if r["test_id"] == test_id and r["load_pct"] is not None and metric in r["cells"]])
     if len({r["load_pct"] for r in rows}) < 2:
         return None
     rows.sort(key=lambda r: (chartstyle.frame_key(frame_label(r)), _row_order(summary, test_id)(r)))
     sym, factor = _time_unit([r["cells"][metric]["value"] for r in rows])
     order = chartstyle.ascending_frames(frame_label(r) for r in rows)
-    multi = len({(r["direction"], r["variant"]) for r in rows}) > 1
-    data = [{"load": r["load_pct"], "series": frame_label(r) + (f" ({_series_name(r, True, True)})" if multi else ""),
+    apart = [len({r.get(k) for r in rows}) > 1 for k in ("direction", "variant", "port")]  # what tells the lines of one frame size apart
+    data = [{"load": r["load_pct"], "series": frame_label(r) + (f" ({_series_name(r, *apart)})" if any(apart) else ""),
              "value": r["cells"][metric]["value"] / factor, "printed": _shown(summary, r, metric), "load_text": _pct(r["load_pct"])} for r in rows]
     order = sorted(dict.fromkeys(d["series"] for d in data), key=chartstyle.frame_key)
     loads = sorted({r["load_pct"] for r in rows})
