@@ -14,7 +14,7 @@ from typing import Any
 from wirespeed.engine.columns import METRICS
 
 # Columns that name a row rather than measure it: after the first column, those that lead the table.
-KEY_COLUMNS = ("frame_size", "variant", "component", "direction", "test", "trial", "load_pct", "percentile", "contender")
+KEY_COLUMNS = ("frame_size", "variant", "component", "port", "direction", "test", "trial", "load_pct", "percentile", "contender")
 MOST_COLUMNS = 10  # a table of more columns than this is split by metric …
 PART_COLUMNS = 8  # … into parts of at most this many measurement columns besides the keys (a table of few rows transposes instead)
 TRANSPOSE_ROWS = 3  # a table of at most this many rows …

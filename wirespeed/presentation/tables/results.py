@@ -205,15 +205,16 @@ def results_table(summary: dict[str, Any], test_id: str, rows: list[dict[str, An
     if not rows:
         return None
     b = _Builder(summary)
-    # directions, or a few components (a processor and its route processor), side by side; many components are rows
-    pivot = next((k for k in ("direction", "component", "port") if 1 < len({r.get(k) for r in rows}) <= (3 if k == "component" else 99)), None)
+    # directions, or a few components (a processor and its route processor) or ports (NFVbench's run and its two port
+    # directions), side by side; many components or ports (a Spirent test's stream blocks) are rows
+    pivot = next((k for k in ("direction", "component", "port") if 1 < len({r.get(k) for r in rows}) <= (99 if k == "direction" else 3)), None)
     if pivot == "direction":
         pivot_values = sorted({r[pivot] for r in rows}, key=lambda v: DIRECTION_ORDER.get(v, 2))
     elif pivot:
         pivot_values = list(dict.fromkeys(r[pivot] for r in rows))
     else:
         pivot_values = [None]
-    key_names = [k for k in ("frame_size", "variant", "component", "load_pct", "trial") if k != pivot and len({str(r.get(k)) for r in rows}) > 1 or (k == "frame_size" and any(r.get("frame_size") is not None or r.get("imix") for r in rows))]
+    key_names = [k for k in ("frame_size", "variant", "component", "port", "load_pct", "trial") if k != pivot and len({str(r.get(k)) for r in rows}) > 1 or (k == "frame_size" and any(r.get("frame_size") is not None or r.get("imix") for r in rows))]
     published = [m for m in ORDER if any(m in r["cells"] for r in rows)]
     metrics = list(published)
     if any(r.get("loss_pct") is not None for r in rows):
@@ -315,7 +316,7 @@ def _key_column(key: str, summary: dict[str, Any], test_id: str) -> Column:
         media = test_row.get("port_speed", "")
         label = "IP packet size" if media.startswith(("OC-", "STM-")) else "Frame size"
         return Column("frame_size", label, "bytes")
-    return Column(key, {"variant": "Variant", "component": "Component", "load_pct": "Load", "trial": "Trial"}[key], "%" if key == "load_pct" else "")
+    return Column(key, {"variant": "Variant", "component": "Component", "port": "Port", "load_pct": "Load", "trial": "Trial"}[key], "%" if key == "load_pct" else "")
 
 
 def _summary_rows(key_names: list[str], groups: dict[tuple, dict[Any, dict[str, Any]]]) -> dict[tuple, str]:
@@ -344,7 +345,7 @@ def _summary_rows(key_names: list[str], groups: dict[tuple, dict[Any, dict[str, 
 
 def _key_text(key: str, value: Any) -> str:
     if value is None:
-        return ""
+        return "All ports" if key == "port" else ""  # a port key column's row without a port: the whole run's figures
     if key == "load_pct":
         return number_style.plain(value)
     return str(value)

@@ -1,0 +1,36 @@
+"""A results table of a test measured on ports, from real tool outputs (the session's build of every real file,
+tests/realbuild.py): a few ports side by side as column groups (NFVbench's run and its two port directions), many
+ports as rows, a port a row (a Spirent TestCenter stream-block view: 25 stream blocks, each its own port name),
+never one column a port and metric transposed into a list of "Port … Minimum latency" lines."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import realbuild
+import realsets
+from conftest import ROOT
+
+pytestmark = pytest.mark.slow
+REAL = ROOT / "tests" / "real"
+
+
+def _table(w, file: str, table: str) -> dict:
+    slug = realsets.slug_of(REAL / file)
+    return json.loads((w / "build" / "analysis" / slug / "throughput" / "tables" / f"{table}.json").read_text(encoding="utf-8"))
+
+
+def test_many_ports_are_rows_and_a_few_are_column_groups():
+    w, _slugs, _refused, _chosen = realbuild.build()
+    # stc_StreamBlockResults_Basic_Counters_1.txt: a row per stream block (25), its name in the Port column; the first
+    # block's line: "3/6_ix2_asr9k2_be12_10g mpls_ipv4_2lab_ix2__ix13_14_udp", minimum latency 25.725 µs, 11,838,044 frames sent
+    stc = _table(w, "spirent-testcenter/stc_StreamBlockResults_Basic_Counters_1.txt", "basic-counters-results")
+    assert [c["key"] for c in stc["columns"]] == ["port", "latency_min", "latency_avg", "latency_max", "tx", "rx"]
+    assert len(stc["rows"]) == 25 and len({r[0] for r in stc["rows"]}) == 25
+    assert stc["rows"][0][:2] == ["3/6_ix2_asr9k2_be12_10g mpls_ipv4_2lab_ix2__ix13_14_udp", "25.725"] and stc["rows"][0][4] == "11,838,044"
+    # NFVbench's fixed-rate run: the run's figures and each port direction's, side by side
+    nfv = _table(w, "nfvbench/testapi_nfvbench_characterization_page1.json", "2022-03-29-pvp-100k-flows-fixed-rate-results")
+    assert list(dict.fromkeys(c.get("group") for c in nfv["columns"] if c.get("group"))) == ["All ports", "Port 0->1", "Port 1->0"]
+    assert "port" not in [c["key"] for c in nfv["columns"]]
