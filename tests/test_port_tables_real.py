@@ -34,3 +34,20 @@ def test_many_ports_are_rows_and_a_few_are_column_groups():
     nfv = _table(w, "nfvbench/testapi_nfvbench_characterization_page1.json", "2022-03-29-pvp-100k-flows-fixed-rate-results")
     assert list(dict.fromkeys(c.get("group") for c in nfv["columns"] if c.get("group"))) == ["All ports", "Port 0->1", "Port 1->0"]
     assert "port" not in [c["key"] for c in nfv["columns"]]
+
+
+def test_a_throughput_far_below_line_rate_is_drawn_in_frames_per_second_a_series_a_port():
+    """index_generated_apu4_d12cce7.html (trex-loadtest-viz): small boxes at 0.2–5 % of 2 × 10G ports' line rate, each port
+    direction measured on its own. The chart draws frames/s (in % of line rate every mark lay in the bottom twentieth),
+    says the line rate is not drawn, draws a series a variant and port (not one line joining the two ports' figures), and
+    prints each label whole."""
+    w, _slugs, _refused, _chosen = realbuild.build()
+    slug = realsets.slug_of(REAL / "trex-loadtest-viz" / "index_generated_apu4_d12cce7.html")
+    spec = json.loads((w / "build" / "analysis" / slug / "throughput" / "charts" / "loadtest-ramp-throughput.vl.json").read_text(encoding="utf-8"))
+    assert spec["title"]["subtitle"] == "Higher is better · line rate not drawn: all under 20 % of it"
+    points = spec["data"]["values"]
+    # the report's table: apu4-danos-64b at 64 bytes, port 0→1 1,200,000 pps and port 1→0 949,000 pps
+    danos = {p["series"]: p["value"] for p in points if p["series"].startswith("apu4-danos-64b")}
+    assert danos == {"apu4-danos-64b, port 0→1": 1_200_000, "apu4-danos-64b, port 1→0": 949_000}
+    legend = spec["layer"][0]["encoding"]["color"]["legend"]
+    assert legend["labelLimit"] >= len("apu4-vpp-3threads-2rx-2tx-64b, port 0→1") * 6.6

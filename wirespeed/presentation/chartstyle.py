@@ -6,6 +6,11 @@ from __future__ import annotations
 import math
 from typing import Any, Iterable
 
+FLAT_PCT = 20.0
+"""Under this share of the line rate at every point, a throughput chart in % of line rate would flatten its marks into
+the bottom fifth of the plot (a software path behind 10 Gbit/s ports, a loadtest of a small box: 1 to 5 %): it draws
+frames/s instead and says the line rate is not drawn."""
+
 # Okabe–Ito (colour-blind safe); the dark theme swaps black for a light grey (wirespeed.presentation.charts.theme)
 COLOURS = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442"]
 SHAPES = ["circle", "square", "triangle-up", "diamond", "cross", "triangle-down", "triangle-right", "triangle-left"]

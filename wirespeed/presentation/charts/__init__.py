@@ -8,9 +8,10 @@ and the type's own fields (x, y, series, reference, …) — no code.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
-from wirespeed.presentation.charts.theme import apply_theme
+from wirespeed.presentation.charts.theme import LEGEND_LABEL_LIMIT, apply_theme
 
 REQUIRED = ("id", "type", "title", "alt", "data")
 # Which way is better, said on every chart (issue 23): a definition's "better" is "higher", "lower" or a phrase.
@@ -116,10 +117,13 @@ def _legend_columns(node: Any, width: float) -> None:
         domain = (enc.get("scale") or {}).get("domain")
         if not isinstance(domain, list) or not domain:
             continue
-        column = max(len(str(v)) for v in domain) * LABEL_PX + 34  # the symbol, its gap and the gap to the next column
+        longest = max(len(str(v)) for v in domain) * LABEL_PX
+        column = longest + 34  # the symbol, its gap and the gap to the next column
         legend = enc.get("legend") or {}
         if "columns" not in legend:
-            enc["legend"] = {**legend, "columns": max(1, min(len(domain), int(width // column)))}
+            legend = enc["legend"] = {**legend, "columns": max(1, min(len(domain), int(width // column)))}
+        if longest > LEGEND_LABEL_LIMIT and "labelLimit" not in legend:  # a long label ("apu4-vpp-3threads-2rx-2tx-64b, port 0→1") whole
+            enc["legend"] = {**legend, "labelLimit": math.ceil(min(longest, width / legend["columns"] - 34))}
     for key in ("layer", "vconcat", "hconcat", "spec"):
         if key in node:
             _legend_columns(node[key], width)

@@ -75,7 +75,7 @@ def throughput_chart(summary: dict[str, Any], test_id: str, view: str = "percent
     axis (view="percent", the default) or in frames/s (view="absolute"), with the line rate and any declared
     forwarding cap drawn over the data as labelled references. None when there is a single point (the table says it)."""
     test, method = _test_meta(summary, test_id)
-    rows = [r for r in _throughput_rows(summary, test_id) if r.get("throughput_fps") is not None and (r.get("frame_size") or r.get("imix"))]
+    rows = _whole_device([r for r in _throughput_rows(summary, test_id) if r.get("throughput_fps") is not None and (r.get("frame_size") or r.get("imix"))])
     nominal = bool(rows) and all(r.get("line_rate_fps") is None for r in rows)  # ports without a line rate (port_speed_nominal)
     if view == "percent" and not nominal:
         rows = [r for r in rows if r.get("throughput_pct_line_rate") is not None]
@@ -87,14 +87,15 @@ def throughput_chart(summary: dict[str, Any], test_id: str, view: str = "percent
     if spread:  # repeated searches: their mean with an error bar from the lowest to the highest, not one point per search
         for r in rows:
             if r.get("trial") is not None:
-                k = (frame_label(r), r.get("direction"), r.get("variant"))
+                k = (frame_label(r), r.get("direction"), r.get("variant"), r.get("port"))
                 searches[k] = searches.get(k, 0) + 1
         rows = [r for r in rows if r.get("trial") is None]
     multi_dir = len({r["direction"] for r in rows}) > 1
     multi_var = len({r["variant"] for r in rows}) > 1
+    multi_port = len({r.get("port") for r in rows}) > 1  # each port's throughput (a run without the device's own): a series a port
     absolute = view == "absolute"
-    # a software device far below a nominal port speed: % of line rate would flatten every mark, so frames/s, line rate not drawn
-    far = max(r["throughput_pct_line_rate"] or 0 for r in rows) < 1.0 if all(r.get("throughput_pct_line_rate") is not None for r in rows) else False
+    # a device far below its ports' line rate (chartstyle.FLAT_PCT): % of line rate would flatten every mark, so frames/s, line rate not drawn
+    far = max(r["throughput_pct_line_rate"] or 0 for r in rows) < chartstyle.FLAT_PCT if all(r.get("throughput_pct_line_rate") is not None for r in rows) else False
     absolute = absolute or far or nominal
     sym, factor = (_unit("frame_rate", [r["throughput_fps"] for r in rows] + [r["line_rate_fps"] for r in rows if r["line_rate_fps"] is not None],
                          _published_unit(rows, "throughput"))
@@ -103,7 +104,7 @@ def throughput_chart(summary: dict[str, Any], test_id: str, view: str = "percent
     for r in rows:
         fs = frame_label(r)
         value = r["throughput_fps"] / factor if absolute else r["throughput_pct_line_rate"]
-        data.append({"frame": fs, "series": _series_name(r, multi_dir, multi_var), "value": value, "bound": qualified.throughput_bound(r),
+        data.append({"frame": fs, "series": _series_name(r, multi_dir, multi_var, multi_port), "value": value, "bound": qualified.throughput_bound(r),
                      "printed": _shown(summary, r, "throughput") or _shown(summary, r, "throughput_l1") or _shown(summary, r, "throughput_l2")
                      or f"{qualified.text(r['throughput_fps'] / (factor if absolute else 1), qualified.of_derived(r, 'throughput'))} {sym if absolute else 'frames/s'} (derived)",
                      "pct": _shown(summary, r, "throughput_line_rate") or ("" if r.get("throughput_pct_line_rate") is None else
@@ -112,7 +113,7 @@ def throughput_chart(summary: dict[str, Any], test_id: str, view: str = "percent
             low, high = r["cells"]["throughput_min"]["value"], r["cells"]["throughput_max"]["value"]
             scale = (lambda v: v / factor) if absolute else (lambda v: v / r["line_rate_fps"] * 100)  # % from the catalog's line rate column
             values = sorted(x["throughput_fps"] for x in repeats_of(r, summary["rows"]) if x.get("throughput_fps") is not None)
-            searched = searches.get((fs, r.get("direction"), r.get("variant")))
+            searched = searches.get((fs, r.get("direction"), r.get("variant"), r.get("port")))
             n = f" ({len(values)} {'searches' if rfc2544.searched(method) else 'trials'}, median {number_style.derived(statistics.median(values), 0)} frames/s)" if len(values) > 1 else ""
             data[-1].update({"low": scale(low), "high": scale(high), "n": searched, "range": f"{_shown(summary, r, 'throughput_min')} – {_shown(summary, r, 'throughput_max')}{n}"})
         if absolute and r["line_rate_fps"] is not None:
@@ -137,7 +138,7 @@ def throughput_chart(summary: dict[str, Any], test_id: str, view: str = "percent
     unit_words = f"in {sym}" if absolute else "as % of line rate"
     alt_text = (f"{test['title']}: throughput per frame size {unit_words}, against the theoretical line rate of "
                 f"{test['ports']} × {test['port_speed']} ports" + (f" and the declared forwarding limit of {cap_text}" if cap and capped else "") + ". "
-                + "; ".join(f"{d['frame']} bytes{' ' + d['series'] if multi_dir or multi_var else ''}: {d['printed']}, {d['pct']}" for d in data))
+                + "; ".join(f"{d['frame']} bytes{' ' + d['series'] if multi_dir or multi_var or multi_port else ''}: {d['printed']}, {d['pct']}" for d in data))
     tooltip = [{"field": "frame", "title": "Frame size"}, {"field": "series", "title": "Series"}, {"field": "printed", "title": "Throughput"},
                {"field": "pct", "title": "% of line rate"}] + ([{"field": "range", "title": "Range over the searches"}] if spread else [])
     defn = {"id": f"{test_id}-throughput" + ("-absolute" if view == "absolute" else ""), "test": test_id, "title": f"{test['title']}: throughput",
@@ -151,12 +152,13 @@ def throughput_chart(summary: dict[str, Any], test_id: str, view: str = "percent
         defn.update({"subtitle": "no line rate: the ports have none",
                      "caption": f"Throughput per frame size {unit_words}. The ports have no line rate of their own ({test['port_speed']} is only a label), so none is drawn.",
                      "alt": f"{test['title']}: throughput per frame size {unit_words}; the ports have no line rate. "
-                            + "; ".join(f"{d['frame']} bytes{' ' + d['series'] if multi_dir or multi_var else ''}: {d['printed']}" for d in data),
+                            + "; ".join(f"{d['frame']} bytes{' ' + d['series'] if multi_dir or multi_var or multi_port else ''}: {d['printed']}" for d in data),
                      "tooltip": [t for t in tooltip if t["field"] != "pct"]})
     elif far:
         ref = []
-        defn.update({"subtitle": "line rate not drawn: under 1 % of it",
-                     "caption": f"Throughput per frame size {unit_words}; all under 1 % of the line rate of {test['ports']} × {test['port_speed']}, which is not drawn."})
+        flat = number_style.plain(chartstyle.FLAT_PCT)
+        defn.update({"subtitle": f"line rate not drawn: all under {flat} % of it",
+                     "caption": f"Throughput per frame size {unit_words}; all under {flat} % of the line rate of {test['ports']} × {test['port_speed']}, which is not drawn."})
     if spread:
         ns = sorted({d["n"] for d in data if d.get("n")})
         of = (f"N = {ns[0]} searches" if len(ns) == 1 else f"N = {ns[0]}–{ns[-1]} searches") if ns else "the repeated searches"

@@ -1,5 +1,6 @@
 """The summary chart of a set: every test (scenario) on one shared scale, so a reader sees the whole review at a
-glance. Throughput as % of line rate (or in one frames/s unit when every test is far below line rate) per test, a
+glance. Throughput as % of line rate (or in one frames/s unit when every test is far below line rate:
+chartstyle.FLAT_PCT) per test, a
 point per frame size, the smallest frame marked, a bar from the lowest to the highest; a set without throughput
 gets its latency per frame size instead. Printed at the top of a review, on the set page and in the PDF's
 executive summary (role "summary")."""
@@ -36,7 +37,7 @@ def _throughput(summary: dict[str, Any]) -> dict[str, Any] | None:
     if not per_test:
         return None
     with_pct = all(r.get("throughput_pct_line_rate") is not None for _, rows in per_test for r in rows)
-    percent = with_pct and max(r["throughput_pct_line_rate"] for _, rows in per_test for r in rows) >= 1.0
+    percent = with_pct and max(r["throughput_pct_line_rate"] for _, rows in per_test for r in rows) >= chartstyle.FLAT_PCT
     if percent:
         sym, factor = "%", 1.0
     else:
@@ -56,7 +57,7 @@ def _throughput(summary: dict[str, Any]) -> dict[str, Any] | None:
                          "value": r["throughput_pct_line_rate"] if percent else r["throughput_fps"] / factor, "printed": text,
                          "bound": qualified.throughput_bound(r),
                          "series": SMALLEST if frame_label(r) == smallest else OTHERS})
-    what = "as % of line rate" if percent else f"in {sym} (every test under 1 % of its line rate)"
+    what = "as % of line rate" if percent else (f"in {sym} (every test under {number_style.plain(chartstyle.FLAT_PCT)} % of its line rate)" if with_pct else f"in {sym}")
     defn = {"x": {"field": "value", "title": f"Throughput ({'% of line rate' if percent else sym})"}, "data": data,
             "title": "Throughput of every test", "better": "higher",
             "caption": f"Throughput of each test {what}, one point per frame size (the smallest marked), the bar from the lowest to the highest.",

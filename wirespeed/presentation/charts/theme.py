@@ -27,6 +27,7 @@ TEXT = 11  # px: the smallest text of any chart (legible on a 390 px phone)
 __all__ = ["DASHES", "SHAPES", "PALETTE", "REFERENCE", "WIDTH", "HEIGHT", "NUMBER", "TEXT", "apply_theme"]
 
 
+LEGEND_LABEL_LIMIT = 220  # px: a legend label longer is cut with "…" unless its legend sets its own (charts.fit_text does, where it fits)
 # The house configuration, as Vega-Lite's config object: set on a compiled spec as plain data (Altair's configure_*
 # methods deep-copy the whole chart once each, a third of the time a chart took to compile).
 CONFIG: dict[str, Any] = {
@@ -36,7 +37,7 @@ CONFIG: dict[str, Any] = {
              "labelOverlap": "greedy", "labelSeparation": 3},  # no label prints over another (Vega drops some)
     "axisQuantitative": {"labelOverlap": "greedy", "labelSeparation": 4},  # numeric tick labels never print over each other
     "legend": {"labelFontSize": TEXT, "titleFontSize": TEXT, "titleFontWeight": "normal", "orient": "bottom", "direction": "horizontal",
-               "symbolStrokeWidth": 2, "labelColor": FG, "titleColor": FG, "labelLimit": 220},
+               "symbolStrokeWidth": 2, "labelColor": FG, "titleColor": FG, "labelLimit": LEGEND_LABEL_LIMIT},
     "title": {"fontSize": 14, "fontWeight": "bold", "anchor": "start", "color": FG, "subtitleFontSize": TEXT, "subtitleColor": MUTED},
     "text": {"fontSize": TEXT, "color": FG},
     "view": {"stroke": None},
