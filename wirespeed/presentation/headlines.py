@@ -2,7 +2,8 @@
 
 Throughput tests give the row wirespeed.catalog.headline_choice chooses (the one choice every headline shows:
 repeats collapsed into their summary, the smallest frame size) with its bit rate, its share of line rate,
-its loss and its caveats (the statistic of repeats and its spread, a lower bound and why); latency tests the latency at the throughput rate; failover tests the outage; ramps their
+its loss and its caveats (the statistic of repeats and its spread, a lower bound and why); a layer-4 tool's test (iperf,
+netperf) its goodput or transaction rate; latency tests the latency at the throughput rate; failover tests the outage; ramps their
 declared limit (wirespeed.engine.ramp.LIMIT_DEFINITION) with the other readings explained beside it; loss
 tests (captures) the frames lost of those sent. Every derived figure is read from the catalog's
 columns (line rate, % of line rate), printed with the qualifier and digits wirespeed.engine.qualified gives
@@ -23,10 +24,14 @@ from wirespeed.engine.units import UNITS
 from wirespeed.resultset.methodology import merged as merged_methodology
 
 MOST = 7  # cards per set
-PER_KIND = {"throughput": 3, "ramp": 3, "latency": 1, "failover": 3, "loss": 1}  # cards of one kind at most
+PER_KIND = {"throughput": 3, "goodput": 3, "transactions": 3, "ramp": 3, "latency": 1, "failover": 3, "loss": 1}  # cards of one kind at most
 DIGITS = 4  # a headline shows at most four significant digits
-KIND_ORDER = ("throughput", "ramp", "latency", "failover", "loss")
-TITLES = {"throughput": "Throughput", "ramp": "Ramp limit", "latency": "Latency", "failover": "Failover time", "loss": "Frame loss"}
+KIND_ORDER = ("throughput", "goodput", "transactions", "ramp", "latency", "failover", "loss")
+TITLES = {"throughput": "Throughput", "goodput": "Goodput", "transactions": "Transaction rate", "ramp": "Ramp limit", "latency": "Latency",
+          "failover": "Failover time", "loss": "Frame loss"}
+# A test of a layer-4 tool (iperf, netperf, k8s-netperf) measures no frame throughput: its result is its goodput or its
+# rate of request/response transactions. (metric, dimension, the figure's label, the card's kind)
+RATE_METRICS = (("goodput", "bit_rate", "goodput", "goodput"), ("transaction_rate", "transaction_rate", "transaction rate", "transactions"))
 ZERO_LOSS_RFCS = {"2544", "2889", "5180", "3918"}  # throughput there is by definition the highest rate without loss
 
 
@@ -142,6 +147,12 @@ def _cards_of_test(test: dict[str, Any], method: dict[str, Any], rows: list[dict
         unit = UNITS[_unit_name(figs[0]["unit"], "frame_rate")]
         figs += [_figure(c, "", False, "caveat") for c in caveats(headline, unit.symbol, float(unit.factor))]  # the spread in the figure's unit
         cards.append({"kind": "throughput", "context": f"{title}, {_where(best, test)}", "figures": figs, "value": best["throughput_fps"]})
+    if headline is None and not series:
+        for metric, dimension, label, kind in RATE_METRICS:
+            row = _the_row(rows, metric)
+            if row is not None and (f := _metric(row, metric, dimension, label)) is not None:
+                cards.append({"kind": kind, "context": ", ".join(x for x in (title, _where(row, test)) if x), "figures": [f],
+                              "value": row["cells"][metric]["value"]})
     lat = [r for r in rows if any(m in r["cells"] for m, _ in LATENCY_METRICS)]
     if lat:
         at_rate = [r for r in lat if any(m in r["cells"] for m in qualified.THROUGHPUT_FAMILY) or (r.get("load_pct") is not None and r.get("load_pct") == method.get("throughput_load_pct"))]
@@ -170,6 +181,18 @@ def _cards_of_test(test: dict[str, Any], method: dict[str, Any], rows: list[dict
             figs.append(_figure(number_style.derived(sum(r["cells"]["reordered"]["value"] for r in lossy), 0), "reordered", True, "frames reordered"))
         cards.append({"kind": "loss", "context": f"{title}, all {len(lossy)} frame sizes" if len(lossy) > 1 else title, "figures": figs, "value": lost})
     return cards
+
+
+def _the_row(rows: list[dict[str, Any]], metric: str) -> dict[str, Any] | None:
+    """The one row of a test that states its result in `metric`: the whole run's (not a port's, a stream's or a
+    component's) and the summary of its trials where it has one; None when that leaves several (directions, message
+    sizes, flows), which its table prints side by side and no single card could stand for."""
+    rows = [r for r in rows if metric in r["cells"]]
+    whole = [r for r in rows if r.get("port") is None and r.get("component") is None]
+    rows = whole or rows
+    if any(r.get("trial") is None for r in rows) and any(r.get("trial") is not None for r in rows):
+        rows = [r for r in rows if r.get("trial") is None]
+    return rows[0] if len(rows) == 1 else None
 
 
 def ramp_cards(test: dict[str, Any], series: list[dict[str, Any]], rows: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -1,7 +1,8 @@
-"""A results table of a test measured on ports, from real tool outputs (the session's build of every real file,
-tests/realbuild.py): a few ports side by side as column groups (NFVbench's run and its two port directions), many
-ports as rows, a port a row (a Spirent TestCenter stream-block view: 25 stream blocks, each its own port name),
-never one column a port and metric transposed into a list of "Port … Minimum latency" lines."""
+"""What real tool outputs of several shapes publish (the session's build of every real file, tests/realbuild.py): a
+results table of a test measured on ports (a few ports side by side as column groups, as NFVbench's run and its two
+port directions; many ports as rows, a port a row, as a Spirent TestCenter stream-block view's 25 stream blocks, never
+one column a port and metric transposed into a list of "Port … Minimum latency" lines); a throughput chart far below
+line rate; the headline of a layer-4 tool's test."""
 
 from __future__ import annotations
 
@@ -51,3 +52,18 @@ def test_a_throughput_far_below_line_rate_is_drawn_in_frames_per_second_a_series
     assert danos == {"apu4-danos-64b, port 0→1": 1_200_000, "apu4-danos-64b, port 1→0": 949_000}
     legend = spec["layer"][0]["encoding"]["color"]["legend"]
     assert legend["labelLimit"] >= len("apu4-vpp-3threads-2rx-2tx-64b, port 0→1") * 6.6
+
+
+def test_a_layer_4_tool_s_result_is_its_headline():
+    """A test of iperf or netperf measures no frame throughput: its headline card is its goodput or its transaction rate,
+    the table's figure to four digits (the executive summary no longer says the report marks no headline figure)."""
+    w, _slugs, _refused, _chosen = realbuild.build()
+
+    def cards(file: str) -> list[tuple[str, str]]:
+        data = json.loads((w / "build" / "hugo-data" / "wirespeed" / "sets" / f"{realsets.slug_of(REAL / file)}.json").read_text(encoding="utf-8"))
+        return [(c["title"], c["text"]) for c in data["headlines"]]
+
+    # end.sum_received.bits_per_second 17535714055.21963 (4 streams over 60 s)
+    assert cards("iperf3/ekfoury_iperf3.6_tcp_P4_60s_mininet.json") == [("Goodput", "17.54\u00a0Gbit/s")]
+    # netperf TCP_RR: "Trans. Rate per sec" 29150.15
+    assert cards("netperf/netperf-texi_L2224_tcp_rr.txt") == [("Transaction rate", "29.15\u00a0ktransactions/s")]
