@@ -67,3 +67,14 @@ def test_a_layer_4_tool_s_result_is_its_headline():
     assert cards("iperf3/ekfoury_iperf3.6_tcp_P4_60s_mininet.json") == [("Goodput", "17.54\u00a0Gbit/s")]
     # netperf TCP_RR: "Trans. Rate per sec" 29150.15
     assert cards("netperf/netperf-texi_L2224_tcp_rr.txt") == [("Transaction rate", "29.15\u00a0ktransactions/s")]
+
+
+def test_a_forwarding_rate_at_a_fixed_load_is_the_headline_with_its_trials():
+    """CSIT's MRR: the rate the device forwarded, ten trials and their average, no throughput search. The card prints
+    the average and the trials' range and median, each to four digits."""
+    w, _slugs, _refused, _chosen = realbuild.build()
+    slug = realsets.slug_of(REAL / "fdio-csit" / "64b-1c-ethip4-ip4base-frouter-mrr.info.json.gz")
+    data = json.loads((w / "build" / "hugo-data" / "wirespeed" / "sets" / f"{slug}.json").read_text(encoding="utf-8"))
+    # result.receive_rate.rate: avg 11680498.355091373 pps over 10 values from 11551181.95 to 11799251.71, median 11684283.22
+    assert [(c["title"], c["text"]) for c in data["headlines"]] == [
+        ("Forwarding rate", "11.68\u00a0Mframes/s · its 10 trials: 11.55 to 11.80 Mframes/s, median 11.68")]

@@ -13,9 +13,10 @@ merged into one that names every test. One export (site data) feeds the web page
 
 from __future__ import annotations
 
+import statistics
 from typing import Any
 
-from wirespeed.catalog.headline_choice import Headline, caveats, throughput_headline, trial_caveat
+from wirespeed.catalog.headline_choice import Headline, caveats, repeats_of, throughput_headline, trial_caveat
 from wirespeed.engine import number_style
 from wirespeed.engine import qualified
 from wirespeed.engine import ramp
@@ -24,14 +25,17 @@ from wirespeed.engine.units import UNITS
 from wirespeed.resultset.methodology import merged as merged_methodology
 
 MOST = 7  # cards per set
-PER_KIND = {"throughput": 3, "goodput": 3, "transactions": 3, "ramp": 3, "latency": 1, "failover": 3, "loss": 1}  # cards of one kind at most
+PER_KIND = {"throughput": 3, "forwarding": 3, "goodput": 3, "transactions": 3, "ramp": 3, "latency": 1, "failover": 3, "loss": 1}  # cards of one kind at most
 DIGITS = 4  # a headline shows at most four significant digits
-KIND_ORDER = ("throughput", "goodput", "transactions", "ramp", "latency", "failover", "loss")
-TITLES = {"throughput": "Throughput", "goodput": "Goodput", "transactions": "Transaction rate", "ramp": "Ramp limit", "latency": "Latency",
-          "failover": "Failover time", "loss": "Frame loss"}
-# A test of a layer-4 tool (iperf, netperf, k8s-netperf) measures no frame throughput: its result is its goodput or its
-# rate of request/response transactions. (metric, dimension, the figure's label, the card's kind)
-RATE_METRICS = (("goodput", "bit_rate", "goodput", "goodput"), ("transaction_rate", "transaction_rate", "transaction rate", "transactions"))
+KIND_ORDER = ("throughput", "forwarding", "goodput", "transactions", "ramp", "latency", "failover", "loss")
+TITLES = {"throughput": "Throughput", "forwarding": "Forwarding rate", "goodput": "Goodput", "transactions": "Transaction rate", "ramp": "Ramp limit",
+          "latency": "Latency", "failover": "Failover time", "loss": "Frame loss"}
+# A test that measures no throughput (no search for the highest rate without loss) states its result in another rate: the
+# rate a device forwarded at a fixed offered load (CSIT's MRR: its trials and their summary), a layer-4 tool's goodput
+# (iperf, k8s-netperf, netperf streams) or its rate of request/response transactions (netperf RR).
+# (metric, dimension, the figure's label, the card's kind)
+RATE_METRICS = (("forwarding_rate", "frame_rate", "forwarding rate", "forwarding"), ("goodput", "bit_rate", "goodput", "goodput"),
+                ("transaction_rate", "transaction_rate", "transaction rate", "transactions"))
 ZERO_LOSS_RFCS = {"2544", "2889", "5180", "3918"}  # throughput there is by definition the highest rate without loss
 
 
@@ -151,7 +155,10 @@ def _cards_of_test(test: dict[str, Any], method: dict[str, Any], rows: list[dict
         for metric, dimension, label, kind in RATE_METRICS:
             row = _the_row(rows, metric)
             if row is not None and (f := _metric(row, metric, dimension, label)) is not None:
-                cards.append({"kind": kind, "context": ", ".join(x for x in (title, _where(row, test)) if x), "figures": [f],
+                figs = [f]
+                if spread := _over_trials(row, rows, metric, f["unit"], dimension):
+                    figs.append(_figure(spread, "", False, "caveat"))
+                cards.append({"kind": kind, "context": ", ".join(x for x in (title, _where(row, test)) if x), "figures": figs,
                               "value": row["cells"][metric]["value"]})
     lat = [r for r in rows if any(m in r["cells"] for m, _ in LATENCY_METRICS)]
     if lat:
@@ -192,7 +199,22 @@ def _the_row(rows: list[dict[str, Any]], metric: str) -> dict[str, Any] | None:
     rows = whole or rows
     if any(r.get("trial") is None for r in rows) and any(r.get("trial") is not None for r in rows):
         rows = [r for r in rows if r.get("trial") is None]
-    return rows[0] if len(rows) == 1 else None
+    if len({(r.get("direction"), r.get("variant"), r.get("port"), r.get("component"), r.get("trial"), r.get("load_pct")) for r in rows}) == 1:
+        return min(rows, key=_sizes)  # rows of frame sizes only: the smallest, as the throughput headline takes
+    return None
+
+
+def _over_trials(row: dict[str, Any], rows: list[dict[str, Any]], metric: str, unit: str, dimension: str) -> str | None:
+    """Beside the summary of repeated trials (CSIT's MRR: ten trials and the figure it reports for them): the range and
+    median of the trials, in the card's unit, with no more than four digits in the highest."""
+    values = sorted(r["cells"][metric]["value"] for r in repeats_of(row, rows) if metric in r["cells"])
+    if row.get("trial") is not None or len(values) < 2:
+        return None
+    factor = float(UNITS[_unit_name(unit, dimension)].factor)
+    shown = [v / factor for v in (values[0], statistics.median(values), values[-1])]
+    digits = number_style.significant_decimals(shown[-1:], DIGITS)
+    low, med, high = (number_style.derived(v, digits) for v in shown)
+    return f"its {len(values)} trials: {low} to {high} {unit}" + (f", median {med}" if len(values) > 2 else "")
 
 
 def ramp_cards(test: dict[str, Any], series: list[dict[str, Any]], rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -271,6 +293,8 @@ def headlines(summary: dict[str, Any], samples: list[dict[str, Any]], most: int 
             c["test_title"] = t["title"]
             if c["figures"]:
                 cards.append(c)
+    if any(c["kind"] == "throughput" for c in cards):  # a rate at a fixed load is the result only of a set that searched for none
+        cards = [c for c in cards if c["kind"] != "forwarding"]
     merged: list[dict[str, Any]] = []
     for c in cards:
         # one card for tests that print the same figures: all of them (a card that shows one more figure, say a published

@@ -23,7 +23,7 @@ RULE = "named-row"
 # a card figure's label (wirespeed.presentation.headlines) → the table column (metric) it is read from
 CARD_METRICS = {"frame rate": "throughput", "L1 bit rate": "throughput_l1", "L2 bit rate": "throughput_l2", "share of line rate": "throughput_line_rate",
                 "share of the maximum theoretical rate": "throughput_max_theoretical", "average": "latency_avg", "median": "latency_p50",
-                "99th percentile": "latency_p99", "maximum": "latency_max", "outage": "failover_time", "goodput": "goodput",
+                "99th percentile": "latency_p99", "maximum": "latency_max", "outage": "failover_time", "forwarding rate": "forwarding_rate", "goodput": "goodput",
                 "transaction rate": "transaction_rate"}
 APPROX = re.compile(r"\b(roughly|about|around|approximately|nearly|almost|close to|some|up to)\b|[~≈]", re.I)
 FRAME = re.compile(r"(?<![\w.,])(\d{2,5})(?:-byte|\s?-?\s?B\b|\s?bytes?\b)|\b(imix)\b", re.I)
@@ -132,7 +132,7 @@ def _compare_cells(page: str, where: str, shown: str, p: Printed, cells: list[ro
 def _cards(data: dict[str, Any], idx, page: str) -> Iterator[Problem]:
     """Headline cards (the page, the PDF, the feed and the link preview print them) against their rows."""
     for i, card in enumerate(data.get("headlines", [])):
-        if card.get("kind") not in ("throughput", "goodput", "transactions", "latency", "failover"):
+        if card.get("kind") not in ("throughput", "forwarding", "goodput", "transactions", "latency", "failover"):
             continue  # ramp limits come from the samples, loss cards sum every row
         where = _card_keys(card, data)
         if where is None:
