@@ -71,10 +71,13 @@ def test_a_layer_4_tool_s_result_is_its_headline():
 
 def test_a_forwarding_rate_at_a_fixed_load_is_the_headline_with_its_trials():
     """CSIT's MRR: the rate the device forwarded, ten trials and their average, no throughput search. The card prints
-    the average and the trials' range and median, each to four digits."""
+    the average, named as the mean it is, and the trials' range and median, each to four digits; the table's summary row
+    says "mean of 10"."""
     w, _slugs, _refused, _chosen = realbuild.build()
     slug = realsets.slug_of(REAL / "fdio-csit" / "64b-1c-ethip4-ip4base-frouter-mrr.info.json.gz")
     data = json.loads((w / "build" / "hugo-data" / "wirespeed" / "sets" / f"{slug}.json").read_text(encoding="utf-8"))
     # result.receive_rate.rate: avg 11680498.355091373 pps over 10 values from 11551181.95 to 11799251.71, median 11684283.22
     assert [(c["title"], c["text"]) for c in data["headlines"]] == [
-        ("Forwarding rate", "11.68\u00a0Mframes/s · its 10 trials: 11.55 to 11.80 Mframes/s, median 11.68")]
+        ("Forwarding rate", "11.68\u00a0Mframes/s · mean of 10 trials: 11.55 to 11.80 Mframes/s, median 11.68")]
+    table = json.loads((w / "build" / "analysis" / slug / "throughput" / "tables" / f"{data['tests'][0]['id']}-results.json").read_text(encoding="utf-8"))
+    assert table["rows"][0][:2] == ["64", "mean of 10"] and table["rows"][0][2] == "11,680,498"

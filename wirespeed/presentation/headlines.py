@@ -16,7 +16,7 @@ from __future__ import annotations
 import statistics
 from typing import Any
 
-from wirespeed.catalog.headline_choice import Headline, caveats, repeats_of, throughput_headline, trial_caveat
+from wirespeed.catalog.headline_choice import Headline, caveats, repeats_of, statistic, throughput_headline, trial_caveat
 from wirespeed.engine import number_style
 from wirespeed.engine import qualified
 from wirespeed.engine import ramp
@@ -214,7 +214,8 @@ def _over_trials(row: dict[str, Any], rows: list[dict[str, Any]], metric: str, u
     shown = [v / factor for v in (values[0], statistics.median(values), values[-1])]
     digits = number_style.significant_decimals(shown[-1:], DIGITS)
     low, med, high = (number_style.derived(v, digits) for v in shown)
-    return f"its {len(values)} trials: {low} to {high} {unit}" + (f", median {med}" if len(values) > 2 else "")
+    name = statistic(row["cells"][metric]["value"], values)  # as the throughput's caveat names it: mean, median or summary
+    return f"{name} of {len(values)} trials: {low} to {high} {unit}" + (f", median {med}" if len(values) > 2 else "")
 
 
 def ramp_cards(test: dict[str, Any], series: list[dict[str, Any]], rows: list[dict[str, Any]]) -> list[dict[str, Any]]:

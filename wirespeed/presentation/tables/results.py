@@ -337,10 +337,22 @@ def _summary_rows(key_names: list[str], groups: dict[tuple, dict[Any, dict[str, 
         if n < 2:
             continue
         row = next(iter(by_pivot.values()))
-        values = [r.get("throughput_fps") for r in trials if r.get("direction") == row.get("direction")]
-        stat = statistic(row["throughput_fps"], values) if row.get("throughput_fps") is not None and values and None not in values else "summary"
+        values = [repeated_figure(r) for r in trials if r.get("direction") == row.get("direction")]
+        figure = repeated_figure(row)
+        stat = statistic(figure, values) if figure is not None and values and None not in values else "summary"
         out[key] = f"{stat} of {n}" if stat != "summary" else f"all {n}"
     return out
+
+
+REPEATED = ("forwarding_rate", "goodput", "transaction_rate")  # what a test without a throughput repeats over its trials (CSIT's MRR)
+
+
+def repeated_figure(row: dict[str, Any]) -> float | None:
+    """The figure a row's trials repeat, whose mean or median a summary row may be: its throughput, else the first of
+    REPEATED it has."""
+    if row.get("throughput_fps") is not None:
+        return row["throughput_fps"]
+    return next((row["cells"][m]["value"] for m in REPEATED if m in row.get("cells", {})), None)
 
 
 def _key_text(key: str, value: Any) -> str:
