@@ -102,9 +102,9 @@ def throughput_headline(summary: dict[str, Any], test_id: str) -> Headline | Non
             stat = "median"
         else:
             row, stat = members[0], ""
-        spread = (values[0], statistics.median(values), values[-1]) if len(values) > 1 else None
-        candidates.append(Headline(test_id, row, len(values) if spread else 1, stat, spread, "searches" if searched else "trials", limited,
-                                   spread_bounds=_spread_bounds(repeats) if spread else ("", "", "")))
+        span = spread(values) if len(values) > 1 else None
+        candidates.append(Headline(test_id, row, len(values) if span else 1, stat, span, "searches" if searched else "trials", limited,
+                                   spread_bounds=_spread_bounds(repeats) if span else ("", "", "")))
     best = max(candidates, key=lambda h: h.row["throughput_fps"])  # max keeps the first of equals
     return Headline(best.test_id, best.row, best.repeats, best.statistic, best.spread, best.what, best.limited_by, caveats(best), best.spread_bounds)
 
@@ -133,9 +133,7 @@ def caveats(h: Headline, unit: str = "frames/s", factor: float = 1.0) -> list[st
         if factor == 1.0:
             low, med, high = (_fps(v) for v in h.spread)
         else:
-            shown = [v / factor for v in h.spread]
-            digits = number_style.significant_decimals(shown[-1:], 4)
-            low, med, high = (number_style.derived(v, digits) for v in shown)
+            low, med, high = spread_texts(h.spread, factor)
         out.append(f"{name} of {h.repeats} {h.what}: {bl}{low} to {bh}{high} {unit}, median {bm}{med}")
     if h.limited_by == "generator":  # (a bound the source printed, ">770", says itself what it is)
         out.append("a lower bound, limited by the generator" if h.lower_bound else "limited by the generator")
@@ -150,10 +148,23 @@ def trial_caveat(row: dict[str, Any], rows: list[dict[str, Any]], metric: str, l
                     and r.get("load_pct") == row.get("load_pct") and r.get("trial") is not None and metric in r["cells"])
     if len(values) < 2:
         return None
-    shown = [v / factor for v in (values[0], statistics.median(values), values[-1])]
-    digits = number_style.significant_decimals(shown[-1:], 4)  # one count of decimals, at most four digits in the largest (the card's rule)
-    low, med, high = (number_style.derived(v, digits) for v in shown)
+    low, med, high = spread_texts(spread(values), factor)
     return f"trial {row['trial']} of {len(values)}; {label} over the {len(values)}: {low} to {high} {unit}" + (f", median {med}" if len(values) > 2 else "")
+
+
+def spread(values: list[float]) -> tuple[float, float, float]:
+    """The lowest, the median and the highest of repeats."""
+    ordered = sorted(values)
+    return ordered[0], statistics.median(ordered), ordered[-1]
+
+
+def spread_texts(low_median_high: tuple[float, float, float], factor: float) -> tuple[str, str, str]:
+    """A spread (`spread`) divided by `factor` (the card's unit), printed with one count of decimals and at most four
+    digits in the highest (the card's rule)."""
+    shown = [v / factor for v in low_median_high]
+    digits = number_style.significant_decimals(shown[-1:], 4)
+    low, med, high = (number_style.derived(v, digits) for v in shown)
+    return low, med, high
 
 
 def repeats_of(row: dict[str, Any], rows: list[dict[str, Any]]) -> list[dict[str, Any]]:

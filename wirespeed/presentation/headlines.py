@@ -2,8 +2,9 @@
 
 Throughput tests give the row wirespeed.catalog.headline_choice chooses (the one choice every headline shows:
 repeats collapsed into their summary, the smallest frame size) with its bit rate, its share of line rate,
-its loss and its caveats (the statistic of repeats and its spread, a lower bound and why); a layer-4 tool's test (iperf,
-netperf) its goodput or transaction rate; latency tests the latency at the throughput rate; failover tests the outage; ramps their
+its loss and its caveats (the statistic of repeats and its spread, a lower bound and why); a test that searched for no
+throughput its forwarding rate at its load (CSIT's MRR, with its trials' spread), or a layer-4 tool's goodput or
+transaction rate (iperf, netperf); latency tests the latency at the throughput rate; failover tests the outage; ramps their
 declared limit (wirespeed.engine.ramp.LIMIT_DEFINITION) with the other readings explained beside it; loss
 tests (captures) the frames lost of those sent. Every derived figure is read from the catalog's
 columns (line rate, % of line rate), printed with the qualifier and digits wirespeed.engine.qualified gives
@@ -13,10 +14,9 @@ merged into one that names every test. One export (site data) feeds the web page
 
 from __future__ import annotations
 
-import statistics
 from typing import Any
 
-from wirespeed.catalog.headline_choice import Headline, caveats, repeats_of, statistic, throughput_headline, trial_caveat
+from wirespeed.catalog.headline_choice import Headline, caveats, repeats_of, spread, spread_texts, statistic, throughput_headline, trial_caveat
 from wirespeed.engine import number_style
 from wirespeed.engine import qualified
 from wirespeed.engine import ramp
@@ -192,8 +192,8 @@ def _cards_of_test(test: dict[str, Any], method: dict[str, Any], rows: list[dict
 
 def _the_row(rows: list[dict[str, Any]], metric: str) -> dict[str, Any] | None:
     """The one row of a test that states its result in `metric`: the whole run's (not a port's, a stream's or a
-    component's) and the summary of its trials where it has one; None when that leaves several (directions, message
-    sizes, flows), which its table prints side by side and no single card could stand for."""
+    component's), the summary of its trials where it has one, the smallest frame size; None when that leaves several
+    (directions, variants, loads), which its table prints side by side and no single card could stand for."""
     rows = [r for r in rows if metric in r["cells"]]
     whole = [r for r in rows if r.get("port") is None and r.get("component") is None]
     rows = whole or rows
@@ -210,10 +210,7 @@ def _over_trials(row: dict[str, Any], rows: list[dict[str, Any]], metric: str, u
     values = sorted(r["cells"][metric]["value"] for r in repeats_of(row, rows) if metric in r["cells"])
     if row.get("trial") is not None or len(values) < 2:
         return None
-    factor = float(UNITS[_unit_name(unit, dimension)].factor)
-    shown = [v / factor for v in (values[0], statistics.median(values), values[-1])]
-    digits = number_style.significant_decimals(shown[-1:], DIGITS)
-    low, med, high = (number_style.derived(v, digits) for v in shown)
+    low, med, high = spread_texts(spread(values), float(UNITS[_unit_name(unit, dimension)].factor))
     name = statistic(row["cells"][metric]["value"], values)  # as the throughput's caveat names it: mean, median or summary
     return f"{name} of {len(values)} trials: {low} to {high} {unit}" + (f", median {med}" if len(values) > 2 else "")
 
