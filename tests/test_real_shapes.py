@@ -81,3 +81,22 @@ def test_a_forwarding_rate_at_a_fixed_load_is_the_headline_with_its_trials():
         ("Forwarding rate", "11.68\u00a0Mframes/s · mean of 10 trials: 11.55 to 11.80 Mframes/s, median 11.68")]
     table = json.loads((w / "build" / "analysis" / slug / "throughput" / "tables" / f"{data['tests'][0]['id']}-results.json").read_text(encoding="utf-8"))
     assert table["rows"][0][:2] == ["64", "mean of 10"] and table["rows"][0][2] == "11,680,498"
+
+
+def test_a_test_of_a_few_variants_has_a_card_for_each():
+    """result-1739968774.csv (k8s-netperf): TCP_CRR across nodes, pod to pod and through a service: "Avg Throughput"
+    698.866667 and 246.566667 OP/s, one card each, named by its variant."""
+    from wirespeed.catalog.view import samples, set_summary
+    from wirespeed.presentation.headlines import headlines
+    import duckdb
+
+    w, _slugs, _refused, _chosen = realbuild.build()
+    slug = realsets.slug_of(REAL / "k8s-netperf" / "result-1739968774.csv")
+    con = duckdb.connect(str(w / "build" / "wirespeed.duckdb"), read_only=True)
+    try:
+        cards = headlines(set_summary(con, slug), samples(con, slug))
+    finally:
+        con.close()
+    assert [(c["title"], c["context"].rsplit(", ", 1)[-1], c["text"]) for c in cards] == [
+        ("Transaction rate", "across-nodes-pod-network", "698.9\u00a0transactions/s"),
+        ("Transaction rate", "across-nodes-pod-network-service", "246.6\u00a0transactions/s")]

@@ -153,13 +153,13 @@ def _cards_of_test(test: dict[str, Any], method: dict[str, Any], rows: list[dict
         cards.append({"kind": "throughput", "context": f"{title}, {_where(best, test)}", "figures": figs, "value": best["throughput_fps"]})
     if headline is None and not series:
         for metric, dimension, label, kind in RATE_METRICS:
-            row = _the_row(rows, metric)
-            if row is not None and (f := _metric(row, metric, dimension, label)) is not None:
-                figs = [f]
-                if spread := _over_trials(row, rows, metric, f["unit"], dimension):
-                    figs.append(_figure(spread, "", False, "caveat"))
-                cards.append({"kind": kind, "context": ", ".join(x for x in (title, _where(row, test)) if x), "figures": figs,
-                              "value": row["cells"][metric]["value"]})
+            for row in _result_rows(rows, metric, PER_KIND[kind]):
+                if (f := _metric(row, metric, dimension, label)) is not None:
+                    figs = [f]
+                    if over := _over_trials(row, rows, metric, f["unit"], dimension):
+                        figs.append(_figure(over, "", False, "caveat"))
+                    cards.append({"kind": kind, "context": ", ".join(x for x in (title, _where(row, test)) if x), "figures": figs,
+                                  "value": row["cells"][metric]["value"]})
     lat = [r for r in rows if any(m in r["cells"] for m, _ in LATENCY_METRICS)]
     if lat:
         at_rate = [r for r in lat if any(m in r["cells"] for m in qualified.THROUGHPUT_FAMILY) or (r.get("load_pct") is not None and r.get("load_pct") == method.get("throughput_load_pct"))]
@@ -190,18 +190,23 @@ def _cards_of_test(test: dict[str, Any], method: dict[str, Any], rows: list[dict
     return cards
 
 
-def _the_row(rows: list[dict[str, Any]], metric: str) -> dict[str, Any] | None:
-    """The one row of a test that states its result in `metric`: the whole run's (not a port's, a stream's or a
-    component's), the summary of its trials where it has one, the smallest frame size; None when that leaves several
-    (directions, variants, loads), which its table prints side by side and no single card could stand for."""
-    rows = [r for r in rows if metric in r["cells"]]
-    whole = [r for r in rows if r.get("port") is None and r.get("component") is None]
+def _result_rows(rows: list[dict[str, Any]], metric: str, most: int) -> list[dict[str, Any]]:
+    """The rows of a test that state its result in `metric`: the whole run's (not a port's, a stream's or a component's;
+    a test of one port's rows only, that port's), the summary of its trials where it has one, the smallest frame size; one for each direction and variant (k8s-netperf's
+    pod placements), at most `most`, else none: a table of more (flows, loads) than a few cards could stand for."""
+    rows = [r for r in rows if metric in r["cells"] and r.get("component") is None]
+    whole = [r for r in rows if r.get("port") is None]
+    if not whole and len({r.get("port") for r in rows}) > 1:
+        return []  # only each port's or flow's own (flent's flows): no card names a port
     rows = whole or rows
     if any(r.get("trial") is None for r in rows) and any(r.get("trial") is not None for r in rows):
         rows = [r for r in rows if r.get("trial") is None]
-    if len({(r.get("direction"), r.get("variant"), r.get("port"), r.get("component"), r.get("trial"), r.get("load_pct")) for r in rows}) == 1:
-        return min(rows, key=_sizes)  # rows of frame sizes only: the smallest, as the throughput headline takes
-    return None
+    groups: dict[tuple, list[dict[str, Any]]] = {}
+    for r in rows:
+        groups.setdefault((r.get("direction"), r.get("variant"), r.get("trial"), r.get("load_pct")), []).append(r)
+    if len({(trial, load) for _, _, trial, load in groups}) > 1 or len(groups) > most:
+        return []
+    return [min(g, key=_sizes) for g in groups.values()]  # the smallest frame size, as the throughput headline takes
 
 
 def _over_trials(row: dict[str, Any], rows: list[dict[str, Any]], metric: str, unit: str, dimension: str) -> str | None:
