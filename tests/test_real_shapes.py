@@ -100,3 +100,16 @@ def test_a_test_of_a_few_variants_has_a_card_for_each():
     assert [(c["title"], c["context"].rsplit(", ", 1)[-1], c["text"]) for c in cards] == [
         ("Transaction rate", "across-nodes-pod-network", "698.9\u00a0transactions/s"),
         ("Transaction rate", "across-nodes-pod-network-service", "246.6\u00a0transactions/s")]
+
+
+def test_two_directions_of_one_run_are_two_rows_not_one_transposed_row():
+    """iperf3-lib_3.21_udp-bidirectional-client.json: a UDP run both ways (--bidir). Each direction's figures are a row
+    of the table, named in its Port column; side by side they made one row of thirteen columns, which the table printed
+    as a list of 'Port client->server Goodput' lines."""
+    w, _slugs, _refused, _chosen = realbuild.build()
+    slug = realsets.slug_of(REAL / "iperf3" / "iperf3-lib_3.21_udp-bidirectional-client.json")
+    table = json.loads((w / "build" / "analysis" / slug / "throughput" / "tables" / "udp-4m-bidir-results.json").read_text(encoding="utf-8"))
+    assert [c["key"] for c in table["columns"]][:3] == ["port", "goodput", "interarrival_jitter"]
+    # end.sum_received.bits_per_second 8001687.006353258, end.sum.jitter_ms 0.058592613230546244 (client->server);
+    # end.sum_bidir_reverse.jitter_ms 0.028477405992488672 (server->client)
+    assert [row[:3] for row in table["rows"]] == [["client->server", "8,001,687", "0.0585926"], ["server->client", "8,001,687", "0.0284774"]]

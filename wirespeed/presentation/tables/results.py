@@ -215,6 +215,8 @@ def results_table(summary: dict[str, Any], test_id: str, rows: list[dict[str, An
     else:
         pivot_values = [None]
     key_names = [k for k in ("frame_size", "variant", "component", "port", "load_pct", "trial") if k != pivot and len({str(r.get(k)) for r in rows}) > 1 or (k == "frame_size" and any(r.get("frame_size") is not None or r.get("imix") for r in rows))]
+    if pivot == "port" and not key_names:  # the ports side by side would be one row (iperf3's two directions): a row a port instead
+        pivot, pivot_values, key_names = None, [None], ["port"]
     published = [m for m in ORDER if any(m in r["cells"] for r in rows)]
     metrics = list(published)
     if any(r.get("loss_pct") is not None for r in rows):
