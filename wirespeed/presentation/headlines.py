@@ -20,7 +20,8 @@ from wirespeed.catalog.headline_choice import Headline, caveats, repeats_of, spr
 from wirespeed.engine import number_style
 from wirespeed.engine import qualified
 from wirespeed.engine import ramp
-from wirespeed.presentation.tables.results import frame_label, is_sonet, machine_unit
+from wirespeed.presentation.tables.results import REPEATED, frame_label, is_sonet, machine_unit
+from wirespeed.engine.columns import METRICS
 from wirespeed.engine.units import UNITS
 from wirespeed.resultset.methodology import merged as merged_methodology
 
@@ -28,14 +29,14 @@ MOST = 7  # cards per set
 PER_KIND = {"throughput": 3, "forwarding": 3, "goodput": 3, "transactions": 3, "ramp": 3, "latency": 1, "failover": 3, "loss": 1}  # cards of one kind at most
 DIGITS = 4  # a headline shows at most four significant digits
 KIND_ORDER = ("throughput", "forwarding", "goodput", "transactions", "ramp", "latency", "failover", "loss")
-TITLES = {"throughput": "Throughput", "forwarding": "Forwarding rate", "goodput": "Goodput", "transactions": "Transaction rate", "ramp": "Ramp limit",
-          "latency": "Latency", "failover": "Failover time", "loss": "Frame loss"}
-# A test that measures no throughput (no search for the highest rate without loss) states its result in another rate: the
-# rate a device forwarded at a fixed offered load (CSIT's MRR: its trials and their summary), a layer-4 tool's goodput
-# (iperf, k8s-netperf, netperf streams) or its rate of request/response transactions (netperf RR).
-# (metric, dimension, the figure's label, the card's kind)
-RATE_METRICS = (("forwarding_rate", "frame_rate", "forwarding rate", "forwarding"), ("goodput", "bit_rate", "goodput", "goodput"),
-                ("transaction_rate", "transaction_rate", "transaction rate", "transactions"))
+# A test that measures no throughput (no search for the highest rate without loss) states its result in another rate
+# (tables.results.REPEATED, which its trials repeat): the rate a device forwarded at a fixed offered load (CSIT's MRR: its
+# trials and their summary), a layer-4 tool's goodput (iperf, k8s-netperf, netperf streams) or its rate of
+# request/response transactions (netperf RR). Metric → the card's kind; the card is titled, and its figure labelled, by
+# the metric's own label.
+RATE_KINDS = {"forwarding_rate": "forwarding", "goodput": "goodput", "transaction_rate": "transactions"}
+TITLES = {"throughput": "Throughput", **{RATE_KINDS[m]: METRICS[m].label for m in REPEATED}, "ramp": "Ramp limit", "latency": "Latency",
+          "failover": "Failover time", "loss": "Frame loss"}
 ZERO_LOSS_RFCS = {"2544", "2889", "5180", "3918"}  # throughput there is by definition the highest rate without loss
 
 
@@ -152,7 +153,8 @@ def _cards_of_test(test: dict[str, Any], method: dict[str, Any], rows: list[dict
         figs += [_figure(c, "", False, "caveat") for c in caveats(headline, unit.symbol, float(unit.factor))]  # the spread in the figure's unit
         cards.append({"kind": "throughput", "context": f"{title}, {_where(best, test)}", "figures": figs, "value": best["throughput_fps"]})
     if headline is None and not series:
-        for metric, dimension, label, kind in RATE_METRICS:
+        for metric in REPEATED:
+            kind, dimension, label = RATE_KINDS[metric], METRICS[metric].dimension, METRICS[metric].label.lower()
             for row in _result_rows(rows, metric, PER_KIND[kind]):
                 if (f := _metric(row, metric, dimension, label)) is not None:
                     figs = [f]

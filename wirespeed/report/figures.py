@@ -75,6 +75,10 @@ def _computed(rec: dict[str, Any]) -> str:
     return "; ".join(parts)
 
 
+def _code(text: str) -> dict[str, Any]:
+    return {"t": "Code", "c": [A.NO_ATTR, text]}
+
+
 def _file(row: dict[str, Any]) -> str:
     return Path(row["file"]).name
 
@@ -125,10 +129,6 @@ def _source(rec: dict[str, Any], records: dict[str, Any], shared: _Shared = _Sha
     return "; ".join(parts)
 
 
-def _code(text: str) -> dict[str, Any]:
-    return {"t": "Code", "c": [A.NO_ATTR, text]}
-
-
 def _intro(test: dict[str, Any], records: dict[str, Any], shared: _Shared) -> list[dict[str, Any]]:
     """The paragraph above a test's table: where the source prints its figures, and what the rows leave out (`shared`)."""
     doc = records.get("source", {}).get("document")
@@ -149,7 +149,7 @@ def _intro(test: dict[str, Any], records: dict[str, Any], shared: _Shared) -> li
 
 
 def _id_cell(n: int, fid: str, slug: str, base: str | None, prefix: str = "") -> list[dict[str, Any]]:
-    code = {"t": "Code", "c": [A.NO_ATTR, fid.removeprefix(prefix)]}
+    code = _code(fid.removeprefix(prefix))
     ref = {"t": "Link", "c": [A.NO_ATTR, [code], [explanation_url(base, slug, fid), ""]]} if base is not None and is_full(base) else code
     return [{"t": "Span", "c": [[target(n)[1:], [], []], [{"t": "Str", "c": f"{n}."}]]}, {"t": "Space"}, ref]
 
